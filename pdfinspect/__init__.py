@@ -1,0 +1,1 @@
+"""pdfinspect: an interactive PDF internals inspector."""

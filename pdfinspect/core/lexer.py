@@ -1,0 +1,263 @@
+"""Tokeniser for PDF syntax (ISO 32000 7.2 lexical conventions, 7.3 objects).
+
+Every token carries its start and end byte offsets in the buffer, so the raw bytes behind
+any value can always be shown (``buf[tok.start:tok.end]``). Problems are recorded as
+:class:`Diagnostic` values in ``Lexer.diagnostics``; the lexer never raises on bad input.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .diagnostics import Diagnostic, warning
+from .objects import Name, String
+
+WHITESPACE = b"\x00\t\n\x0c\r "
+DELIMITERS = b"()<>[]{}/%"
+
+# Token kinds
+INT = "int"
+REAL = "real"
+NAME = "name"
+STRING = "string"
+KEYWORD = "keyword"
+DELIM = "delim"  # [ ] << >> { }
+EOF = "eof"
+
+_WS_CLASS = rb"\x00\t\n\x0c\r "
+_REGULAR = rb"[^\x00\t\n\x0c\r ()<>\[\]{}/%]"
+_SKIP = re.compile(rb"(?:[\x00\t\n\x0c\r ]+|%[^\r\n]*)*")
+_NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)")
+_REGULAR_RUN = re.compile(_REGULAR + rb"*")
+_NAME_BODY = re.compile(_REGULAR + rb"*")
+_HEX_BODY = re.compile(rb"[0-9A-Fa-f\x00\t\n\x0c\r ]*")
+_SIMPLE_LITERAL = re.compile(rb"\(([^()\\]*)\)")
+_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+
+_ESCAPES = {
+    ord("n"): b"\n",
+    ord("r"): b"\r",
+    ord("t"): b"\t",
+    ord("b"): b"\b",
+    ord("f"): b"\x0c",
+    ord("("): b"(",
+    ord(")"): b")",
+    ord("\\"): b"\\",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: str
+    value: Any
+    start: int
+    end: int
+
+
+def decode_name(body: bytes, diagnostics: list | None = None, offset: int = 0) -> Name:
+    """Decode the bytes after ``/``: ``#xx`` is one byte (7.3.5)."""
+    if b"#" not in body:
+        return Name(body.decode("latin-1"))
+    out = bytearray()
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == 0x23:  # '#'
+            m = _NAME_ESCAPE.match(body, i)
+            if m:
+                out.append(int(m.group(1), 16))
+                i += 3
+                continue
+            if diagnostics is not None:
+                diagnostics.append(warning(
+                    "name-bad-escape", "'#' in a name not followed by two hex digits; kept as is",
+                    offset=offset + i, clause="7.3.5"))
+        out.append(c)
+        i += 1
+    return Name(out.decode("latin-1"))
+
+
+def decode_literal(buf, pos: int, diagnostics: list | None = None) -> tuple[bytes, int]:
+    """Decode a literal string whose ``(`` is at ``pos``; return (bytes, end offset).
+
+    Rules (7.3.4.2): balanced parentheses need no escape; ``\\ddd`` is one to three octal
+    digits (high-order overflow ignored); backslash-EOL is a continuation; an unescaped
+    EOL of any kind (CR, LF, CR LF) is one LF; an unknown escape drops the backslash.
+    """
+    n = len(buf)
+    out = bytearray()
+    depth = 1
+    i = pos + 1
+    while i < n:
+        c = buf[i]
+        if c == 0x5C:  # backslash
+            i += 1
+            if i >= n:
+                break
+            c = buf[i]
+            esc = _ESCAPES.get(c)
+            if esc is not None:
+                out += esc
+                i += 1
+            elif 0x30 <= c <= 0x37:
+                j = i
+                val = 0
+                while j < n and j < i + 3 and 0x30 <= buf[j] <= 0x37:
+                    val = val * 8 + (buf[j] - 0x30)
+                    j += 1
+                out.append(val & 0xFF)
+                i = j
+            elif c == 0x0D:
+                i += 1
+                if i < n and buf[i] == 0x0A:
+                    i += 1
+            elif c == 0x0A:
+                i += 1
+            else:
+                out.append(c)  # unknown escape: the backslash is ignored
+                i += 1
+        elif c == 0x28:
+            depth += 1
+            out.append(c)
+            i += 1
+        elif c == 0x29:
+            depth -= 1
+            i += 1
+            if depth == 0:
+                return bytes(out), i
+            out.append(c)
+        elif c == 0x0D:
+            out.append(0x0A)
+            i += 1
+            if i < n and buf[i] == 0x0A:
+                i += 1
+        else:
+            out.append(c)
+            i += 1
+    if diagnostics is not None:
+        diagnostics.append(warning(
+            "string-unterminated", "literal string not closed before end of data",
+            offset=pos, clause="7.3.4.2"))
+    return bytes(out), n
+
+
+def decode_hex(body: bytes) -> bytes:
+    digits = bytes(b for b in body if b not in WHITESPACE)
+    if len(digits) % 2:
+        digits += b"0"  # odd count: final digit followed by 0 (7.3.4.3)
+    return bytes.fromhex(digits.decode("ascii"))
+
+
+class Lexer:
+    """Pull tokens from ``buf`` (bytes, bytearray, memoryview or mmap) starting at ``pos``."""
+
+    __slots__ = ("buf", "pos", "end", "diagnostics")
+
+    def __init__(self, buf, pos: int = 0, end: int | None = None):
+        self.buf = buf
+        self.pos = pos
+        self.end = len(buf) if end is None else end
+        self.diagnostics: list[Diagnostic] = []
+
+    def skip_whitespace(self) -> int:
+        m = _SKIP.match(self.buf, self.pos, self.end)
+        self.pos = m.end()
+        return self.pos
+
+    def next(self) -> Token:
+        buf = self.buf
+        pos = self.skip_whitespace()
+        end = self.end
+        if pos >= end:
+            return Token(EOF, None, pos, pos)
+        c = buf[pos]
+        if c == 0x2F:  # '/'
+            m = _NAME_BODY.match(buf, pos + 1, end)
+            self.pos = m.end()
+            return Token(NAME, decode_name(m.group(), self.diagnostics, pos + 1), pos, self.pos)
+        if c == 0x28:  # '('
+            m = _SIMPLE_LITERAL.match(buf, pos, end)
+            if m and b"\r" not in m.group(1):
+                self.pos = m.end()
+                return Token(STRING, String(m.group(1)), pos, self.pos)
+            value, self.pos = decode_literal(buf, pos, self.diagnostics)
+            if self.pos > end:
+                self.pos = end
+            return Token(STRING, String(value), pos, self.pos)
+        if c == 0x3C:  # '<'
+            if pos + 1 < end and buf[pos + 1] == 0x3C:
+                self.pos = pos + 2
+                return Token(DELIM, b"<<", pos, pos + 2)
+            m = _HEX_BODY.match(buf, pos + 1, end)
+            close = m.end()
+            if close < end and buf[close] == 0x3E:
+                self.pos = close + 1
+                return Token(STRING, String(decode_hex(m.group()), hex=True), pos, self.pos)
+            # Bad character inside a hex string: skip to '>' keeping the hex digits.
+            gt = bytes(buf[pos + 1:end]).find(b">")
+            stop = end if gt < 0 else pos + 1 + gt
+            body = bytes(buf[pos + 1:stop])
+            self.diagnostics.append(warning(
+                "hexstring-bad-char", "non-hex character in hex string; ignored",
+                offset=close, clause="7.3.4.3"))
+            self.pos = min(stop + 1, end)
+            digits = bytes(b for b in body if b in b"0123456789abcdefABCDEF")
+            return Token(STRING, String(decode_hex(digits), hex=True), pos, self.pos)
+        if c == 0x3E:  # '>'
+            if pos + 1 < end and buf[pos + 1] == 0x3E:
+                self.pos = pos + 2
+                return Token(DELIM, b">>", pos, pos + 2)
+            self.pos = pos + 1
+            self.diagnostics.append(warning("stray-delimiter", "stray '>'", offset=pos, clause="7.2.3"))
+            return Token(KEYWORD, b">", pos, pos + 1)
+        if c in b"[]{}":
+            self.pos = pos + 1
+            return Token(DELIM, bytes((c,)), pos, pos + 1)
+        if c == 0x29:  # ')'
+            self.pos = pos + 1
+            self.diagnostics.append(warning("stray-delimiter", "stray ')'", offset=pos, clause="7.2.3"))
+            return Token(KEYWORD, b")", pos, pos + 1)
+        m = _REGULAR_RUN.match(buf, pos, end)
+        word = m.group()
+        self.pos = m.end()
+        if not word:  # cannot happen: every non-delimiter is regular
+            self.pos = pos + 1
+            return Token(KEYWORD, bytes((c,)), pos, pos + 1)
+        first = word[0]
+        if first in b"0123456789+-.":
+            nm = _NUMBER.fullmatch(word)
+            if nm:
+                if b"." in word:
+                    return Token(REAL, float(word), pos, self.pos)
+                return Token(INT, int(word), pos, self.pos)
+            lenient = _lenient_number(word)
+            if lenient is not None:
+                self.diagnostics.append(warning(
+                    "number-malformed", f"malformed number {word!r} read as {lenient}",
+                    offset=pos, clause="7.3.3"))
+                return Token(REAL if isinstance(lenient, float) else INT, lenient, pos, self.pos)
+        return Token(KEYWORD, word, pos, self.pos)
+
+    def __iter__(self):
+        while True:
+            tok = self.next()
+            if tok.kind == EOF:
+                return
+            yield tok
+
+
+_LENIENT = re.compile(rb"[+-]*([+-]?(?:\d+\.?\d*|\.\d+))")
+
+
+def _lenient_number(word: bytes):
+    """Numbers real producers get wrong: ``--5``, ``1.2.3``, ``-``. pdf.js reads them too."""
+    m = _LENIENT.match(word)
+    if not m:
+        return None
+    sign = -1 if word.count(b"-") % 2 else 1
+    body = m.group(1).lstrip(b"+-")
+    try:
+        return sign * (float(body) if b"." in body else int(body))
+    except ValueError:
+        return None

@@ -1,0 +1,123 @@
+"""PDF object model (ISO 32000 7.3).
+
+Mapping to Python:
+- null → ``None``; boolean → ``bool``; integer → ``int``; real → ``float``
+- name → :class:`Name` (a ``str`` subclass holding the name *without* the slash, after
+  ``#xx`` decoding, bytes mapped one-to-one through Latin-1)
+- string → :class:`String` (bytes, remembers literal vs hex; never decoded implicitly)
+- array → :class:`Array` (a ``list``), dictionary → :class:`Dict` (a ``dict`` keyed by Name)
+- indirect reference → :class:`Ref`; stream → :class:`Stream`
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+
+class Name(str):
+    """A PDF name. ``Name("Type") == "Type"``; written as ``/Type``."""
+
+    __slots__ = ()
+
+    @property
+    def raw(self) -> bytes:
+        return self.encode("latin-1")
+
+    def __repr__(self) -> str:
+        return f"Name({str.__repr__(self)})"
+
+
+@dataclass(frozen=True, slots=True)
+class String:
+    """A PDF string: the bytes it denotes, and whether it was written as ``<hex>``."""
+
+    value: bytes
+    hex: bool = False
+
+    def __bytes__(self) -> bytes:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Ref:
+    """An indirect reference ``num gen R``."""
+
+    num: int
+    gen: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.num} {self.gen} R"
+
+
+class Array(list):
+    """A PDF array."""
+
+    __slots__ = ()
+
+
+class Dict(dict):
+    """A PDF dictionary; keys are :class:`Name`."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Keyword:
+    """A bare keyword that is not ``true``/``false``/``null`` (content operators, ``R``…)."""
+
+    value: bytes
+
+    def __str__(self) -> str:
+        return self.value.decode("latin-1")
+
+
+@dataclass(slots=True)
+class Stream:
+    """A stream: its dictionary and the raw (still filtered, maybe encrypted) bytes.
+
+    ``data_offset`` is the byte offset of the data in the file (``None`` for streams built
+    in memory). Decoding lives in :mod:`pdfinspect.core.filters` and the Document, which
+    knows the decryption key.
+    """
+
+    dict: Dict
+    raw: bytes
+    data_offset: int | None = None
+    diagnostics: list = field(default_factory=list)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.dict.get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.dict[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.dict
+
+
+PdfObject = Union[None, bool, int, float, Name, String, Array, Dict, Ref, Stream]
+
+
+def type_name(obj: Any) -> str:
+    """A short human name for the kind of a PDF object."""
+    if obj is None:
+        return "null"
+    if isinstance(obj, bool):
+        return "boolean"
+    if isinstance(obj, int):
+        return "integer"
+    if isinstance(obj, float):
+        return "real"
+    if isinstance(obj, Name):
+        return "name"
+    if isinstance(obj, String):
+        return "string"
+    if isinstance(obj, Array):
+        return "array"
+    if isinstance(obj, Stream):
+        return "stream"
+    if isinstance(obj, Dict):
+        return "dictionary"
+    if isinstance(obj, Ref):
+        return "reference"
+    return type(obj).__name__

@@ -1,0 +1,1 @@
+"""Fonts, encodings, CMaps and glyph resolution (ISO 32000 9)."""

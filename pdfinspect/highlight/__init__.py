@@ -1,0 +1,1 @@
+"""Pygments lexers for PDF syntax, content streams and CMaps."""
