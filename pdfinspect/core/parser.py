@@ -1,0 +1,283 @@
+"""Parser for PDF objects and indirect objects (ISO 32000 7.3, 7.3.10).
+
+Recovery mode as in pdf.js: a malformed object yields the partial value read so far and a
+Diagnostic naming the offset; the parser never raises on bad input and always advances.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .diagnostics import Diagnostic, warning
+from .lexer import DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token
+from .objects import Array, Dict, Name, Ref, Stream
+
+MAX_DEPTH = 200
+
+_ENDSTREAM = re.compile(rb"endstream")
+_NEXT_OBJ = re.compile(rb"(?<![0-9])\d{1,10}[ \t\r\n\f\x00]+\d{1,5}[ \t\r\n\f\x00]+obj\b")
+_ENDSTREAM_AFTER = re.compile(rb"[\x00\t\n\x0c\r ]*endstream")
+_OBJ_HEADER = re.compile(rb"\s*(\d+)\s+(\d+)\s+obj\b")
+
+
+@dataclass(slots=True)
+class IndirectObject:
+    """An indirect object as found in the file: value plus where it came from.
+
+    For an object stored in an object stream, ``container`` is the object stream's number
+    and ``index`` its position in it; ``start``/``end`` are then offsets in the decoded
+    object-stream data, not in the file.
+    """
+
+    num: int
+    gen: int
+    value: object
+    start: int
+    end: int
+    container: int | None = None
+    index: int | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ref(self) -> Ref:
+        return Ref(self.num, self.gen)
+
+    @property
+    def is_stream(self) -> bool:
+        return isinstance(self.value, Stream)
+
+
+class Parser:
+    """Parse objects from ``buf`` starting at ``pos``."""
+
+    __slots__ = ("lexer", "buf", "_pending", "diagnostics", "_ref")
+
+    def __init__(self, buf, pos: int = 0, end: int | None = None, ref: tuple[int, int] | None = None):
+        self.buf = buf
+        self.lexer = Lexer(buf, pos, end)
+        self.diagnostics = self.lexer.diagnostics
+        self._pending: list[Token] = []
+        self._ref = ref
+
+    # -- token stream with push-back -------------------------------------------------
+    def next_token(self) -> Token:
+        if self._pending:
+            return self._pending.pop()
+        return self.lexer.next()
+
+    def push(self, tok: Token) -> None:
+        self._pending.append(tok)
+
+    @property
+    def pos(self) -> int:
+        return self._pending[-1].start if self._pending else self.lexer.pos
+
+    def _warn(self, code: str, message: str, offset: int, clause: str | None = None) -> None:
+        self.diagnostics.append(warning(code, message, offset=offset, ref=self._ref, clause=clause))
+
+    # -- direct objects --------------------------------------------------------------
+    def parse_object(self, depth: int = 0):
+        """Parse one direct object (or a reference ``N G R``)."""
+        tok = self.next_token()
+        return self._object_from(tok, depth)
+
+    def _object_from(self, tok: Token, depth: int):
+        kind = tok.kind
+        if kind == INT:
+            # possible reference: INT INT R
+            t2 = self.next_token()
+            if t2.kind == INT:
+                t3 = self.next_token()
+                if t3.kind == KEYWORD and t3.value == b"R":
+                    if tok.value < 0 or t2.value < 0:
+                        self._warn("ref-negative", "negative number in reference", tok.start, "7.3.10")
+                    return Ref(tok.value, t2.value)
+                self.push(t3)
+            self.push(t2)
+            return tok.value
+        if kind == NAME or kind == STRING or kind == REAL:
+            return tok.value
+        if kind == DELIM:
+            v = tok.value
+            if v == b"<<":
+                return self._parse_dict(tok, depth)
+            if v == b"[":
+                return self._parse_array(tok, depth)
+            self._warn("unexpected-token", f"unexpected {v.decode()!r}", tok.start, "7.3")
+            return None
+        if kind == KEYWORD:
+            v = tok.value
+            if v == b"true":
+                return True
+            if v == b"false":
+                return False
+            if v == b"null":
+                return None
+            self.push(tok)
+            self._warn("unexpected-keyword", f"expected an object, found {v[:40]!r}", tok.start, "7.3")
+            return None
+        self._warn("unexpected-eof", "expected an object, found end of data", tok.start, "7.3")
+        return None
+
+    def _parse_array(self, open_tok: Token, depth: int) -> Array:
+        arr = Array()
+        if depth >= MAX_DEPTH:
+            self._warn("nesting-too-deep", f"nesting deeper than {MAX_DEPTH}; array cut", open_tok.start)
+            return arr
+        while True:
+            tok = self.next_token()
+            if tok.kind == DELIM and tok.value == b"]":
+                return arr
+            if tok.kind == EOF or (tok.kind == KEYWORD and tok.value in (b"endobj", b"stream", b"obj", b"endstream")) \
+                    or (tok.kind == DELIM and tok.value in (b">>",)):
+                self._warn("array-unterminated", "array not closed with ']'", open_tok.start, "7.3.6")
+                self.push(tok)
+                return arr
+            before = tok.start
+            value = self._object_from(tok, depth + 1)
+            if value is None and tok.kind == KEYWORD and tok.value not in (b"null",):
+                # unknown keyword inside an array: consume it so we advance
+                self.next_token()
+                if self.pos <= before:
+                    return arr
+                continue
+            arr.append(value)
+
+    def _parse_dict(self, open_tok: Token, depth: int) -> Dict:
+        d = Dict()
+        if depth >= MAX_DEPTH:
+            self._warn("nesting-too-deep", f"nesting deeper than {MAX_DEPTH}; dictionary cut", open_tok.start)
+            return d
+        while True:
+            tok = self.next_token()
+            if tok.kind == DELIM and tok.value == b">>":
+                return d
+            if tok.kind == NAME:
+                vt = self.next_token()
+                if vt.kind == DELIM and vt.value == b">>":
+                    self._warn("dict-missing-value", f"key /{tok.value} has no value; set to null",
+                               tok.start, "7.3.7")
+                    d[tok.value] = None
+                    return d
+                if vt.kind == KEYWORD and vt.value in (b"endobj", b"stream", b"obj", b"endstream"):
+                    self._warn("dict-unterminated", "dictionary not closed with '>>'", open_tok.start, "7.3.7")
+                    self.push(vt)
+                    return d
+                value = self._object_from(vt, depth + 1)
+                if value is None and vt.kind == KEYWORD and vt.value != b"null":
+                    self.next_token()  # skip the bad keyword
+                if tok.value in d:
+                    self._warn("dict-duplicate-key", f"key /{tok.value} appears twice; the last wins",
+                               tok.start, "7.3.7")
+                d[tok.value] = value
+                continue
+            if tok.kind == EOF or (tok.kind == KEYWORD and tok.value in (b"endobj", b"stream", b"obj", b"endstream")):
+                self._warn("dict-unterminated", "dictionary not closed with '>>'", open_tok.start, "7.3.7")
+                self.push(tok)
+                return d
+            self._warn("dict-bad-key", "dictionary key is not a name; entry skipped", tok.start, "7.3.7")
+            if tok.kind == DELIM and tok.value in (b"<<", b"["):
+                self._object_from(tok, depth + 1)
+
+    # -- indirect objects ------------------------------------------------------------
+    def parse_indirect(self, expect: tuple[int, int] | None = None,
+                       length_of: Callable[[Ref], int | None] | None = None) -> IndirectObject | None:
+        """Parse ``N G obj … endobj`` at the current position.
+
+        Returns ``None`` when there is no object header here. ``length_of`` resolves an
+        indirect ``/Length``.
+        """
+        start = self.lexer.skip_whitespace()
+        m = _OBJ_HEADER.match(self.buf, start)
+        if not m:
+            return None
+        num, gen = int(m.group(1)), int(m.group(2))
+        self._ref = (num, gen)
+        first_diag = len(self.diagnostics)
+        self.lexer.pos = m.end()
+        value = self.parse_object()
+        tok = self.next_token()
+        diags = self.diagnostics
+        if tok.kind == KEYWORD and tok.value == b"stream" and isinstance(value, Dict):
+            value, end = self._read_stream(value, tok, length_of)
+            tok = self.next_token()
+        if tok.kind == KEYWORD and tok.value == b"endobj":
+            end = tok.end
+        else:
+            self._warn("endobj-missing", "'endobj' missing after object", tok.start, "7.3.10")
+            end = tok.start if tok.kind != EOF else self.lexer.pos
+            self.push(tok)
+        obj = IndirectObject(num, gen, value, start, end, diagnostics=diags[first_diag:])
+        return obj
+
+    def _read_stream(self, d: Dict, kw: Token, length_of) -> tuple[Stream, int]:
+        buf = self.buf
+        pos = kw.end
+        n = self.lexer.end
+        # 7.3.8.1: 'stream' is followed by CRLF or LF, not CR alone.
+        if buf[pos:pos + 2] == b"\r\n":
+            pos += 2
+        elif buf[pos:pos + 1] == b"\n":
+            pos += 1
+        elif buf[pos:pos + 1] == b"\r":
+            self._warn("stream-cr-eol", "'stream' followed by CR alone (must be CRLF or LF); accepted",
+                       kw.end, "7.3.8.1")
+            pos += 1
+        else:
+            self._warn("stream-no-eol", "'stream' not followed by an end-of-line", kw.end, "7.3.8.1")
+        data_start = pos
+        length = d.get("Length")
+        if isinstance(length, Ref):
+            length = length_of(length) if length_of else None
+            if length is None:
+                self._warn("stream-length-unresolved", "indirect /Length could not be resolved; "
+                           "data delimited by 'endstream'", kw.start, "7.3.8.2")
+        if isinstance(length, bool) or not isinstance(length, int) or length < 0:
+            length = None
+        data_end = None
+        if length is not None and data_start + length <= n:
+            after = data_start + length
+            m = _ENDSTREAM_AFTER.match(buf, after, min(n, after + 64))
+            if m:
+                data_end = after
+                self.lexer.pos = m.end()
+        if data_end is None:
+            m = _ENDSTREAM.search(buf, data_start)
+            h = _NEXT_OBJ.search(buf, data_start, m.start() if m else n)
+            if h is not None:
+                found = h.start()
+                self.lexer.pos = found
+                self._warn("stream-unterminated", "'endstream' missing before the next object header",
+                           data_start, "7.3.8.1")
+            elif m is None:
+                found = n
+                self.lexer.pos = n
+                self._warn("stream-unterminated", "'endstream' not found; data runs to end of file",
+                           data_start, "7.3.8.1")
+            else:
+                found = m.start()
+                self.lexer.pos = m.end()
+            data_end = found
+            # strip the EOL that precedes endstream
+            if data_end > data_start and buf[data_end - 1:data_end] == b"\n":
+                data_end -= 1
+                if data_end > data_start and buf[data_end - 1:data_end] == b"\r":
+                    data_end -= 1
+            elif data_end > data_start and buf[data_end - 1:data_end] == b"\r":
+                data_end -= 1
+            if length is not None:
+                self.diagnostics.append(warning(
+                    "stream-length-wrong",
+                    f"/Length {length} does not end at 'endstream'; data is {data_end - data_start} bytes",
+                    offset=data_start, ref=self._ref, clause="7.3.8.2",
+                    repair="stream data delimited by searching for 'endstream'"))
+        raw = bytes(buf[data_start:data_end])
+        return Stream(d, raw, data_start), self.lexer.pos
+
+
+def parse_object_at(buf, pos: int, end: int | None = None):
+    """Parse a single direct object at ``pos``; return (value, diagnostics, end offset)."""
+    p = Parser(buf, pos, end)
+    value = p.parse_object()
+    return value, p.diagnostics, p.pos

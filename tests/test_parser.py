@@ -1,0 +1,112 @@
+"""Objects and indirect objects (ISO 32000 7.3, 7.3.8, 7.3.10), including recovery."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdfinspect.core.objects import Array, Dict, Name, Ref, Stream, String
+from pdfinspect.core.parser import Parser, parse_object_at
+
+
+def parse(data: bytes):
+    value, diags, _ = parse_object_at(data, 0)
+    return value, [d.code for d in diags]
+
+
+def test_nested_dict_array_and_references():
+    value, diags = parse(b"<< /Kids [3 0 R 4 1 R] /Count 2 /N null /B true /S (x) /H <41> >>")
+    assert diags == []
+    assert value == {"Kids": [Ref(3, 0), Ref(4, 1)], "Count": 2, "N": None, "B": True,
+                     "S": String(b"x"), "H": String(b"A", hex=True)}
+    assert isinstance(value, Dict) and isinstance(value["Kids"], Array)
+
+
+def test_two_integers_without_r_stay_integers():
+    value, _ = parse(b"[1 2 3 4 R 5]")
+    assert value == [1, 2, Ref(3, 4), 5]
+
+
+def test_duplicate_key_last_wins_and_is_reported():
+    value, diags = parse(b"<< /A 1 /A 2 >>")
+    assert value == {"A": 2}
+    assert diags == ["dict-duplicate-key"]
+
+
+def test_unterminated_dict_returns_partial_value():
+    value, diags = parse(b"<< /A 1 /B [2 3 endobj")
+    assert value["A"] == 1 and value["B"] == [2, 3]
+    assert "array-unterminated" in diags and "dict-unterminated" in diags
+
+
+def test_missing_value_before_close():
+    value, diags = parse(b"<< /A >>")
+    assert value == {"A": None} and diags == ["dict-missing-value"]
+
+
+def test_deep_nesting_is_cut_not_recursed_forever():
+    value, diags = parse(b"[" * 5000 + b"]" * 5000)
+    assert "nesting-too-deep" in diags
+
+
+def test_indirect_object_with_stream_and_offsets():
+    data = b"%junk\n7 0 obj\n<< /Length 5 >>\nstream\r\nHELLO\nendstream\nendobj\n"
+    obj = Parser(data, 6).parse_indirect()
+    assert (obj.num, obj.gen, obj.start) == (7, 0, 6)
+    assert data[obj.start:obj.end].endswith(b"endobj")
+    assert isinstance(obj.value, Stream) and obj.value.raw == b"HELLO"
+    assert data[obj.value.data_offset:obj.value.data_offset + 5] == b"HELLO"
+    assert obj.diagnostics == []
+
+
+def test_wrong_length_is_repaired_by_finding_endstream():
+    data = b"1 0 obj << /Length 3 >> stream\nHELLO WORLD\nendstream endobj"
+    obj = Parser(data).parse_indirect()
+    assert obj.value.raw == b"HELLO WORLD"
+    (d,) = obj.diagnostics
+    assert d.code == "stream-length-wrong" and d.repair and d.ref == (1, 0)
+
+
+def test_indirect_length_resolved_through_callback():
+    data = b"1 0 obj << /Length 9 0 R >> stream\nABCDE\nendstream endobj"
+    obj = Parser(data).parse_indirect(length_of=lambda ref: 5 if ref == Ref(9, 0) else None)
+    assert obj.value.raw == b"ABCDE" and obj.diagnostics == []
+
+
+def test_stream_keyword_followed_by_cr_alone_is_reported():
+    data = b"1 0 obj << /Length 2 >> stream\rAB\rendstream\rendobj"
+    obj = Parser(data).parse_indirect()
+    assert obj.value.raw == b"AB"
+    assert [d.code for d in obj.diagnostics] == ["stream-cr-eol"]
+
+
+def test_truncated_stream_stops_at_next_object_header():
+    data = b"1 0 obj << /Length 999 >> stream\nABC\n2 0 obj (x) endobj"
+    obj = Parser(data).parse_indirect()
+    assert obj.value.raw.startswith(b"ABC") and b"obj" not in obj.value.raw
+    assert "stream-unterminated" in [d.code for d in obj.diagnostics]
+
+
+def test_missing_endobj_is_reported():
+    obj = Parser(b"3 0 obj 42 4 0 obj 5 endobj").parse_indirect()
+    assert obj.value == 42
+    assert [d.code for d in obj.diagnostics] == ["endobj-missing"]
+
+
+def test_no_header_returns_none():
+    assert Parser(b"trailer << >>").parse_indirect() is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=400))
+def test_parser_never_raises(data):
+    p = Parser(b"1 0 obj " + data)
+    obj = p.parse_indirect()
+    assert obj is not None and obj.num == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([b"<<", b">>", b"[", b"]", b"/N", b"1", b"0", b"R", b"(s)", b"<41>",
+                                 b"stream\n", b"endstream", b"endobj", b"null", b"{", b"}"]), max_size=60))
+def test_parser_on_token_soup_never_raises(parts):
+    p = Parser(b"1 0 obj " + b" ".join(parts))
+    assert p.parse_indirect() is not None
