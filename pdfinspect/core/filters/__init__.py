@@ -5,8 +5,9 @@ applies the chain and returns a :class:`DecodeResult` whose steps say, per filte
 went in, what came out and what was wrong. Nothing here raises on bad bytes or bad
 parameters (habit 3):
 
-- every step's output is capped at ``limit`` bytes (:data:`DEFAULT_LIMIT`); passing it is
-  an error and the first ``limit`` bytes are kept;
+- every decoding step's output is capped at ``limit`` bytes (:data:`DEFAULT_LIMIT`);
+  passing it is an error and the first ``limit`` bytes are kept (Crypt and passthrough
+  steps hand their input on unchanged, whatever its size);
 - a step that fails keeps its partial output, and the rest of the chain still runs on it,
   so a damaged stream shows as much decoded data as can be had; ``DecodeResult.error`` is
   the first error;
@@ -42,7 +43,7 @@ __all__ = [
 
 DEFAULT_LIMIT = 256 * 1024 * 1024
 
-#: Abbreviated filter names of inline images (ISO 32000 8.9.7, Table 92), also accepted
+#: Abbreviated filter names of inline images (ISO 32000 8.9.7), also accepted
 #: in stream dictionaries as most readers do.
 ABBREVIATIONS = {
     "AHx": "ASCIIHexDecode",
@@ -92,7 +93,8 @@ class DecodeResult:
     @property
     def image_filter(self) -> str | None:
         """The first image filter the chain stopped at, if any."""
-        return next((s.name for s in self.steps if s.passthrough and s.name in IMAGE_FILTERS), None)
+        images = (s.name for s in self.steps if s.passthrough and s.name in IMAGE_FILTERS)
+        return next(images, None)
 
 
 def _predicted(decoder: Decoder) -> Decoder:
@@ -112,7 +114,7 @@ def _crypt(data: bytes, params: Dict | None, limit: int) -> Decoded:
     if name is None or name == "Identity":
         return Decoded(data)
     shown = f"/{name}" if isinstance(name, Name) else f"a {type_name(name)} /Name"
-    return Decoded(data, None, f"Crypt filter {shown} passed through (decryption is the Document's)")
+    return Decoded(data, None, f"Crypt filter {shown} passed through (the Document decrypts)")
 
 
 #: Filter name → decoder; every entry is a complete decoder (7.4.1, Table 6).
@@ -161,7 +163,9 @@ def filter_chain(stream_dict: Dict) -> list[tuple[str, Dict | None]]:
     return [(n, dicts[i] if i < len(dicts) else None) for i, n in enumerate(names)]
 
 
-def decode(data: bytes, chain: list[tuple[str, Dict | None]], limit: int = DEFAULT_LIMIT) -> DecodeResult:
+def decode(
+    data: bytes, chain: list[tuple[str, Dict | None]], limit: int = DEFAULT_LIMIT
+) -> DecodeResult:
     """Apply ``chain`` (from :func:`filter_chain`) to ``data``; never raises on bad input.
 
     Raises ``ValueError`` only for a negative ``limit`` (a caller error).

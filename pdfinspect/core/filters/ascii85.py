@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 
 from pdfinspect.core.filters.base import Decoded, limit_error
+from pdfinspect.core.lexer import WHITESPACE
 from pdfinspect.core.objects import Dict
 
-_WHITE = b"\0\t\n\f\r "
-_BAD = re.compile(rb"[^!-uz\0\t\n\f\r ]")
+_BAD = re.compile(rb"[^!-uz" + re.escape(WHITESPACE) + rb"]")
 _POWERS = (85**4, 85**3, 85**2, 85, 1)
 
 
@@ -26,7 +26,7 @@ def _locate(body: bytes, start: int, index: int) -> int:
     """Offset in the input of the ``index``-th non-white-space character of ``body``."""
     seen = -1
     for offset, c in enumerate(body):
-        if c not in _WHITE:
+        if c not in WHITESPACE:
             seen += 1
             if seen == index:
                 return start + offset
@@ -61,7 +61,7 @@ def _decode(chars: bytes, limit: int) -> tuple[bytearray, int, str | None]:
 def decode_ascii85(data: bytes, params: Dict | None, limit: int) -> Decoded:
     """Decode ASCII base-85 ``data``; never more than ``limit`` bytes, never raises."""
     start = 0
-    stripped = data.lstrip(_WHITE)
+    stripped = data.lstrip(WHITESPACE)
     notes = []
     if stripped.startswith(b"<~"):
         start = len(data) - len(stripped) + 2
@@ -70,18 +70,19 @@ def decode_ascii85(data: bytes, params: Dict | None, limit: int) -> Decoded:
     if end < 0:
         end = len(data)
         notes.append("no '~>' end marker")
-    elif not data[end + 1 :].lstrip(_WHITE).startswith(b">"):
+    elif not data[end + 1 :].lstrip(WHITESPACE).startswith(b">"):
         notes.append(f"'~' at input byte {end} not followed by '>'")
     note = "ASCII85: " + "; ".join(notes) if notes else None
     body = data[start:end]
     bad = _BAD.search(body)
     if bad:
         body = body[: bad.start()]
-    out, stop, problem = _decode(body.translate(None, _WHITE), limit)
+    out, stop, problem = _decode(body.translate(None, WHITESPACE), limit)
     if len(out) > limit:
         return Decoded(bytes(out[:limit]), f"ASCII85: {limit_error(limit)}", note)
     if problem:
-        return Decoded(bytes(out), f"ASCII85: {problem} at input byte {_locate(body, start, stop)}", note)
+        at = _locate(body, start, stop)
+        return Decoded(bytes(out), f"ASCII85: {problem} at input byte {at}", note)
     if bad:
         problem = f"invalid character {bytes(bad[0])!r} at input byte {start + bad.start()}"
         return Decoded(bytes(out), f"ASCII85: {problem}", note)

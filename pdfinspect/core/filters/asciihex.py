@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 from pdfinspect.core.filters.base import Decoded, limit_error
+from pdfinspect.core.lexer import WHITESPACE, decode_hex
 from pdfinspect.core.objects import Dict
 
-_WHITE = b"\0\t\n\f\r "
-_BAD = re.compile(rb"[^0-9A-Fa-f\0\t\n\f\r ]")
+_BAD = re.compile(rb"[^0-9A-Fa-f" + re.escape(WHITESPACE) + rb"]")
 
 
 def decode_asciihex(data: bytes, params: Dict | None, limit: int) -> Decoded:
@@ -28,10 +28,7 @@ def decode_asciihex(data: bytes, params: Dict | None, limit: int) -> Decoded:
     if bad:
         error = f"ASCIIHex: invalid character {bytes(bad[0])!r} at input byte {bad.start()}"
         body = body[: bad.start()]
-    digits = body.translate(None, _WHITE)[: 2 * limit + 2]
-    if len(digits) % 2:
-        digits += b"0"
-    out = bytes.fromhex(digits.decode("ascii"))
+    out = decode_hex(body)  # the rules of hexadecimal strings (7.3.4.3)
     if len(out) > limit:
         return Decoded(out[:limit], f"ASCIIHex: {limit_error(limit)}", note)
     return Decoded(out, error, note)

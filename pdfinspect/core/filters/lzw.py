@@ -1,9 +1,9 @@
 """LZWDecode (ISO 32000 7.4.4.2): variable-width codes, 9 to 12 bits, MSB first.
 
-Code 256 clears the table, 257 ends the data (Table 9 and the text that follows it).
-/EarlyChange 1 (the default) widens the codes one code early, as TIFF LZW does;
-/EarlyChange 0 widens them when the table is actually full. A missing end-of-data code is
-a note; a code that is not in the table yet stops decoding with an error.
+Code 256 clears the table, 257 ends the data. /EarlyChange 1 (Table 8, the default)
+widens the codes one code early, as TIFF LZW does; /EarlyChange 0 widens them when the
+table is actually full. A missing end-of-data code is a note; a code that is not in the
+table yet stops decoding with an error.
 """
 from __future__ import annotations
 
@@ -46,7 +46,8 @@ def decode_lzw(data: bytes, params: Dict | None, limit: int) -> Decoded:
                 entry = prev + prev[:1]
                 table.append(entry)
             else:
-                problem = f"LZW: code {code} at input byte {pos} is not in the table"
+                at = ((pos + 1) * 8 - held - width) // 8  # where the code starts
+                problem = f"LZW: code {code} at input byte {at} is not in the table"
                 return Decoded(bytes(out), join(bad, problem))
             out += entry
             if len(out) > limit:

@@ -1,4 +1,4 @@
-"""Predictors for FlateDecode and LZWDecode (ISO 32000 7.4.4.4, Tables 8 and 9).
+"""Predictors for FlateDecode and LZWDecode (ISO 32000 7.4.4.4, parameters in Table 8).
 
 /Predictor 2 is TIFF Predictor 2 (horizontal differencing per colour component);
 /Predictor 10–15 are the PNG predictors, where every row starts with its own filter-type
