@@ -1,0 +1,82 @@
+"""Graphics and text state as immutable snapshots (ISO 32000-1 8.4, 9.3).
+
+Every interpreter step carries the state in force after its operator. The snapshots are
+frozen dataclasses: an operator that changes nothing shares the previous snapshot, one
+that changes a field makes a new one with :func:`dataclasses.replace`, so a page with
+100,000 operators holds only as many states as it has state changes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.objects import Ref
+
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def multiply(m: Matrix, n: Matrix) -> Matrix:
+    """``m × n`` in the spec's row-vector convention (8.3.4): apply ``m`` first, then ``n``."""
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = n
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D,
+            e * A + f * C + E, e * B + f * D + F)
+
+
+def transform(m: Matrix, x: float, y: float) -> tuple[float, float]:
+    """The point ``(x, y)`` mapped by ``m``."""
+    return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
+
+
+def translate(tx: float, ty: float) -> Matrix:
+    return (1.0, 0.0, 0.0, 1.0, tx, ty)
+
+
+@dataclass(frozen=True, slots=True)
+class TextState:
+    """Text state parameters (9.3.1, Table 104); ``font_name`` is the resource name."""
+
+    font_name: str | None = None
+    font_ref: Ref | None = None
+    size: float = 0.0  # Tfs
+    char_spacing: float = 0.0  # Tc
+    word_spacing: float = 0.0  # Tw
+    scale: float = 100.0  # Tz, percent
+    leading: float = 0.0  # TL
+    rise: float = 0.0  # Ts
+    render: int = 0  # Tr
+
+
+@dataclass(frozen=True, slots=True)
+class GraphicsState:
+    """The device-independent graphics state parameters an inspector shows (8.4.2)."""
+
+    ctm: Matrix = IDENTITY
+    stroke_space: str = "DeviceGray"
+    stroke_color: tuple = (0,)
+    fill_space: str = "DeviceGray"
+    fill_color: tuple = (0,)
+    line_width: float = 1.0
+    line_cap: int = 0
+    line_join: int = 0
+    miter_limit: float = 10.0
+    dash: tuple = ((), 0)
+    rendering_intent: str = "RelativeColorimetric"
+    flatness: float = 1.0
+    ext_gstate: str | None = None  # last /gs resource applied
+    text: TextState = TextState()
+
+
+@dataclass(frozen=True, slots=True)
+class MarkedContent:
+    """One open marked-content sequence (14.6): ``BMC`` or ``BDC`` and its properties.
+
+    ``actual_text`` is the decoded ``/ActualText`` (14.9.4), ``mcid`` the ``/MCID`` that
+    links the sequence to the structure tree (14.7.4.2).
+    """
+
+    tag: str
+    properties: str | None = None  # resource name when given by name
+    mcid: int | None = None
+    actual_text: str | None = None
+    offset: int = 0
