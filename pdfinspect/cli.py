@@ -1,0 +1,314 @@
+"""Command-line interface. Imports no Textual unless it launches the app.
+
+    pdfinspect FILE                      open the app
+    pdfinspect -r N FILE | FILE -r N     show object N (hpdft's spelling)
+    pdfinspect show FILE N [GEN]         show object N
+    pdfinspect info|trailer|xref|refs|pages|objects FILE …
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .core.diagnostics import PdfError
+from .core.document import Document
+from .core.objects import Dict, Name, Ref, Stream, type_name
+from .core.serialize import format_object
+from .present.text import bytes_as_text, hexdump, looks_like_text, safe, safe_line
+
+COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
+EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE = 0, 1, 2
+
+
+class Output:
+    """Writes to stdout, highlighting PDF syntax with our Pygments lexers on a terminal."""
+
+    def __init__(self, color: bool | None = None):
+        self.color = sys.stdout.isatty() if color is None else color
+
+    def line(self, text: str = "") -> None:
+        sys.stdout.write(text + "\n")
+
+    def pdf(self, text: str, lexer: str = "pdf") -> None:
+        """``text`` must already be terminal-safe."""
+        if self.color:
+            from pygments import highlight
+            from pygments.formatters import TerminalFormatter
+            from pygments.lexers import get_lexer_by_name
+
+            try:
+                text = highlight(text, get_lexer_by_name(lexer), TerminalFormatter()).rstrip("\n")
+            except Exception:  # a lexer problem must never hide the data
+                pass
+        self.line(text)
+
+
+def _err(message: str) -> None:
+    sys.stderr.write(f"pdfinspect: {safe_line(message)}\n")
+
+
+def _open(args) -> Document:
+    return Document.open(args.file, password=args.password or b"")
+
+
+def _report_repairs(doc: Document) -> None:
+    for d in doc.diagnostics:
+        if d.repair or d.severity.value == "error":
+            _err(str(d))
+
+
+# -- commands ------------------------------------------------------------------------------
+def cmd_show(args, out: Output) -> int:
+    doc = _open(args)
+    obj = doc.get(args.num, args.gen, args.revision)
+    if obj is None:
+        entry = doc.xref(args.revision).get(args.num)
+        state = "free" if entry is not None else "not in the cross-reference table"
+        _err(f"object {args.num} {args.gen if args.gen is not None else 0} is {state}")
+        return EXIT_UNREADABLE
+    rev = doc.revision_of(obj.num, args.revision)
+    where = f"offset {obj.start}" if obj.container is None else \
+        f"object stream {obj.container} index {obj.index}"
+    out.line(f"% {where}, {obj.end - obj.start} bytes, revision {rev}")
+    if args.raw:
+        raw = doc.raw_bytes(obj)
+        if looks_like_text(raw):
+            out.pdf(bytes_as_text(raw))
+        else:
+            out.line(hexdump(raw))
+        return EXIT_OK
+    out.pdf(f"{obj.num} {obj.gen} obj\n{format_object(obj.value)}")
+    if isinstance(obj.value, Stream):
+        res = doc.stream_data(obj)
+        steps = " → ".join(f"{s.name} ({s.size_in}→{s.size_out} bytes)" for s in res.steps)
+        out.line("stream")
+        if steps:
+            out.line(f"% filters: {steps}")
+        if res.error:
+            _err(f"object {obj.num} {obj.gen}: {res.error} (data offset {obj.value.data_offset}); "
+                 "showing partial data")
+        data = res.data
+        if looks_like_text(data):
+            subtype = obj.value.dict.get("Type")
+            lexer = "pdfcmap" if b"begincmap" in data[:4096] else ("pdf" if subtype == "ObjStm" else "pdfcontent")
+            out.pdf(bytes_as_text(data), lexer)
+        else:
+            out.line(hexdump(data, limit=args.max_bytes))
+        out.line("endstream")
+    out.line("endobj")
+    for d in obj.diagnostics:
+        _err(str(d))
+    return EXIT_OK
+
+
+def cmd_trailer(args, out: Output) -> int:
+    doc = _open(args)
+    rev = doc.revisions[args.revision if args.revision is not None else -1] if doc.revisions else None
+    out.pdf("trailer\n" + format_object(rev.trailer if rev else Dict()))
+    _report_repairs(doc)
+    return EXIT_OK
+
+
+def cmd_info(args, out: Output) -> int:
+    doc = _open(args)
+    if not args.quick:
+        for obj in doc.iter_objects(cache=False):  # parse everything so every repair is listed
+            pass
+    from .core.textstrings import decode_text
+    from .core.objects import String
+
+    out.line(f"File:        {safe_line(args.file)} ({doc.size} bytes)")
+    out.line(f"Version:     {doc.header_version or '?'}"
+             + (f" (catalog /Version {doc.version})" if doc.version != doc.header_version else ""))
+    for key in ("Title", "Author", "Creator", "Producer", "CreationDate", "ModDate"):
+        v = doc.resolve(doc.info.get(key))
+        if isinstance(v, String):
+            out.line(f"{key + ':':<13}{safe_line(decode_text(v.value))}")
+    out.line(f"Encryption:  {doc.security.describe() if doc.security else 'none'}")
+    out.line(f"Pages:       {doc.page_count()}")
+    out.line(f"Revisions:   {len(doc.revisions)}")
+    for r in doc.revisions:
+        kinds = "+".join(s.kind for s in r.sections) or "reconstructed"
+        out.line(f"  {r.index}: startxref {r.startxref}, {kinds}, {len(r.entries)} entries")
+    out.line(f"Objects:     {len(doc.object_numbers())}")
+    repairs = [d for d in doc.diagnostics if d.repair]
+    out.line(f"Repairs:     {len(repairs) or 'none'}")
+    for d in repairs:
+        out.line(f"  {safe_line(str(d))}")
+    others = [d for d in doc.diagnostics if not d.repair]
+    if others:
+        out.line(f"Warnings:    {len(others)}")
+        for d in others:
+            out.line(f"  {safe_line(str(d))}")
+    return EXIT_OK
+
+
+def cmd_xref(args, out: Output) -> int:
+    doc = _open(args)
+    from .core.xref import FREE, IN_FILE
+    from .core.parser import Parser
+
+    bad = 0
+    for r in doc.revisions:
+        ch = doc.revision_changes(r.index) if r.index > 0 else None
+        out.line(f"revision {r.index}: startxref {r.startxref}, "
+                 f"{'+'.join(s.kind for s in r.sections) or 'reconstructed'}")
+        if ch:
+            out.line(f"  added {len(ch.added)}, changed {len(ch.changed)}, freed {len(ch.freed)}, "
+                     f"re-listed {len(ch.relisted)}")
+        for num in sorted(r.entries):
+            e = r.entries[num]
+            note = ""
+            if args.check and e.kind == IN_FILE:
+                p = Parser(doc.buf, e.a).parse_indirect() if 0 <= e.a < doc.size else None
+                if p is None or p.num != num:
+                    found = doc._scan_headers().get(num)
+                    note = f"  WRONG: object starts at {found[0]}" if found else "  WRONG: object not found"
+                    bad += 1
+                else:
+                    note = "  ok"
+            flag = "f" if e.kind == FREE else ("n" if e.kind == IN_FILE else "c")
+            out.line(f"  {num:>7} {flag} {e.describe()}{note}")
+    if args.check:
+        out.line(f"checked: {bad} wrong offset(s)")
+    _report_repairs(doc)
+    return EXIT_OK
+
+
+def cmd_refs(args, out: Output) -> int:
+    doc = _open(args)
+    refs = doc.backrefs(args.num)
+    for b in refs:
+        out.line(safe_line(str(b)))
+    if not refs:
+        _err(f"no object refers to object {args.num}")
+    return EXIT_OK
+
+
+def cmd_pages(args, out: Output) -> int:
+    doc = _open(args)
+    for i, ref in enumerate(doc.page_refs(), 1):
+        out.line(f"{i:>5}  {ref}")
+    _report_repairs(doc)
+    return EXIT_OK
+
+
+def cmd_objects(args, out: Output) -> int:
+    doc = _open(args)
+    if args.json:
+        from .core.qpdfjson import document_json
+
+        json.dump(document_json(doc, decode=args.decode, revision=args.revision), sys.stdout,
+                  indent=1, ensure_ascii=True)
+        sys.stdout.write("\n")
+    else:
+        entries = doc.xref(args.revision)
+        for obj in doc.iter_objects(args.revision, cache=False):
+            v = obj.value
+            d = v.dict if isinstance(v, Stream) else v
+            typ = d.get("Type") if isinstance(d, Dict) else None
+            sub = d.get("Subtype") if isinstance(d, Dict) else None
+            desc = " ".join("/" + safe_line(str(x)) for x in (typ, sub) if isinstance(x, Name))
+            where = entries[obj.num].describe()
+            out.line(f"{obj.num:>7} {obj.gen:<3} {type_name(v):<10} {desc:<28} {where}")
+    _report_repairs(doc)
+    return EXIT_OK
+
+
+# -- argument parsing -------------------------------------------------------------------------
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--password", default="", help="user or owner password (default: empty)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="pdfinspect", description="Inspect PDF internals: objects, "
+                                "streams, revisions, content operators and glyph resolution.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    s = sub.add_parser("show", help="show one object (with its stream decoded)")
+    s.add_argument("file")
+    s.add_argument("num", type=int)
+    s.add_argument("gen", type=int, nargs="?")
+    s.add_argument("--raw", action="store_true", help="the object's bytes as stored in the file")
+    s.add_argument("--revision", type=int, help="as of revision K (0 = oldest)")
+    s.add_argument("--max-bytes", type=int, default=4096, help="cap on hex-dumped bytes (default 4096)")
+    _common(s)
+
+    for name, helptext in (("trailer", "show the trailer dictionary"),
+                           ("pages", "list pages: page number → page object")):
+        s = sub.add_parser(name, help=helptext)
+        s.add_argument("file")
+        if name == "trailer":
+            s.add_argument("--revision", type=int, help="trailer of revision K (0 = oldest)")
+        _common(s)
+
+    s = sub.add_parser("info", help="version, producer, encryption, pages, revisions, repairs")
+    s.add_argument("file")
+    s.add_argument("--quick", action="store_true",
+                   help="read only the xref and trailer (repairs inside objects are then not listed)")
+    _common(s)
+
+    s = sub.add_parser("xref", help="every revision's cross-reference entries")
+    s.add_argument("file")
+    s.add_argument("--check", action="store_true", help="compare each offset with where the object starts")
+    _common(s)
+
+    s = sub.add_parser("refs", help="every object that refers to object N, with key paths")
+    s.add_argument("file")
+    s.add_argument("num", type=int)
+    _common(s)
+
+    s = sub.add_parser("objects", help="list every object; --json for qpdf's JSON v2 layout")
+    s.add_argument("file")
+    s.add_argument("--json", action="store_true", help="qpdf JSON v2 (qpdf --json=2 --json-key=qpdf)")
+    s.add_argument("--decode", action="store_true", help="decode streams with generalized filters")
+    s.add_argument("--revision", type=int, help="as of revision K (0 = oldest)")
+    _common(s)
+    return p
+
+
+def build_open_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="pdfinspect",
+        usage="pdfinspect [-h] FILE [-r N] [--object N] [--page N] [--password PW]\n"
+              "       pdfinspect COMMAND FILE … (commands: " + ", ".join(COMMANDS) + ")",
+        description="Open FILE in the interactive inspector, or with -r N print object N and exit. "
+                    "Run 'pdfinspect COMMAND -h' for a command's options.")
+    p.add_argument("file")
+    p.add_argument("-r", dest="num", type=int, help="print object N and exit (like hpdft -r N)")
+    p.add_argument("--raw", action="store_true", help="with -r: the object's bytes as stored")
+    p.add_argument("--object", type=int, help="open the app at object N")
+    p.add_argument("--page", type=int, help="open the app at page N")
+    _common(p)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(argv)
+    except PdfError as e:
+        _err(str(e.diagnostic))
+        return EXIT_UNREADABLE
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+def _dispatch(argv: list[str]) -> int:
+    out = Output()
+    if argv and argv[0] in COMMANDS:
+        args = build_parser().parse_args(argv)
+        return globals()[f"cmd_{args.command}"](args, out)
+    if not argv or argv[0] in ("-h", "--help"):
+        build_parser().print_help() if argv else build_open_parser().print_usage(sys.stderr)
+        return EXIT_OK if argv else EXIT_USAGE
+    args = build_open_parser().parse_args(argv)
+    if args.num is not None:
+        args.gen, args.revision, args.max_bytes = None, None, 4096
+        return cmd_show(args, out)
+    from .tui import run_app  # the only place the CLI touches Textual
+
+    return run_app(args.file, password=args.password, object_num=args.object, page=args.page)

@@ -1,0 +1,521 @@
+"""The lazy Document: revisions, object lookup with a cache, decryption, back-references.
+
+Opening reads the header, ``startxref``, the xref chain and the trailer, nothing else
+(ISO 32000 7.5). Objects are parsed on first use and cached. Damage is repaired and every
+repair recorded in :attr:`Document.diagnostics`.
+"""
+from __future__ import annotations
+
+import mmap
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from . import repair
+from .diagnostics import Diagnostic, PdfError, error, info, warning
+from .filters import DEFAULT_LIMIT, DecodeResult, decode, filter_chain
+from .objects import Array, Dict, Name, Ref, Stream, String
+from .objstm import ObjectStream
+from .parser import IndirectObject, Parser
+from .xref import FREE, IN_FILE, IN_OBJSTM, Revision, XrefEntry, find_startxref, read_revisions
+
+_VERSION = re.compile(rb"%PDF-(\d+\.\d+)")
+_LAST_XREF = re.compile(rb"(?<![a-z])xref[\x00\t\n\x0c\r ]+\d")
+
+
+@dataclass(frozen=True, slots=True)
+class BackRef:
+    """``source`` refers to the target at ``path`` (keys as ``/Name``, array indices as ``[i]``)."""
+
+    source: Ref
+    path: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.source} {' '.join(self.path)}".rstrip()
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionChanges:
+    added: tuple[int, ...]
+    changed: tuple[int, ...]
+    freed: tuple[int, ...]
+    relisted: tuple[int, ...]
+
+
+def _as_password(password) -> bytes:
+    if isinstance(password, bytes):
+        return password
+    try:
+        return password.encode("latin-1")
+    except UnicodeEncodeError:
+        return password.encode("utf-8")
+
+
+class Document:
+    """A PDF file opened for inspection."""
+
+    def __init__(self, buf, path: str | None = None, password: str | bytes = b"",
+                 decode_limit: int = DEFAULT_LIMIT):
+        self.buf = buf
+        self.path = path
+        self.size = len(buf)
+        self.decode_limit = decode_limit
+        self.diagnostics: list[Diagnostic] = []
+        self._cache: dict[tuple[int, XrefEntry], IndirectObject | None] = {}
+        self._objstm: dict[int, ObjectStream | None] = {}
+        self._merged: dict[int, dict[int, XrefEntry]] = {}
+        self._loading: set[int] = set()
+        self._scan: dict[int, tuple[int, int]] | None = None
+        self._backrefs: dict[int, list[BackRef]] | None = None
+        self._reported: set[tuple] = set()
+        self.repaired = False
+        self.security = None
+        self._encrypt_num: int | None = None
+        self._read_structure()
+        self._setup_security(_as_password(password))
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, password: str | bytes = b"",
+             decode_limit: int = DEFAULT_LIMIT) -> "Document":
+        path = os.fspath(path)
+        try:
+            with open(path, "rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+        except OSError as e:
+            raise PdfError(error("file-unreadable", f"cannot read {path}: {e.strerror}")) from None
+        return cls(buf, path, password, decode_limit)
+
+    # -- opening ---------------------------------------------------------------------
+    def _note(self, d: Diagnostic) -> None:
+        key = (d.code, d.offset, d.ref)
+        if key not in self._reported:
+            self._reported.add(key)
+            self.diagnostics.append(d)
+
+    def _read_structure(self) -> None:
+        buf = self.buf
+        hm = _VERSION.search(buf, 0, 1024)
+        self.header_offset = hm.start() if hm else None
+        self.header_version = hm.group(1).decode() if hm else None
+        if hm is None:
+            self._note(warning("header-missing", "no %PDF-x.y header in the first 1024 bytes", offset=0,
+                               clause="7.5.2"))
+        elif hm.start() > 0:
+            self._note(warning("header-offset", f"{hm.start()} bytes of junk before the %PDF header",
+                               offset=0, clause="7.5.2"))
+        eof = buf.rfind(b"%%EOF")
+        tail = bytes(buf[eof + 5:]).lstrip(b"\r\n") if eof >= 0 else b""
+        if tail:
+            kind = "white space" if not tail.strip(b"\x00\t\n\x0c\r ") else "data"
+            self._note(warning("trailing-garbage", f"{len(tail)} bytes of {kind} after the last %%EOF; ignored",
+                               offset=self.size - len(tail), clause="7.5.5"))
+        kw, startxref = find_startxref(buf)
+        self.startxref = startxref
+        revisions: list[Revision] = []
+        if startxref is None:
+            self._note(warning("startxref-missing", "no 'startxref' at the end of the file",
+                               offset=self.size, clause="7.5.5"))
+        else:
+            revisions, diags = read_revisions(buf, startxref)
+            for d in diags:
+                self._note(d)
+            if not revisions and self.header_offset:
+                revisions, _ = read_revisions(buf, startxref + self.header_offset)
+                if revisions:
+                    self._note(warning("xref-shifted", "xref offsets are relative to the %PDF header",
+                                       offset=startxref, clause="7.5.5",
+                                       repair=f"offsets shifted by {self.header_offset}"))
+        if not revisions:
+            last = None
+            for m in _LAST_XREF.finditer(buf):
+                last = m.start()
+            if last is not None:
+                revisions, _ = read_revisions(buf, last)
+                if revisions:
+                    self._note(warning("xref-relocated", f"xref table found by search at offset {last}",
+                                       offset=last, clause="7.5.4",
+                                       repair=f"used the xref table at offset {last}"))
+        self.revisions = revisions
+        if not revisions or not self._root_ok():
+            self._reconstruct()
+
+    def _root_ok(self) -> bool:
+        root = self.trailer.get("Root")
+        if not isinstance(root, Ref):
+            return False
+        obj = self.get(root.num)
+        return obj is not None and isinstance(obj.value, Dict)
+
+    def _reconstruct(self) -> None:
+        headers = self._scan_headers()
+        if not headers:
+            raise PdfError(error("no-objects", "not a PDF file: no xref and no 'N G obj' found", offset=0))
+        entries = {num: XrefEntry(IN_FILE, off, gen) for num, (off, gen) in headers.items()}
+        # members of object streams found by the scan, unless defined directly
+        probe = Revision(0, -1, Dict(), [], entries)
+        self.revisions = [probe]
+        self._merged.clear()
+        self._cache.clear()
+        for num in repair.enclosing_objects(self.buf, repair.OBJSTM_PATTERN, headers):
+            stm = self._object_stream(num)
+            if stm is None:
+                continue
+            for i, (member, _) in enumerate(stm.members):
+                entries.setdefault(member, XrefEntry(IN_OBJSTM, num, i))
+        trailer, source = repair.find_trailer(self.buf, headers)
+        probe.trailer = trailer
+        self._merged.clear()
+        self.repaired = True
+        self._note(warning("xref-reconstructed", f"cross-reference rebuilt by scanning: {len(entries)} "
+                           f"objects found, trailer: {source}", offset=0, clause="7.5.4",
+                           repair="objects located by scanning for 'N G obj'"))
+
+    def _scan_headers(self) -> dict[int, tuple[int, int]]:
+        if self._scan is None:
+            self._scan = repair.scan_headers(self.buf)
+        return self._scan
+
+    def _setup_security(self, password: bytes) -> None:
+        enc = self.trailer.get("Encrypt")
+        if enc is None:
+            return
+        from .crypt import SecurityHandler
+
+        if isinstance(enc, Ref):
+            self._encrypt_num = enc.num
+        enc_dict = self.resolve(enc)
+        if isinstance(enc_dict, Stream):
+            enc_dict = enc_dict.dict
+        ids = self.trailer.get("ID")
+        first_id = ids[0].value if isinstance(ids, Array) and ids and isinstance(ids[0], String) else b""
+        if not isinstance(enc_dict, Dict):
+            self._note(error("encrypt-bad", "/Encrypt is not a dictionary; strings and streams left "
+                             "encrypted", clause="7.6.1"))
+            return
+        self.security = SecurityHandler.open(enc_dict, first_id, password)
+        self._cache.clear()  # strings read before (the Encrypt dict itself) stay as they are
+
+    # -- revisions and xref ------------------------------------------------------------
+    @property
+    def trailer(self) -> Dict:
+        return self.revisions[-1].trailer if self.revisions else Dict()
+
+    def xref(self, revision: int | None = None) -> dict[int, XrefEntry]:
+        """Entries in force as of ``revision`` (default: the latest), later revisions winning."""
+        k = len(self.revisions) - 1 if revision is None else revision
+        merged = self._merged.get(k)
+        if merged is None:
+            merged = self._merged[k - 1].copy() if k - 1 in self._merged else {}
+            start = k if k - 1 in self._merged else 0
+            for rev in self.revisions[start:k + 1]:
+                merged.update(rev.entries)
+            self._merged[k] = merged
+        return merged
+
+    def object_numbers(self, revision: int | None = None) -> list[int]:
+        return sorted(n for n, e in self.xref(revision).items() if e.kind != FREE and n > 0)
+
+    def revision_changes(self, k: int) -> RevisionChanges:
+        before = self.xref(k - 1) if k > 0 else {}
+        added, changed, freed, relisted = [], [], [], []
+        for num, e in sorted(self.revisions[k].entries.items()):
+            old = before.get(num)
+            if e.kind == FREE:
+                if old is not None and old.kind != FREE:
+                    freed.append(num)
+            elif old is None or old.kind == FREE:
+                if num:
+                    added.append(num)
+            elif old != e:
+                changed.append(num)
+            else:
+                relisted.append(num)
+        return RevisionChanges(tuple(added), tuple(changed), tuple(freed), tuple(relisted))
+
+    def revision_of(self, num: int, revision: int | None = None) -> int | None:
+        """The revision that last wrote object ``num`` (as of ``revision``)."""
+        k = len(self.revisions) - 1 if revision is None else revision
+        for i in range(k, -1, -1):
+            if num in self.revisions[i].entries:
+                return i
+        return None
+
+    # -- objects -----------------------------------------------------------------------
+    def get(self, num: int, gen: int | None = None, revision: int | None = None) -> IndirectObject | None:
+        """The indirect object ``num`` (as of ``revision``), or ``None`` if free or absent."""
+        entry = self.xref(revision).get(num)
+        if entry is None or entry.kind == FREE:
+            return None
+        if gen is not None and entry.gen != gen:
+            return None
+        key = (num, entry)
+        if key in self._cache:
+            return self._cache[key]
+        obj = self._load(num, entry)
+        self._cache[key] = obj
+        return obj
+
+    def _load(self, num: int, entry: XrefEntry) -> IndirectObject | None:
+        if num in self._loading:
+            self._note(warning("reference-loop", f"object {num} is needed to read itself", ref=(num, entry.gen)))
+            return None
+        self._loading.add(num)
+        try:
+            if entry.kind == IN_FILE:
+                obj = self._load_at(num, entry)
+            else:
+                stm = self._object_stream(entry.a)
+                obj = None
+                if stm is not None:
+                    idx = entry.b if entry.b < len(stm.members) and stm.members[entry.b][0] == num \
+                        else stm.index_of(num)
+                    if idx is not None and idx != entry.b:
+                        self._note(warning("objstm-index-wrong", f"object {num} is at index {idx} of object "
+                                           f"stream {entry.a}, not {entry.b}", ref=(num, 0), clause="7.5.8.3",
+                                           repair="used the index from the object stream header"))
+                    obj = stm.member(idx) if idx is not None else None
+                if obj is None:
+                    self._note(warning("objstm-member-missing", f"object {num} not found in object stream "
+                                       f"{entry.a}", ref=(num, 0), clause="7.5.7"))
+            if obj is not None:
+                for d in obj.diagnostics:
+                    self._note(d)
+                if self.security is not None and obj.container is None and num != self._encrypt_num:
+                    obj.value = self._decrypt_strings(obj.value, num, obj.gen)
+            return obj
+        finally:
+            self._loading.discard(num)
+
+    def _load_at(self, num: int, entry: XrefEntry) -> IndirectObject | None:
+        offset = entry.a
+        obj = None
+        if 0 <= offset < self.size:
+            obj = Parser(self.buf, offset).parse_indirect(length_of=self._length_of)
+        if obj is not None and obj.num == num:
+            if obj.gen != entry.b:
+                self._note(warning("xref-gen-mismatch", f"xref says generation {entry.b}, object header says "
+                                   f"{obj.gen}", offset=offset, ref=(num, entry.b), clause="7.5.4"))
+            return obj
+        found = self._scan_headers().get(num)
+        self._note(warning("xref-offset-wrong", f"xref offset {offset} for object {num} does not point at "
+                           f"'{num} {entry.b} obj'", offset=offset, ref=(num, entry.b), clause="7.5.4",
+                           repair=f"found at offset {found[0]} by scanning" if found else "not found by scanning"))
+        if found is None:
+            return None
+        obj = Parser(self.buf, found[0]).parse_indirect(length_of=self._length_of)
+        return obj if obj is not None and obj.num == num else None
+
+    def _length_of(self, ref: Ref) -> int | None:
+        obj = self.get(ref.num)
+        v = obj.value if obj is not None else None
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+    def _object_stream(self, num: int) -> ObjectStream | None:
+        if num in self._objstm:
+            return self._objstm[num]
+        self._objstm[num] = None  # guard against an object stream that contains itself
+        holder = self.get(num)
+        stm = None
+        if holder is None or not isinstance(holder.value, Stream):
+            self._note(warning("objstm-missing", f"object stream {num} is missing or not a stream",
+                               ref=(num, 0), clause="7.5.7"))
+        else:
+            res = self.stream_data(holder)
+            if res.error:
+                self._note(warning("objstm-decode", f"object stream {num}: {res.error}", ref=(num, 0),
+                                   clause="7.5.7"))
+            d = holder.value.dict
+            stm = ObjectStream.from_decoded(num, res.data, self.resolve(d.get("N")), self.resolve(d.get("First")))
+            for diag in stm.diagnostics:
+                self._note(diag)
+        self._objstm[num] = stm
+        return stm
+
+    def resolve(self, value, revision: int | None = None):
+        """Follow references until a direct value (``None`` for a dangling one)."""
+        seen = 0
+        while isinstance(value, Ref):
+            obj = self.get(value.num, value.gen, revision)
+            value = obj.value if obj is not None else None
+            seen += 1
+            if seen > 32:
+                return None
+        return value
+
+    def _decrypt_strings(self, value, num: int, gen: int):
+        if isinstance(value, String):
+            return String(self.security.decrypt_string(value.value, num, gen), value.hex)
+        if isinstance(value, Array):
+            return Array(self._decrypt_strings(v, num, gen) for v in value)
+        if isinstance(value, Stream):
+            value.dict = self._decrypt_strings(value.dict, num, gen)
+            return value
+        if isinstance(value, Dict):
+            return Dict((k, self._decrypt_strings(v, num, gen)) for k, v in value.items())
+        return value
+
+    # -- streams -----------------------------------------------------------------------
+    def _stream_is_encrypted(self, obj: IndirectObject) -> bool:
+        if self.security is None or obj.container is not None:
+            return False
+        d = obj.value.dict
+        if d.get("Type") == "XRef":
+            return False
+        if d.get("Type") == "Metadata" and not self.security.encrypt_metadata:
+            return False
+        return True
+
+    def stream_data(self, obj: IndirectObject, decode_filters: bool = True,
+                    limit: int | None = None) -> DecodeResult:
+        """Decrypted and (unless ``decode_filters`` is false) decoded data of a stream object."""
+        stream: Stream = obj.value
+        d = Dict((k, self.resolve(v)) for k, v in stream.dict.items() if k in ("Filter", "DecodeParms"))
+        if isinstance(d.get("DecodeParms"), Array):
+            d["DecodeParms"] = Array(self.resolve(x) for x in d["DecodeParms"])
+        chain = filter_chain(d)
+        raw = stream.raw
+        if self._stream_is_encrypted(obj):
+            crypt = next((p.get("Name") for name, p in chain if name == "Crypt" and isinstance(p, Dict)), None)
+            raw = self.security.decrypt_stream(raw, obj.num, obj.gen, crypt)
+        if not decode_filters:
+            return DecodeResult(raw, (), None)
+        return decode(raw, chain, self.decode_limit if limit is None else limit)
+
+    def raw_bytes(self, obj: IndirectObject) -> bytes:
+        """The bytes the object occupies in the file (or in its object stream's decoded data)."""
+        if obj.container is not None:
+            stm = self._objstm.get(obj.container)
+            return stm.data[obj.start:obj.end] if stm else b""
+        return bytes(self.buf[obj.start:obj.end])
+
+    # -- whole-file walks ----------------------------------------------------------------
+    def iter_objects(self, revision: int | None = None, cache: bool = True) -> Iterator[IndirectObject]:
+        """Every in-use object; ``cache=False`` keeps memory flat for full scans."""
+        entries = self.xref(revision)
+        for num in self.object_numbers(revision):
+            e = entries[num]
+            if cache:
+                obj = self.get(num, None, revision)
+            else:
+                obj = self._cache.get((num, e))
+                if obj is None:
+                    obj = self._load(num, e)
+            if obj is not None:
+                yield obj
+
+    def backrefs(self, num: int) -> list[BackRef]:
+        """Every object that refers to object ``num``, with the key path of each reference."""
+        if self._backrefs is None:
+            index: dict[int, list[BackRef]] = {}
+            for obj in self.iter_objects(cache=False):
+                src = obj.ref
+                for target, path in _refs_in(obj.value, ()):
+                    index.setdefault(target.num, []).append(BackRef(src, path))
+            self._backrefs = index
+        return self._backrefs.get(num, [])
+
+    # -- document structure ------------------------------------------------------------
+    @property
+    def catalog(self) -> Dict:
+        v = self.resolve(self.trailer.get("Root"))
+        return v if isinstance(v, Dict) else Dict()
+
+    @property
+    def info(self) -> Dict:
+        v = self.resolve(self.trailer.get("Info"))
+        return v if isinstance(v, Dict) else Dict()
+
+    @property
+    def version(self) -> str | None:
+        v = self.catalog.get("Version")
+        return str(v) if isinstance(v, Name) else self.header_version
+
+    def page_refs(self) -> list[Ref]:
+        """Page objects in order, walking /Pages /Kids (7.7.3.2) with a cycle guard."""
+        out: list[Ref] = []
+        seen: set[int] = set()
+        root = self.catalog.get("Pages")
+
+        def walk(ref, depth):
+            if not isinstance(ref, Ref) or ref.num in seen or depth > 64:
+                if isinstance(ref, Ref) and ref.num in seen:
+                    self._note(warning("pages-loop", f"page tree node {ref.num} appears twice; skipped",
+                                       ref=(ref.num, ref.gen), clause="7.7.3.2"))
+                return
+            seen.add(ref.num)
+            node = self.resolve(ref)
+            if not isinstance(node, Dict):
+                return
+            kids = self.resolve(node.get("Kids"))
+            if node.get("Type") == "Page" or (not isinstance(kids, Array) and node.get("Type") != "Pages"):
+                out.append(ref)
+                return
+            if isinstance(kids, Array):
+                for kid in kids:
+                    walk(kid, depth + 1)
+
+        walk(root, 0)
+        return out
+
+    def page_ref(self, n: int) -> Ref | None:
+        """Page ``n`` (1-based), descending by /Count so only one branch is parsed."""
+        node_ref = self.catalog.get("Pages")
+        remaining = n - 1
+        seen: set[int] = set()
+        while isinstance(node_ref, Ref) and node_ref.num not in seen:
+            seen.add(node_ref.num)
+            node = self.resolve(node_ref)
+            if not isinstance(node, Dict):
+                break
+            kids = self.resolve(node.get("Kids"))
+            if node.get("Type") == "Page" or not isinstance(kids, Array):
+                return node_ref if remaining == 0 else None
+            for kid in kids:
+                kd = self.resolve(kid)
+                if not isinstance(kd, Dict):
+                    continue
+                count = self.resolve(kd.get("Count"))
+                is_leaf = kd.get("Type") == "Page" or not isinstance(self.resolve(kd.get("Kids")), Array)
+                size = 1 if is_leaf else (count if isinstance(count, int) and count >= 0 else None)
+                if size is None:  # no usable /Count: fall back to the full walk
+                    refs = self.page_refs()
+                    return refs[n - 1] if 0 < n <= len(refs) else None
+                if remaining < size:
+                    node_ref = kid
+                    break
+                remaining -= size
+            else:
+                return None
+        return None
+
+    def page_count(self) -> int:
+        root = self.resolve(self.catalog.get("Pages"))
+        count = root.get("Count") if isinstance(root, Dict) else None
+        return count if isinstance(count, int) and not isinstance(count, bool) else len(self.page_refs())
+
+    def inherited(self, page: Dict, key: str):
+        """A page attribute, looked up through /Parent (7.7.3.4); (value, source node)."""
+        node = page
+        for _ in range(64):
+            if key in node:
+                return node[key]
+            parent = self.resolve(node.get("Parent"))
+            if not isinstance(parent, Dict):
+                return None
+            node = parent
+        return None
+
+
+def _refs_in(value, path: tuple[str, ...]):
+    if isinstance(value, Ref):
+        yield value, path
+    elif isinstance(value, Stream):
+        yield from _refs_in(value.dict, path)
+    elif isinstance(value, Dict):
+        for k, v in value.items():
+            yield from _refs_in(v, path + ("/" + k,))
+    elif isinstance(value, Array):
+        for i, v in enumerate(value):
+            yield from _refs_in(v, path + (f"[{i}]",))

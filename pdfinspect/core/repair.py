@@ -1,0 +1,62 @@
+"""Reconstruction of damaged files by scanning for ``N G obj`` (what qpdf, pdf.js and MuPDF do).
+
+Every repair made here is reported by the Document as a Diagnostic with ``repair`` set.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+
+from .objects import Dict, Name, Ref
+from .parser import Parser
+
+_HEADER = re.compile(rb"(?<![0-9])(\d{1,10})[\x00\t\n\x0c\r ]+(\d{1,5})[\x00\t\n\x0c\r ]+obj\b")
+_TRAILER = re.compile(rb"trailer[\x00\t\n\x0c\r ]*<<")
+_CATALOG = re.compile(rb"/Type[\x00\t\n\x0c\r ]*/Catalog\b")
+_OBJSTM = re.compile(rb"/Type[\x00\t\n\x0c\r ]*/ObjStm\b")
+_XREFSTM = re.compile(rb"/Type[\x00\t\n\x0c\r ]*/XRef\b")
+
+
+def scan_headers(buf) -> dict[int, tuple[int, int]]:
+    """Every ``N G obj`` header in the file: number → (offset, generation); later ones win."""
+    found: dict[int, tuple[int, int]] = {}
+    for m in _HEADER.finditer(buf):
+        found[int(m.group(1))] = (m.start(), int(m.group(2)))
+    return found
+
+
+def enclosing_objects(buf, pattern: re.Pattern, headers: dict[int, tuple[int, int]]) -> list[int]:
+    """Numbers of objects whose bodies contain ``pattern`` (nearest preceding header)."""
+    starts = sorted((off, num) for num, (off, _) in headers.items())
+    offsets = [s[0] for s in starts]
+    out = []
+    for m in pattern.finditer(buf):
+        i = bisect.bisect_right(offsets, m.start()) - 1
+        if i >= 0:
+            out.append(starts[i][1])
+    return out
+
+
+def find_trailer(buf, headers: dict[int, tuple[int, int]]) -> tuple[Dict, str]:
+    """The best trailer a damaged file offers, and where it came from."""
+    for m in reversed(list(_TRAILER.finditer(buf))):
+        p = Parser(buf, m.end() - 2)
+        value = p.parse_object()
+        if isinstance(value, Dict) and isinstance(value.get("Root"), Ref):
+            return value, f"trailer dictionary at offset {m.start()}"
+    for num in reversed(enclosing_objects(buf, _XREFSTM, headers)):
+        p = Parser(buf, headers[num][0])
+        obj = p.parse_indirect()
+        if obj is not None and hasattr(obj.value, "dict") and isinstance(obj.value.dict.get("Root"), Ref):
+            d = Dict(obj.value.dict)
+            for k in ("Type", "W", "Index", "Filter", "DecodeParms", "Length", "Prev"):
+                d.pop(k, None)
+            return d, f"xref stream {num}"
+    for num in enclosing_objects(buf, _CATALOG, headers):
+        d = Dict()
+        d[Name("Root")] = Ref(num, headers[num][1])
+        return d, f"catalog found in object {num}"
+    return Dict(), "none found"
+
+
+OBJSTM_PATTERN = _OBJSTM

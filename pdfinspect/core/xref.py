@@ -1,0 +1,233 @@
+"""Cross-reference data (ISO 32000 7.5.4 tables, 7.5.8 streams, 7.5.6 incremental updates).
+
+Reads the chain of xref sections from ``startxref`` through ``/Prev`` (and the ``/XRefStm``
+of hybrid files) into a list of :class:`Revision`, oldest first. Decoding an xref stream
+needs the filters, which is all this module asks of the rest of the core.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .diagnostics import Diagnostic, warning
+from .filters import decode, filter_chain
+from .objects import Array, Dict, Stream
+from .parser import Parser
+
+FREE, IN_FILE, IN_OBJSTM = 0, 1, 2
+
+_SUBSECTION = re.compile(rb"[\x00\t\n\x0c\r ]*(\d+)[ \t]+(\d+)[ \t]*(?:\r\n|\r|\n|[ \t]*(?=\d))")
+_ENTRY = re.compile(rb"[\x00\t\n\x0c\r ]*(\d{1,10})[ \t]+(\d{1,5})[ \t]+([nf])")
+_TRAILER = re.compile(rb"[\x00\t\n\x0c\r ]*trailer")
+_XREF_KW = re.compile(rb"[\x00\t\n\x0c\r ]*xref")
+_STARTXREF = re.compile(rb"startxref[\x00\t\n\x0c\r ]*(\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class XrefEntry:
+    """``kind`` FREE: a = next free object, b = generation; IN_FILE: a = offset, b = generation;
+    IN_OBJSTM: a = object stream number, b = index in it."""
+
+    kind: int
+    a: int
+    b: int
+
+    @property
+    def gen(self) -> int:
+        return 0 if self.kind == IN_OBJSTM else self.b
+
+    def describe(self) -> str:
+        if self.kind == FREE:
+            return f"free (next {self.a}, gen {self.b})"
+        if self.kind == IN_FILE:
+            return f"offset {self.a} gen {self.b}"
+        return f"in object stream {self.a} index {self.b}"
+
+
+@dataclass(slots=True)
+class XrefSection:
+    offset: int
+    kind: str  # "table" or "stream"
+    entries: dict[int, XrefEntry]
+    trailer: Dict
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    stream_num: int | None = None
+
+
+@dataclass(slots=True)
+class Revision:
+    """One revision: the xref section(s) written by one save of the file."""
+
+    index: int
+    startxref: int
+    trailer: Dict
+    sections: list[XrefSection]
+    entries: dict[int, XrefEntry]
+
+
+def find_startxref(buf) -> tuple[int | None, int | None]:
+    """Return (offset of the 'startxref' keyword, the offset it names), searching from the end."""
+    n = len(buf)
+    pos = buf.rfind(b"startxref", max(0, n - 4096))
+    if pos < 0:
+        pos = buf.rfind(b"startxref")
+    if pos < 0:
+        return None, None
+    m = _STARTXREF.match(buf, pos)
+    return pos, int(m.group(1)) if m else None
+
+
+def read_section(buf, offset: int) -> XrefSection | None:
+    """Read the xref table or xref stream at ``offset``; ``None`` if neither is there."""
+    m = _XREF_KW.match(buf, offset)
+    if m:
+        return _read_table(buf, offset, m.end())
+    p = Parser(buf, offset)
+    obj = p.parse_indirect()
+    if obj is None or not isinstance(obj.value, Stream):
+        return None
+    d = obj.value.dict
+    if d.get("Type") != "XRef":
+        return None
+    return _read_stream(obj, offset)
+
+
+def _read_table(buf, offset: int, pos: int) -> XrefSection:
+    entries: dict[int, XrefEntry] = {}
+    diags: list[Diagnostic] = []
+    n = len(buf)
+    while pos < n:
+        if _TRAILER.match(buf, pos):
+            break
+        sm = _SUBSECTION.match(buf, pos)
+        if not sm:
+            diags.append(warning("xref-bad-subsection", "xref table: expected a subsection header or "
+                                 "'trailer'", offset=pos, clause="7.5.4"))
+            break
+        first, count = int(sm.group(1)), int(sm.group(2))
+        pos = sm.end()
+        for i in range(count):
+            em = _ENTRY.match(buf, pos)
+            if not em:
+                diags.append(warning("xref-bad-entry", f"xref table: entry {i} of subsection "
+                                     f"{first} {count} unreadable; subsection cut", offset=pos, clause="7.5.4"))
+                break
+            pos = em.end()
+            a, b = int(em.group(1)), int(em.group(2))
+            num = first + i
+            if em.group(3) == b"n":
+                entries[num] = XrefEntry(IN_FILE, a, b)
+            else:
+                entries[num] = XrefEntry(FREE, a, b)
+        else:
+            continue
+        # bad entry: resynchronise on 'trailer'
+        t = buf.find(b"trailer", pos)
+        if t < 0:
+            break
+        pos = t
+    trailer = Dict()
+    tm = _TRAILER.match(buf, pos)
+    if tm:
+        p = Parser(buf, tm.end())
+        value = p.parse_object()
+        diags.extend(p.diagnostics)
+        if isinstance(value, Dict):
+            trailer = value
+        else:
+            diags.append(warning("trailer-bad", "trailer is not a dictionary", offset=tm.end(), clause="7.5.5"))
+    else:
+        diags.append(warning("trailer-missing", "no 'trailer' after the xref table", offset=pos, clause="7.5.5"))
+    return XrefSection(offset, "table", entries, trailer, diags)
+
+
+def _read_stream(obj, offset: int) -> XrefSection:
+    stream: Stream = obj.value
+    d = stream.dict
+    diags: list[Diagnostic] = list(obj.diagnostics)
+    res = decode(stream.raw, filter_chain(d))
+    if res.error:
+        diags.append(warning("xref-stream-decode", f"xref stream {obj.num}: {res.error}", offset=offset,
+                             ref=(obj.num, obj.gen), clause="7.5.8"))
+    data = res.data
+    w = d.get("W")
+    if not (isinstance(w, Array) and len(w) == 3 and all(isinstance(x, int) and x >= 0 for x in w)):
+        diags.append(warning("xref-stream-bad-w", "xref stream /W is not three non-negative integers",
+                             offset=offset, ref=(obj.num, obj.gen), clause="7.5.8.2"))
+        return XrefSection(offset, "stream", {}, d, diags, obj.num)
+    w1, w2, w3 = w
+    size = d.get("Size") if isinstance(d.get("Size"), int) else 0
+    index = d.get("Index")
+    if not (isinstance(index, Array) and len(index) % 2 == 0 and all(isinstance(x, int) for x in index)):
+        if index is not None:
+            diags.append(warning("xref-stream-bad-index", "xref stream /Index malformed; using [0 Size]",
+                                 offset=offset, ref=(obj.num, obj.gen), clause="7.5.8.2"))
+        index = [0, size]
+    row = w1 + w2 + w3
+    entries: dict[int, XrefEntry] = {}
+    pos = 0
+    ln = len(data)
+    frombytes = int.from_bytes
+    for k in range(0, len(index), 2):
+        first, count = index[k], index[k + 1]
+        for i in range(count):
+            if pos + row > ln:
+                diags.append(warning("xref-stream-short", f"xref stream data ends after {len(entries)} "
+                                     "entries", offset=offset, ref=(obj.num, obj.gen), clause="7.5.8.3"))
+                return XrefSection(offset, "stream", entries, d, diags, obj.num)
+            t = frombytes(data[pos:pos + w1], "big") if w1 else 1
+            a = frombytes(data[pos + w1:pos + w1 + w2], "big")
+            b = frombytes(data[pos + w1 + w2:pos + row], "big") if w3 else 0
+            pos += row
+            if t in (0, 1, 2):
+                entries[first + i] = XrefEntry(t, a, b)
+            # types > 2 are to be ignored (7.5.8.3): treated as null references
+    return XrefSection(offset, "stream", entries, d, diags, obj.num)
+
+
+def read_revisions(buf, startxref: int) -> tuple[list[Revision], list[Diagnostic]]:
+    """Follow ``/Prev`` from ``startxref``; return revisions oldest first."""
+    diags: list[Diagnostic] = []
+    chain: list[tuple[int, list[XrefSection]]] = []
+    seen: set[int] = set()
+    offset = startxref
+    while offset is not None:
+        if offset in seen:
+            diags.append(warning("xref-prev-loop", f"/Prev chain loops back to offset {offset}; stopped",
+                                 offset=offset, clause="7.5.6"))
+            break
+        seen.add(offset)
+        if not (0 <= offset < len(buf)):
+            diags.append(warning("xref-offset-out-of-range", f"xref offset {offset} is outside the file",
+                                 offset=offset, clause="7.5.5"))
+            break
+        section = read_section(buf, offset)
+        if section is None:
+            diags.append(warning("xref-not-found", f"no xref table or stream at offset {offset}",
+                                 offset=offset, clause="7.5.5"))
+            break
+        diags.extend(section.diagnostics)
+        sections = [section]
+        stm = section.trailer.get("XRefStm")
+        if section.kind == "table" and isinstance(stm, int):
+            hybrid = read_section(buf, stm) if 0 <= stm < len(buf) else None
+            if hybrid is None or hybrid.kind != "stream":
+                diags.append(warning("xrefstm-not-found", f"/XRefStm {stm} does not point at an xref stream",
+                                     offset=stm, clause="7.5.8.4"))
+            else:
+                diags.extend(hybrid.diagnostics)
+                sections.append(hybrid)
+        chain.append((offset, sections))
+        prev = section.trailer.get("Prev")
+        offset = prev if isinstance(prev, int) and not isinstance(prev, bool) else None
+    revisions: list[Revision] = []
+    for i, (off, sections) in enumerate(reversed(chain)):
+        entries: dict[int, XrefEntry] = dict(sections[0].entries)
+        for extra in sections[1:]:
+            # hybrid file: the stream's entries fill in what the table leaves free or absent
+            for num, e in extra.entries.items():
+                cur = entries.get(num)
+                if cur is None or cur.kind == FREE:
+                    entries[num] = e
+        revisions.append(Revision(i, off, sections[0].trailer, sections, entries))
+    return revisions, diags
