@@ -53,9 +53,9 @@ def _open(args) -> Document:
 
 
 def _report_repairs(doc: Document) -> None:
+    """Every repair and warning met while running the command goes to stderr."""
     for d in doc.diagnostics:
-        if d.repair or d.severity.value == "error":
-            _err(str(d))
+        _err(str(d))
 
 
 # -- commands ------------------------------------------------------------------------------

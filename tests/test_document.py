@@ -1,0 +1,236 @@
+"""File structure: xref forms, revisions, repairs, laziness, encryption (ISO 32000 7.5, 7.6)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pdfinspect.core.diagnostics import PasswordError, PdfError
+from pdfinspect.core.document import Document
+from pdfinspect.core.objects import Dict, Name, Ref, Stream, String
+from pdfinspect.core.xref import FREE, IN_FILE, IN_OBJSTM
+
+from conftest import corpus_file, corpus_files, sample
+
+
+def codes(doc):
+    return {d.code for d in doc.diagnostics}
+
+
+def test_opening_reads_no_object_but_the_root_check():
+    doc = Document.open(sample("pages.pdf"))
+    # the catalog is read to check the trailer's /Root; nothing else is parsed yet
+    assert len(doc._cache) == 1
+    doc.page_ref(5)
+    assert len(doc._cache) < len(doc.object_numbers())
+
+
+def test_classic_xref_subsections_free_list_and_generations():
+    doc = Document.open(sample("xref-subsections.pdf"))
+    entries = doc.xref()
+    assert entries[0].kind == FREE and entries[0].a == 6
+    assert entries[6] == entries[6].__class__(FREE, 7, 1)
+    assert 5 not in entries and 8 not in entries
+    assert entries[10].kind == IN_FILE and entries[10].b == 2
+    assert doc.get(10).gen == 2
+    assert doc.get(10, 0) is None  # wrong generation: a null reference
+    assert doc.get(6) is None
+
+
+def test_xref_stream_with_index_and_object_streams():
+    doc = Document.open(sample("xref-stream.pdf"))
+    (rev,) = doc.revisions
+    assert rev.sections[0].kind == "stream"
+    e = doc.xref()
+    assert e[1].kind == IN_OBJSTM and e[1].a == 10
+    assert e[3].kind == IN_OBJSTM and e[3].a == 11
+    obj = doc.get(3)
+    assert obj.container == 11 and obj.index is not None
+    assert isinstance(doc.catalog.get("Pages"), Ref)
+    assert doc.page_count() == 1
+
+
+def test_hybrid_file_reads_objects_only_the_xref_stream_lists():
+    doc = Document.open(sample("hybrid.pdf"))
+    kinds = [s.kind for s in doc.revisions[0].sections]
+    assert kinds == ["table", "stream"]
+    assert doc.xref()[5].kind == IN_OBJSTM
+    font = doc.get(5).value
+    assert font.get("Type") == "Font"
+
+
+def test_indirect_length():
+    doc = Document.open(sample("indirect-length.pdf"))
+    for num in doc.object_numbers():
+        obj = doc.get(num)
+        if isinstance(obj.value, Stream):
+            assert isinstance(obj.value.dict["Length"], Ref)
+            assert len(obj.value.raw) == doc.resolve(obj.value.dict["Length"])
+    assert not doc.diagnostics
+
+
+def test_incremental_revisions_changes_and_reading_as_of_a_revision():
+    doc = Document.open(sample("incremental.pdf"))
+    assert len(doc.revisions) == 3
+    assert [r.trailer["Size"] for r in doc.revisions] == [7, 8, 9]
+    ch1, ch2 = doc.revision_changes(1), doc.revision_changes(2)
+    assert 4 in ch1.changed and 7 in ch1.added
+    assert ch2.freed == (7,) and 8 in ch2.added
+    old = doc.stream_data(doc.get(4, revision=0)).data
+    new = doc.stream_data(doc.get(4)).data
+    assert old != new and b"Revision 2" in new
+    assert doc.get(7) is None and doc.get(7, revision=1) is not None
+    assert doc.revision_of(4) == 1 and doc.revision_of(1) == 0
+
+
+def test_mupdf_incremental_update_has_two_revisions():
+    doc = Document.open(corpus_file("mupdf-incremental-update.pdf"))
+    assert len(doc.revisions) == 2
+    assert doc.revision_changes(1).changed
+
+
+@pytest.mark.parametrize("name,code", [
+    ("damaged-no-xref.pdf", "xref-reconstructed"),
+    ("damaged-bad-offsets.pdf", "xref-offset-wrong"),
+    ("damaged-truncated.pdf", "xref-reconstructed"),
+    ("damaged-garbage.pdf", "header-offset"),
+])
+def test_damaged_samples_open_and_say_what_was_repaired(name, code):
+    doc = Document.open(sample(name))
+    for obj in doc.iter_objects():
+        pass
+    assert code in codes(doc)
+    assert doc.page_count() >= 1 and doc.page_refs()
+    assert any(d.repair for d in doc.diagnostics) or code == "header-offset"
+
+
+def test_wrong_stream_lengths_are_repaired():
+    doc = Document.open(sample("damaged-bad-length.pdf"))
+    texts = [doc.stream_data(o) for o in doc.iter_objects() if isinstance(o.value, Stream)]
+    assert sum(d.code == "stream-length-wrong" for d in doc.diagnostics) == 2
+    assert all(r.error is None for r in texts)
+
+
+def test_broken_object_does_not_stop_the_rest():
+    doc = Document.open(sample("damaged-broken-object.pdf"))
+    info = doc.get(6)
+    assert isinstance(info.value, Dict) and info.diagnostics
+    assert doc.page_count() == 1
+
+
+def test_loops_in_page_tree_and_length_are_stopped():
+    doc = Document.open(sample("damaged-loop.pdf"))
+    refs = doc.page_refs()
+    assert len(refs) == len(set(refs))
+    doc.get(4)
+    assert {"pages-loop", "reference-loop"} <= codes(doc)
+
+
+def test_decompression_bomb_is_bounded():
+    doc = Document.open(sample("damaged-bomb.pdf"), decode_limit=1 << 20)
+    streams = [o for o in doc.iter_objects() if isinstance(o.value, Stream)]
+    results = [doc.stream_data(o) for o in streams]
+    assert any(r.error and "limit" in r.error for r in results)
+    assert all(len(r.data) <= 1 << 20 for r in results)
+
+
+@pytest.mark.parametrize("name", ["damaged-no-startxref.pdf", "damaged-xref-offsets-shifted.pdf",
+                                  "damaged-truncated-70pct-qdf.pdf", "damaged-wrong-stream-length.pdf",
+                                  "damaged-cr-only-eol.pdf", "damaged-trailing-garbage.pdf"])
+def test_damaged_corpus_files_open_with_pages_and_reports(name):
+    doc = Document.open(corpus_file(name))
+    for _ in doc.iter_objects():
+        pass
+    assert doc.page_count() >= 1
+    first = doc.get(doc.page_ref(1).num)
+    assert first.value.get("Type") == "Page"
+    assert doc.diagnostics, "damage must be reported"
+
+
+def test_truncated_corpus_file_still_opens():
+    doc = Document.open(corpus_file("damaged-truncated-70pct.pdf"))
+    assert doc.object_numbers() and "xref-reconstructed" in codes(doc)
+
+
+@pytest.mark.parametrize("name,password,method", [
+    ("qpdf-rc4-40.pdf", "", "RC4-40"), ("qpdf-rc4-128.pdf", "", "RC4-128"),
+    ("qpdf-aes-128.pdf", "", "AESV2"), ("qpdf-aes-256.pdf", "", "AESV3"),
+    ("qpdf-aes-256-userpw.pdf", "opensesame", "AESV3"), ("qpdf-aes-256.pdf", "dev-owner", "AESV3"),
+])
+def test_encrypted_corpus_files_decrypt(name, password, method):
+    doc = Document.open(corpus_file(name), password=password)
+    assert doc.security.method == method
+    title = doc.info.get("Title")
+    assert isinstance(title, String) and b"Czech" in title.value
+    page = doc.get(doc.page_ref(1).num).value
+    contents = doc.get(page["Contents"].num)
+    assert b"Tf" in doc.stream_data(contents).data
+
+
+def test_wrong_password_is_refused():
+    with pytest.raises(PasswordError):
+        Document.open(corpus_file("qpdf-aes-256-userpw.pdf"))
+
+
+def test_encrypted_samples():
+    for name in ("encrypted-rc4.pdf", "encrypted-aes256.pdf"):
+        doc = Document.open(sample(name))
+        assert doc.info["Title"].value == b"Encrypted title string"
+
+
+def test_not_a_pdf_raises_pdf_error(tmp_path):
+    p = tmp_path / "x.pdf"
+    p.write_bytes(b"hello world, no pdf here")
+    with pytest.raises(PdfError):
+        Document.open(p)
+    empty = tmp_path / "empty.pdf"
+    empty.write_bytes(b"")
+    with pytest.raises(PdfError):
+        Document.open(empty)
+
+
+def test_backrefs_with_key_paths():
+    doc = Document.open(sample("minimal.pdf"))
+    page = doc.page_ref(1)
+    font_ref = doc.get(page.num).value["Resources"]["Font"]["F1"]
+    refs = doc.backrefs(font_ref.num)
+    assert [str(b) for b in refs] == [f"{page.num} 0 R /Resources /Font /F1"]
+
+
+def _exercise(doc):
+    for obj in doc.iter_objects(cache=False):
+        if isinstance(obj.value, Stream):
+            doc.stream_data(obj, limit=1 << 20)
+    doc.page_refs()
+    doc.page_count()
+    doc.page_ref(1)
+
+
+SMALL = [p for p in corpus_files() if p.stat().st_size < 60_000 and "aes-256-userpw" not in p.name]
+
+
+@pytest.mark.skipif(not SMALL, reason="corpus not available")
+@settings(max_examples=60, deadline=20_000, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_corpus_files_never_raise_anything_but_pdf_error(data):
+    path = data.draw(st.sampled_from(SMALL))
+    buf = bytearray(path.read_bytes())
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    for _ in range(data.draw(st.integers(1, 20))):
+        op = rng.choice(["flip", "delete", "insert", "truncate"])
+        pos = rng.randrange(len(buf)) if buf else 0
+        if op == "flip" and buf:
+            buf[pos] = rng.randrange(256)
+        elif op == "delete":
+            del buf[pos:pos + rng.randrange(1, 200)]
+        elif op == "insert":
+            buf[pos:pos] = rng.choice([b"obj", b"endstream", b"<<", b"[", b"(", b"9 0 R", b"xref\n", b"\x00" * 7])
+        elif op == "truncate":
+            del buf[pos:]
+    try:
+        doc = Document(bytes(buf), str(path))
+    except PdfError:
+        return
+    _exercise(doc)
