@@ -721,19 +721,21 @@ BOMB_MIB = 320
 
 
 def damaged_bomb() -> bytes:
-    """A page whose second content stream inflates to 320 MiB of NUL (white space).
+    """A page that draws form XObject 6, whose content inflates to 320 MiB of NUL bytes.
 
-    Flate twice: the inner layer (zeros, ~1000:1) is ~320 KB, the outer layer shrinks
-    that to well under 1 KB, so the file stays tiny.
+    NUL is white space, so the form is a valid (empty) content stream. Flate twice: the
+    inner layer (zeros, ~1000:1) is ~320 KB, the outer layer shrinks that under 1 KB.
     """
     deflate = zlib.compressobj(9)
     zeros = bytes(1 << 20)
     inner = b"".join(deflate.compress(zeros) for _ in range(BOMB_MIB)) + deflate.flush()
     b = Builder()
-    skeleton(b, page=b"/Contents [4 0 R 6 0 R]")
-    b.obj(4, stream(b"", b"BT /F1 18 Tf 72 720 Td (Object 6 inflates to %d MiB) Tj ET" % BOMB_MIB))
+    skeleton(b, resources=b"/Font << /F1 5 0 R >> /XObject << /Bomb 6 0 R >>")
+    b.obj(4, stream(b"", b"BT /F1 18 Tf 72 720 Td (Form 6 inflates to %d MiB) Tj ET q /Bomb Do Q"
+                         % BOMB_MIB))
     b.obj(5, HELVETICA)
-    b.obj(6, stream(b"/Filter [/FlateDecode /FlateDecode]", zlib.compress(inner, 9)))
+    b.obj(6, stream(b"/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Filter [/FlateDecode /FlateDecode]",
+                    zlib.compress(inner, 9)))
     b.xref_table(b"/Root 1 0 R")
     return b.getvalue()
 
