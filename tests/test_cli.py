@@ -1,0 +1,126 @@
+"""The CLI as a user runs it: whole processes, real files, exit codes, safe output."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, corpus_file, corpus_files, sample
+
+AGREE = ROOT.parent / "shared" / "tools" / "json_agree.py"
+
+
+def run(*args, check=True):
+    p = subprocess.run([sys.executable, "-m", "pdfinspect", *map(str, args)], capture_output=True,
+                       text=True, encoding="utf-8", errors="replace", cwd=ROOT)
+    if check:
+        assert p.returncode == 0, p.stderr
+    return p
+
+
+def test_show_prints_header_value_and_decoded_stream():
+    f = sample("minimal.pdf")
+    out = run("show", f, 4).stdout
+    assert "4 0 obj" in out and "stream" in out and "Hello, world" in out and "endobj" in out
+    assert "% offset" in out
+
+
+@pytest.mark.parametrize("argv", [["-r", "1", "{f}"], ["{f}", "-r", "1"]])
+def test_hpdft_spelling(argv):
+    f = sample("minimal.pdf")
+    out = run(*[a.format(f=f) for a in argv]).stdout
+    assert "1 0 obj" in out and "/Type /Catalog" in out
+
+
+def test_raw_shows_bytes_as_stored():
+    f = sample("filters.pdf")
+    out = run("show", f, 4, "--raw").stdout
+    assert "obj" in out
+
+
+def test_control_characters_never_reach_the_terminal():
+    f = sample("lexical.pdf")
+    info = run("info", f).stdout
+    shown = run("show", f, run("trailer", f).stdout.split("/Info ")[1].split(" ")[0]).stdout
+    for text in (info, shown):
+        assert not any(ord(c) < 0x20 and c not in "\n\t" or 0x7F <= ord(c) < 0xA0 for c in text)
+    # the string is shown as written, its ESC and CSI bytes as octal escapes
+    assert "\\033[31m" in shown and "\\233" in shown
+
+
+def test_exit_codes():
+    assert run("show", sample("minimal.pdf"), 999, check=False).returncode == 1
+    assert run("show", check=False).returncode == 2
+    p = run("info", ROOT / "README.md", check=False)
+    assert p.returncode == 1 and "Traceback" not in p.stderr
+    assert p.stderr.startswith("pdfinspect: ") and len(p.stderr.strip().splitlines()) == 1
+    assert run("info", "/nonexistent.pdf", check=False).returncode == 1
+
+
+def test_repaired_file_exits_zero_with_repairs_on_stderr():
+    p = run("pages", sample("damaged-no-xref.pdf"))
+    assert "1 0 R" in p.stdout or " R" in p.stdout
+    assert "rebuilt" in p.stderr
+
+
+def test_info_lists_revisions_and_repairs():
+    out = run("info", sample("incremental.pdf")).stdout
+    assert "Revisions:   3" in out and "Pages:       1" in out
+    out = run("info", sample("damaged-bad-offsets.pdf")).stdout
+    assert "xref offset" in out
+
+
+def test_xref_check_finds_wrong_offsets():
+    out = run("xref", sample("damaged-bad-offsets.pdf"), "--check").stdout
+    assert "WRONG" in out and "checked: 0" not in out
+    out = run("xref", sample("minimal.pdf"), "--check").stdout
+    assert "checked: 0 wrong" in out
+
+
+def test_refs_lists_key_paths():
+    out = run("refs", sample("minimal.pdf"), 3).stdout
+    assert "/Kids [0]" in out or "/Parent" in out or "/Pages" in out
+
+
+def test_password_option():
+    f = corpus_file("qpdf-aes-256-userpw.pdf")
+    assert run("info", f, check=False).returncode == 1
+    assert "AESV3" in run("info", f, "--password", "opensesame").stdout
+
+
+def test_cli_does_not_import_textual():
+    code = "import sys, pdfinspect.cli; sys.exit('textual' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_core_imports_neither_textual_nor_rich():
+    code = ("import sys, pdfinspect.core.document, pdfinspect.core.qpdfjson; "
+            "sys.exit(any(m in sys.modules for m in ('textual', 'rich')))")
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_pygmentize_finds_our_lexer():
+    from pygments.lexers import get_lexer_by_name
+
+    assert type(get_lexer_by_name("pdf")).__module__ == "pdfinspect.highlight.lexers"
+
+
+@pytest.mark.skipif(shutil.which("qpdf") is None or not AGREE.exists(), reason="qpdf or tools absent")
+@pytest.mark.parametrize("path", [p for p in corpus_files() if not p.name.startswith("damaged-")],
+                         ids=lambda p: p.name)
+def test_objects_json_agrees_with_qpdf(path, tmp_path):
+    pw = ["--password=opensesame"] if "userpw" in path.name else []
+    ours = tmp_path / "ours.json"
+    ours.write_text(run("objects", path, "--json", "--decode", *pw).stdout)
+    ref = tmp_path / "qpdf.json"
+    with ref.open("w") as f:
+        subprocess.run(["qpdf", *pw, "--json=2", "--json-key=qpdf", "--decode-level=generalized",
+                        "--json-stream-data=inline", str(path)], stdout=f, check=False)
+    p = subprocess.run([sys.executable, str(AGREE), str(ours), str(ref)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout
+    header = json.loads(ours.read_text())["qpdf"][0]
+    assert header["jsonversion"] == 2
