@@ -233,14 +233,19 @@ class CMap:
         return decode_utf16(value_int.to_bytes(len(dest), "big"))[0], entry
 
     def lookup_cid(self, code: bytes) -> tuple[int | None, Entry | None]:
-        """CID for ``code`` (cidchar/cidrange, then notdefchar/notdefrange, 9.7.6.3)."""
+        """CID for ``code`` (cidchar/cidrange, then notdefchar/notdefrange, 9.7.6.3).
+
+        A ``notdef*`` entry gives the CID of the glyph to draw for an unmapped code; every
+        code of a ``notdefrange`` maps to its one CID (TN #5014 section 7.3)."""
         if self.identity:
             return (int.from_bytes(code, "big"), _IDENTITY_ENTRY) if len(code) == 2 else (None, None)
         for group in ("cid", "notdef"):
             found = self._find(group, code)
             if found is not None:
                 value, entry = found
-                if value is None:
+                if group == "notdef":  # every code of a notdefrange gets the one CID
+                    value = entry.dest
+                elif value is None:
                     value = int(entry.dest) + int.from_bytes(code, "big") - int.from_bytes(entry.low, "big")  # type: ignore[arg-type]
                 return value, entry  # type: ignore[return-value]
         return self.parent.lookup_cid(code) if self.parent is not None else (None, None)
@@ -322,7 +327,8 @@ class _Parser:
                     start = stack[depth][1] if len(stack) > depth else tok.start
                     del stack[depth:]
                     if opener == b"<<":
-                        stack.append((dict(zip(items[::2], items[1::2])), start, tok.end))
+                        pairs = zip(items[::2], items[1::2])
+                        stack.append(({k: v for k, v in pairs if isinstance(k, Name)}, start, tok.end))
                     elif opener == b"[":
                         stack.append((items, start, tok.end))
                 continue
