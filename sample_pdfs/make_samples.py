@@ -84,6 +84,7 @@ def lzw_encode(data: bytes) -> bytes:
         while nbits >= 8:
             nbits -= 8
             out.append((acc >> nbits) & 0xFF)
+        acc &= (1 << nbits) - 1
 
     emit(256)
     word = b""
@@ -96,8 +97,8 @@ def lzw_encode(data: bytes) -> bytes:
         table[grown] = len(table) + 2  # codes 256 and 257 are not in the table
         if len(table) + 2 >= 4096:
             raise ValueError("sample too long for one LZW table")
-        # The decoder adds its entry one code later; with EarlyChange 1 it widens when
-        # its next code plus one reaches 2**width, i.e. before we emit code 2**width - 1.
+        # The decoder adds each entry one code later than we do, and with EarlyChange 1
+        # widens one code early: the two cancel, so widen when our next free code needs it.
         if len(table) + 2 >= (1 << width):
             width += 1
         word = bytes([byte])
@@ -164,7 +165,9 @@ class Builder:
             offset += len(body) + 1
         header = b" ".join(pairs) + b"\n"
         head = b"/Type /ObjStm /N %d /First %d /Filter /FlateDecode" % (len(members), len(header))
-        self.obj(num, stream(head + (b" " + entries if entries else b""), zlib.compress(header + bodies, 9)))
+        if entries:
+            head += b" " + entries
+        self.obj(num, stream(head, zlib.compress(header + bodies, 9)))
         for index, (objnum, _) in enumerate(members):
             self.pending[objnum] = ("c", num, index)
             self.size = max(self.size, objnum + 1)
@@ -371,7 +374,7 @@ def indirect_length() -> bytes:
     return b.getvalue()
 
 
-def encrypted(encryption_args: dict) -> bytes:
+def encrypted(encryption_args: dict[str, object]) -> bytes:
     """A hand-built page re-written encrypted by pikepdf (qpdf); IDs fixed by static_id."""
     import pikepdf
 
