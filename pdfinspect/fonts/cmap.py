@@ -62,6 +62,9 @@ class Entry:
     ``dest`` is the UTF-16BE destination bytes (``bfrange``, incremented per code), the
     decoded text (``bfchar``), a tuple of decoded texts (``bfrange`` with an array) or the
     starting CID (CID kinds). ``line`` is 1-based; ``seq`` orders definitions (later wins).
+    Two kinds are not written in the CMap data: ``identity`` (Identity-H/V) and
+    ``predefined`` (a packaged table; ``dest`` names its file, line and offset are 0).
+    An entry found through ``usecmap`` belongs to the parent CMap's data.
     """
 
     kind: str
