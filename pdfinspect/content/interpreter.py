@@ -130,8 +130,8 @@ class _Run:
                     result = None
                 if op in _SHOWING:
                     glyphs, shown_font = result or (), self.font
-                elif op == "Do":
-                    form = result
+                elif op == "Do" and result is not None:
+                    form = self.enterable(result, diags, operation.start)
             step = Step(self.index, op, operation.operands, (operation.start, operation.end), depth,
                         source, self.gs, self.tm, self.tlm, self.marked, shown_font, glyphs, tuple(diags))
             self.index += 1
@@ -141,16 +141,10 @@ class _Run:
 
     def run_form(self, form, parent_resources: Dict, depth: int, offset: int) -> Iterator[Step]:
         ref, stream = form
-        if ref is None:
+        obj = self.doc.get(ref.num, ref.gen)
+        if obj is None:
             return
-        if ref.num in self.forms or depth + 1 > MAX_FORM_DEPTH:
-            self.pending.append(warning("form-cycle", f"form {ref} draws itself (or nests deeper than "
-                                        f"{MAX_FORM_DEPTH}); not run again", offset=offset, clause="8.10.1"))
-            return
-        obj = self.doc.get(ref.num, ref.gen) if ref is not None else None
-        res = self.doc.stream_data(obj) if obj is not None else None
-        if res is None:
-            return
+        res = self.doc.stream_data(obj)
         if res.error:
             self.pending.append(warning("form-decode", f"form {ref}: {res.error}", offset=offset))
         matrix = _matrix(self.doc, stream.dict.get("Matrix"))
@@ -165,6 +159,17 @@ class _Run:
         finally:
             self.forms.pop()
             self.gs, self.stack, self.tm, self.tlm, self.font, self.marked = saved
+
+    def enterable(self, form, diags: list, offset: int):
+        """The form to run for a ``Do``, or ``None`` when running it would loop (8.10.1)."""
+        ref = form[0]
+        if ref is None:
+            return None
+        if ref.num in self.forms or len(self.forms) >= MAX_FORM_DEPTH:
+            diags.append(warning("form-cycle", f"form {ref} is already being drawn (or forms nest deeper "
+                                 f"than {MAX_FORM_DEPTH}); not run again", offset=offset, clause="8.10.1"))
+            return None
+        return form
 
     # -- helpers ------------------------------------------------------------------------
     def set_text(self, **changes) -> None:

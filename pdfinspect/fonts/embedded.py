@@ -41,8 +41,7 @@ class FontProgram:
 
     @property
     def describe(self) -> str:
-        where = f" ({self.ref})" if self.ref else ""
-        return f"/{self.key} {self.kind}{where}"
+        return f"/{self.key} {self.kind}"
 
     def gid_of_name(self, name: str) -> int | None:
         try:

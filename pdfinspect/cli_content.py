@@ -1,0 +1,277 @@
+"""CLI commands over page content: ``ops``, ``glyphs``, ``fonts``, ``text``.
+
+``register(subparsers)`` adds them to the main parser; ``pdfinspect.cli`` dispatches to
+``cmd_<name>(args, out)``. Every string from the PDF goes through
+:mod:`pdfinspect.present.text` before it reaches the terminal.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+
+from .content.interpreter import Step, iter_steps
+from .content.textlayout import GlyphRecord, layout, page_glyphs
+from .core.diagnostics import PdfError, error
+from .core.document import Document
+from .core.objects import Ref
+from .core.serialize import format_number, format_object
+from .fonts.font import Font, FontCache
+from .fonts.resolve import METHODS, Resolver, format_unicode
+from .present.text import safe, safe_line
+
+_FLAT = 10 ** 9  # format_object width that keeps every value on one line
+
+
+def register(subparsers) -> None:
+    """Add the ``ops``, ``glyphs``, ``fonts`` and ``text`` subcommands."""
+    specs = (("ops", "numbered content operators of a page with the state changes they cause"),
+             ("glyphs", "every glyph of a page: code, CID, GID, glyph name, Unicode and how it was found"),
+             ("fonts", "fonts used on a page (or every page): encoding, ToUnicode, program, resolution"),
+             ("text", "page text, lines found by pen movement (hpdft's heuristic)"))
+    for name, helptext in specs:
+        s = subparsers.add_parser(name, help=helptext)
+        s.add_argument("file")
+        s.add_argument("-p", "--page", type=int, default=None if name == "fonts" else 1,
+                       help="page number, 1-based" + (" (default: every page)" if name == "fonts" else
+                                                      " (default 1)"))
+        if name in ("ops", "glyphs", "fonts"):
+            s.add_argument("--json", action="store_true", help="machine-readable records")
+        if name == "glyphs":
+            s.add_argument("--path", action="store_true", help="show each glyph's resolution path")
+        s.add_argument("--password", default="", help="user or owner password (default: empty)")
+
+
+def _open(args) -> Document:
+    return Document.open(args.file, password=args.password or b"")
+
+
+def _page(doc: Document, n: int) -> Ref:
+    ref = doc.page_ref(n)
+    if ref is None:
+        raise PdfError(error("page-missing", f"no page {n} (the document has {doc.page_count()})"))
+    return ref
+
+
+def _dump(value) -> None:
+    json.dump(value, sys.stdout, indent=1, ensure_ascii=True)
+    sys.stdout.write("\n")
+
+
+def _num(v: float) -> str:
+    return format_number(round(v, 4)) if isinstance(v, float) else str(v)
+
+
+def _matrix(m) -> str:
+    return "[" + " ".join(_num(float(x)) for x in m) + "]"
+
+
+def _operand_json(v):
+    if v is None or isinstance(v, (bool, int, float)):
+        return v
+    if isinstance(v, (bytes, bytearray)):
+        return f"<{len(v)} bytes>"
+    return format_object(v, width=_FLAT)
+
+
+def _ref(ref) -> str | None:
+    return str(ref) if ref is not None else None
+
+
+# -- ops -----------------------------------------------------------------------------------------
+def changes(prev: Step | None, step: Step) -> list[str]:
+    """What the step changed compared with the step before it (snapshots compare by identity
+    first, so unchanged state costs nothing)."""
+    out: list[str] = []
+    a = prev.gstate if prev is not None else None
+    b = step.gstate
+    if a is not b:
+        if a is None or a.ctm != b.ctm:
+            out.append(f"CTM {_matrix(b.ctm)}")
+        for attr, label in (("fill_color", "fill"), ("stroke_color", "stroke")):
+            space = getattr(b, f"{label}_space")
+            if a is None or getattr(a, attr) != getattr(b, attr) or getattr(a, f"{label}_space") != space:
+                out.append(f"{label} {space} {' '.join(_num(x) if isinstance(x, float) else str(x) for x in getattr(b, attr))}")
+        for attr in ("line_width", "line_cap", "line_join", "miter_limit", "dash", "rendering_intent",
+                     "flatness", "ext_gstate"):
+            if a is not None and getattr(a, attr) != getattr(b, attr):
+                out.append(f"{attr.replace('_', ' ')} {getattr(b, attr)}")
+        ta, tb = (a.text if a is not None else None), b.text
+        if ta is not tb and ta is not None:
+            if (ta.font_name, ta.font_ref, ta.size) != (tb.font_name, tb.font_ref, tb.size):
+                out.append(f"font /{tb.font_name} {_ref(tb.font_ref) or '(direct)'} size {_num(tb.size)}")
+            for attr, label in (("char_spacing", "Tc"), ("word_spacing", "Tw"), ("scale", "Tz"),
+                                ("leading", "TL"), ("rise", "Ts"), ("render", "Tr")):
+                if getattr(ta, attr) != getattr(tb, attr):
+                    out.append(f"{label} {_num(getattr(tb, attr))}")
+    if (prev is None or prev.tm != step.tm) and step.tm is not None:
+        out.append(f"Tm {_matrix(step.tm)}")
+    if prev is not None and prev.marked != step.marked:
+        if len(step.marked) > len(prev.marked):
+            m = step.marked[-1]
+            extra = (f" MCID {m.mcid}" if m.mcid is not None else "") + \
+                (f" ActualText {safe_line(repr(m.actual_text))}" if m.actual_text is not None else "")
+            out.append(f"marked /{safe_line(m.tag)}{extra} (depth {len(step.marked)})")
+        else:
+            out.append(f"marked depth {len(step.marked)}")
+    if step.glyphs:
+        out.append(f"{len(step.glyphs)} glyph{'s' if len(step.glyphs) != 1 else ''}")
+    return out
+
+
+def cmd_ops(args, out) -> int:
+    doc = _open(args)
+    steps = iter_steps(doc, _page(doc, args.page))
+    if args.json:
+        _dump([{"index": s.index, "op": s.op, "operands": [_operand_json(v) for v in s.operands],
+                "offset": s.span[0], "end": s.span[1], "depth": s.depth, "source": _ref(s.source),
+                "diagnostics": [str(d) for d in s.diagnostics]} for s in steps])
+        return 0
+    prev = None
+    for s in steps:
+        pad = "  " * s.depth
+        operands = " ".join(format_object(v, width=_FLAT) if not isinstance(v, bytes) else f"<{len(v)} bytes>"
+                            for v in s.operands)
+        if len(operands) > 120:
+            operands = operands[:117] + "…"
+        text = f"{pad}{operands} {s.op}".rstrip() if operands else f"{pad}{s.op}"
+        note = "; ".join(changes(prev, s))
+        out.line(f"{s.index:>6} @{s.span[0]:<7} " + safe_line(text) + (f"   % {safe_line(note)}" if note else ""))
+        for d in s.diagnostics:
+            out.line(f"{'':>15}{pad}! {safe_line(str(d))}")
+        prev = s
+    return 0
+
+
+# -- glyphs --------------------------------------------------------------------------------------
+def _path_json(r: GlyphRecord) -> list[dict]:
+    return [{"method": p.method, "source": _ref(p.source), "source_desc": p.source_desc,
+             "looked_up": p.looked_up, "result": p.result, "detail": p.detail, "unicode": p.unicode}
+            for p in r.path]
+
+
+def glyph_json(r: GlyphRecord) -> dict:
+    res, g, s = r.resolution, r.glyph, r.step
+    conflicts = [{"method": c.method, "unicode": c.unicode} for c in res.conflicts]
+    if r.actual_text is not None and res.unicode != r.unicode:
+        conflicts.append({"method": res.method, "unicode": res.unicode})
+    return {"index": r.index, "op": s.index, "operator": s.op, "depth": s.depth,
+            "font": s.gstate.text.font_name, "font_ref": _ref(s.font.ref if s.font else None),
+            "code": g.code.hex(), "cid": g.cid, "gid": res.gid, "glyph_name": res.glyph_name,
+            "unicode": r.unicode, "method": r.method, "path": _path_json(r), "conflicts": conflicts,
+            "flags": list(res.flags), "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3)}
+
+
+def cmd_glyphs(args, out) -> int:
+    doc = _open(args)
+    records = page_glyphs(doc, _page(doc, args.page))
+    if args.json:
+        _dump([glyph_json(r) for r in records])
+        return 0
+    out.line(f"{'#':>5} {'op':>5} {'font':<8} {'code':<6} {'CID':>6} {'GID':>6} {'glyph':<14} "
+             f"{'Unicode':<18} method")
+    for r in records:
+        res = r.resolution
+        name = safe_line(res.glyph_name or "")
+        cid = "" if r.glyph.cid is None else str(r.glyph.cid)
+        gid = "" if res.gid is None else str(res.gid)
+        flag = "  !" if res.flags else ""
+        out.line(f"{r.index:>5} {r.step.index:>5} {safe_line(r.step.gstate.text.font_name or '?'):<8} "
+                 f"{r.glyph.code.hex():<6} {cid:>6} {gid:>6} {name:<14} "
+                 f"{safe_line(format_unicode(r.unicode)):<18} {r.method}{flag}")
+        if args.path:
+            for p in r.path:
+                out.line(f"{'':>12}{safe_line(str(p))}")
+            for c in res.conflicts:
+                out.line(f"{'':>12}conflict: {c.method} gives {safe_line(format_unicode(c.unicode))}")
+            for f in res.flags:
+                out.line(f"{'':>12}flag: {safe_line(f)}")
+    return 0
+
+
+# -- fonts ---------------------------------------------------------------------------------------
+def diagnose(font: Font, counts: Counter) -> str:
+    """One line on why text from the font extracts badly, or ``""``."""
+    total = sum(counts.values())
+    if not total:
+        return ""
+    unresolved = counts.get("None", 0)
+    if font.subtype == "Type3" and unresolved:
+        return "Type3 glyphs without usable names or ToUnicode: their text cannot be recovered"
+    if unresolved:
+        if font.is_type0 and font.tounicode is None:
+            return (f"{unresolved} of {total} codes unresolved: no ToUnicode and "
+                    f"{font.cid_font.registry}-{font.cid_font.ordering} is not a public collection")
+        return f"{unresolved} of {total} codes resolve to nothing (no ToUnicode entry, no usable glyph name)"
+    if font.tounicode is not None and counts.get("ToUnicode", 0) < total:
+        missed = total - counts.get("ToUnicode", 0)
+        return (f"ToUnicode misses {missed} of {total} codes: extractors that trust only ToUnicode "
+                "(Acrobat) output the raw codes for them")
+    if counts.get("conflict"):
+        return f"methods disagree on {counts['conflict']} codes: check which one the glyphs show"
+    return ""
+
+
+def cmd_fonts(args, out) -> int:
+    doc = _open(args)
+    pages = [args.page] if args.page else range(1, doc.page_count() + 1)
+    fonts, resolver = FontCache(doc), Resolver(doc)
+    usage: dict[Font, Counter] = {}
+    names: dict[Font, set] = {}
+    seen_codes: dict[Font, set] = {}
+    for n in pages:
+        for r in page_glyphs(doc, _page(doc, n), resolver, fonts):
+            font = r.step.font
+            names.setdefault(font, set()).add(r.step.gstate.text.font_name)
+            codes = seen_codes.setdefault(font, set())
+            if r.glyph.code in codes:
+                continue
+            codes.add(r.glyph.code)
+            c = usage.setdefault(font, Counter())
+            c[r.resolution.method] += 1
+            if r.resolution.conflicts:
+                c["conflict"] += 1
+    records = []
+    for font in fonts:
+        counts = usage.get(font, Counter())
+        prog = resolver.program(font) if font.embedded else None
+        rec = {"ref": _ref(font.ref), "names": sorted(names.get(font, ())), "subtype": font.subtype,
+               "base_font": font.base_font, "encoding": font.encoding_desc,
+               "tounicode": _ref(font.tounicode_ref) if font.tounicode else None,
+               "embedded": (f"/{font.program_key} {font.program_kind} {font.program_ref}"
+                            if font.embedded else None),
+               "descendant": (f"{font.cid_font.subtype} {font.cid_font.registry}-{font.cid_font.ordering}"
+                              if font.cid_font else None),
+               "codes": sum(counts[m] for m in METHODS),
+               "methods": {m: counts[m] for m in METHODS if counts[m]},
+               "conflicts": counts["conflict"],
+               "diagnosis": diagnose(font, counts),
+               "diagnostics": [str(d) for d in font.diagnostics + (prog.diagnostics if prog else ())]}
+        records.append(rec)
+    if args.json:
+        _dump(records)
+        return 0
+    for rec in records:
+        out.line(f"{rec['ref'] or '(direct)'}  {'/'.join(safe_line(n) for n in rec['names'])}  "
+                 f"{rec['subtype']}  {safe_line(rec['base_font'])}")
+        out.line(f"    encoding:  {safe_line(rec['encoding'])}")
+        if rec["descendant"]:
+            out.line(f"    CIDFont:   {safe_line(rec['descendant'])}")
+        out.line(f"    ToUnicode: {rec['tounicode'] or 'none'}")
+        out.line(f"    program:   {rec['embedded'] or 'not embedded'}")
+        methods = ", ".join(f"{m} {k}" for m, k in rec["methods"].items()) or "no glyphs drawn"
+        out.line(f"    codes:     {rec['codes']} distinct — {methods}"
+                 + (f"; {rec['conflicts']} with conflicts" if rec["conflicts"] else ""))
+        if rec["diagnosis"]:
+            out.line(f"    diagnosis: {safe_line(rec['diagnosis'])}")
+        for d in rec["diagnostics"]:
+            out.line(f"    ! {safe_line(d)}")
+    return 0
+
+
+# -- text ----------------------------------------------------------------------------------------
+def cmd_text(args, out) -> int:
+    doc = _open(args)
+    text = layout(page_glyphs(doc, _page(doc, args.page)))
+    out.line(safe(text).rstrip("\n"))
+    return 0

@@ -1,0 +1,118 @@
+"""Glyphs of a page with their Unicode, and page text by a line heuristic.
+
+:func:`page_glyphs` joins the interpreter and the resolver: one :class:`GlyphRecord` per
+glyph in drawing order (forms included), with ``/ActualText`` (14.9.4) replacing the
+text of the glyphs it covers — the first covered glyph carries the whole replacement, the
+others none. :func:`page_text` lays the records out like hpdft: a new line starts when
+the pen moves left or its baseline jumps by more than a fraction of the font size; a
+space goes where the gap to the previous glyph is wider than a fraction of the size.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterator
+
+from ..core.objects import Ref
+from ..fonts.font import FontCache
+from ..fonts.resolve import ACTUAL_TEXT, HIT, PathStep, Resolution, Resolver
+from .interpreter import Glyph, Step, iter_steps
+from .state import MarkedContent, multiply
+
+LINE_JUMP = 0.6  # baseline change, in font sizes, that starts a new line
+SPACE_GAP = 0.15  # gap, in font sizes, that reads as a space
+BACKWARDS = 2.0  # leftward move, in font sizes, that starts a new line (accents move back less)
+
+
+@dataclass(frozen=True, slots=True)
+class GlyphRecord:
+    """A glyph with its resolution; ``unicode``/``method`` are final (after ActualText)."""
+
+    index: int
+    step: Step
+    glyph: Glyph
+    resolution: Resolution
+    unicode: str
+    method: str
+    actual_text: MarkedContent | None = None
+
+    @property
+    def path(self) -> tuple[PathStep, ...]:
+        if self.actual_text is None:
+            return self.resolution.path
+        note = PathStep(ACTUAL_TEXT, None, f"marked content /{self.actual_text.tag}",
+                        "/ActualText", HIT, "replaces the text of every glyph it covers"
+                        + ("" if self.unicode else " (given with the first covered glyph)"),
+                        self.unicode)
+        return self.resolution.path + (note,)
+
+
+def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
+                fonts: FontCache | None = None) -> Iterator[GlyphRecord]:
+    """Every glyph drawn on the page, resolved, in drawing order."""
+    resolver = resolver or Resolver(doc)
+    used: set[int] = set()  # id() of ActualText sequences whose text was already given
+    n = 0
+    for step in iter_steps(doc, page_ref, fonts):
+        if not step.glyphs:
+            continue
+        actual = next((m for m in step.marked if m.actual_text is not None), None)
+        for g in step.glyphs:
+            res = resolver.resolve(step.font, g.code, g.cid)
+            if actual is None:
+                yield GlyphRecord(n, step, g, res, res.unicode, res.method)
+            else:
+                first = id(actual) not in used
+                used.add(id(actual))
+                yield GlyphRecord(n, step, g, res, actual.actual_text if first else "", ACTUAL_TEXT, actual)
+            n += 1
+
+
+def _scales(step: Step) -> tuple[float, float]:
+    """(advance scale, font size) of the step's glyphs in page space."""
+    m = multiply(step.tm, step.gstate.ctm) if step.tm is not None else step.gstate.ctm
+    size = abs(step.gstate.text.size) * math.hypot(m[2], m[3])
+    return math.hypot(m[0], m[1]), size or 1.0
+
+
+def layout(records) -> str:
+    """Text of glyph records with the line heuristic (see the module docstring)."""
+    lines: list[str] = []
+    line: list[str] = []
+    prev = None  # (x at pen end, y, size, vertical)
+    scales_of: dict[int, tuple[float, float]] = {}
+    for r in records:
+        step = r.step
+        key = id(step)
+        if key not in scales_of:
+            scales_of.clear()
+            scales_of[key] = _scales(step)
+        adv_scale, size = scales_of[key]
+        x, y = r.glyph.page_xy
+        vertical = step.font is not None and step.font.vertical
+        if prev is not None:
+            px, py, psize, pvert = prev
+            em = max(size, psize)
+            if vertical and pvert:
+                new_line = abs(x - px) > LINE_JUMP * em or y > py + BACKWARDS * em
+                gap = py - y
+            else:
+                new_line = abs(y - py) > LINE_JUMP * em or x < px - BACKWARDS * em
+                gap = x - px
+            if new_line:
+                lines.append("".join(line).rstrip())
+                line = []
+            elif gap > SPACE_GAP * em and line and not line[-1].endswith(" ") and not r.unicode.startswith(" "):
+                line.append(" ")
+        line.append(r.unicode)
+        if vertical:  # the advance is along text space y, scaled like the size
+            prev = (x, y + r.glyph.advance * size / (abs(step.gstate.text.size) or 1.0), size, True)
+        else:
+            prev = (x + r.glyph.advance * adv_scale, y, size, False)
+    if line:
+        lines.append("".join(line).rstrip())
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def page_text(doc, page_ref: Ref, resolver: Resolver | None = None) -> str:
+    return layout(page_glyphs(doc, page_ref, resolver))
