@@ -1,0 +1,48 @@
+"""The Textual app. ``run_app`` is the only entry point the CLI uses."""
+from __future__ import annotations
+
+import sys
+
+from pdfinspect.core.diagnostics import PasswordError, PdfError
+from pdfinspect.core.document import Document
+from pdfinspect.core.objects import Ref
+
+from .messages import Target
+
+
+def start_target(doc: Document, object_num: int | None, page: int | None) -> Target | None:
+    """Where ``--object N`` / ``--page N`` open the app; ``None`` for the overview.
+
+    Raises ``ValueError`` for a page the file does not have.
+    """
+    if object_num is not None:
+        entry = doc.xref().get(object_num)
+        return Target(Ref(object_num, entry.gen if entry is not None else 0))
+    if page is not None:
+        ref = doc.page_ref(page)
+        if ref is None:
+            raise ValueError(f"no page {page}: the file has {doc.page_count()} pages")
+        return Target(ref, None, "/Kids")
+    return None
+
+
+def run_app(path, password: str = "", object_num: int | None = None, page: int | None = None,
+            step: bool = False, glyphs: bool = False) -> int:
+    """Open ``path`` and run the app; returns the exit status (2 if it cannot be opened).
+
+    ``step`` and ``glyphs`` (the content stepper and glyph inspector) open page ``page``
+    in the browser until those views exist.
+    """
+    from .app import PdfInspectApp
+
+    try:
+        doc = Document.open(path, password)
+        start = start_target(doc, object_num, page)
+    except PasswordError as e:
+        print(f"pdfinspect: {e} (use --password)", file=sys.stderr)
+        return 2
+    except (PdfError, ValueError) as e:
+        print(f"pdfinspect: {e}", file=sys.stderr)
+        return 2
+    PdfInspectApp(doc, password, start).run()
+    return 0

@@ -1,0 +1,221 @@
+"""PdfInspectApp: one screen per question, a history of visited objects, heavy work in workers.
+
+Screens are Textual modes (each keeps its own state): ``overview`` (what is in this file),
+``browser`` (show me object N, who points to it), ``revisions`` (what each save changed),
+``search``. The help screen and the go-to prompt are modal.
+
+Global keys (ids in brackets):
+
+| key | action |
+| --- | --- |
+| `q` | quit (`quit`) |
+| `g` | go to object N, `N G` or `p N` (`go-to`) |
+| `o` / `b` / `v` / `/` | overview / browser / revisions / search (`show-overview` …) |
+| `backspace`, `alt+left` / `alt+right` | back / forward (`back`, `forward`) |
+| `?`, `f1` | help (`help`) |
+| `ctrl+p` | command palette |
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.signal import Signal
+from textual.widgets import Tree
+
+from pdfinspect.core.document import BackRef, Document
+from pdfinspect.core.objects import Dict, Ref
+
+from .commands import PdfCommands
+from .messages import ObjectRequested, Target
+from .screens.browser import BrowserScreen
+from .screens.goto import GotoScreen, parse_goto
+from .screens.help import HelpScreen
+from .screens.overview import OverviewScreen
+from .screens.revisions import RevisionsScreen
+from .screens.search import SearchScreen
+from .widgets.line_view import LineView
+
+
+class PdfInspectApp(App):
+    """The pdfinspect TUI over an open :class:`Document`."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "pdfinspect"
+    MODES = {"overview": OverviewScreen, "browser": BrowserScreen, "revisions": RevisionsScreen,
+             "search": SearchScreen}
+    DEFAULT_MODE = "overview"
+    COMMANDS = App.COMMANDS | {PdfCommands}
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="quit", tooltip="Quit pdfinspect"),
+        Binding("g", "goto", "Go to", id="go-to", tooltip="Go to object N (or N G, or p N for a page)"),
+        Binding("o", "switch_mode('overview')", "Overview", show=False, id="show-overview"),
+        Binding("b", "switch_mode('browser')", "Browser", show=False, id="show-browser"),
+        Binding("v", "switch_mode('revisions')", "Revisions", show=False, id="show-revisions"),
+        Binding("slash", "switch_mode('search')", "Search", show=False, id="search",
+                tooltip="Search decoded streams and strings"),
+        Binding("backspace,alt+left", "back", "Back", id="back", tooltip="Back to the previous object"),
+        Binding("alt+right", "forward", "Forward", show=False, id="forward", tooltip="Forward again"),
+        Binding("question_mark,f1", "help", "Help", id="help", tooltip="List every key"),
+    ]
+
+    def __init__(self, doc: Document, password: str | bytes = "", start: Target | None = None) -> None:
+        super().__init__()
+        self.doc = doc
+        self.password = password
+        self.start = start
+        self.current: Target | None = None
+        self.pending_search: str | None = None
+        self._back: list[Target] = []
+        self._forward: list[Target] = []
+        self._index_doc: Document | None = None
+        self._index_state = "none"  # none, building, ready, failed
+        self.backrefs_ready = Signal(self, "backrefs-ready")
+        self.sub_title = Path(doc.path).name if doc.path else ""
+
+    def on_mount(self) -> None:
+        if self.start is not None:
+            self.show_target(self.start)
+
+    # -- navigation --------------------------------------------------------------------
+    def show_target(self, target: Target, push: bool = True) -> None:
+        """Show ``target`` in the browser, recording where we were for ``back``."""
+        if push and self.current is not None and self.current != target:
+            self._back.append(self.current)
+            self._forward.clear()
+        self.current = target
+        if self.current_mode == "browser" and isinstance(self.screen, BrowserScreen):
+            self.screen.display_target(target)
+        else:
+            self.switch_mode("browser")
+
+    def on_object_requested(self, message: ObjectRequested) -> None:
+        self.show_target(message.target)
+
+    def action_back(self) -> None:
+        if self._back:
+            self._forward.append(self.current)
+            self.show_target(self._back.pop(), push=False)
+        else:
+            self.bell()
+
+    def action_forward(self) -> None:
+        if self._forward:
+            self._back.append(self.current)
+            self.show_target(self._forward.pop(), push=False)
+        else:
+            self.bell()
+
+    def action_goto(self) -> None:
+        self.push_screen(GotoScreen(), self._goto_answered)
+
+    def _goto_answered(self, text: str | None) -> None:
+        if not text:
+            return
+        parsed = parse_goto(text)
+        if parsed is None:
+            self.notify(f"not an object number: {text!r}", severity="error", markup=False)
+        elif parsed[0] == "page":
+            self.goto_page(parsed[1])
+        else:
+            self.goto_object(parsed[1], parsed[2])
+
+    def goto_object(self, num: int, gen: int | None = None) -> None:
+        if gen is None:
+            entry = self.doc.xref().get(num)
+            gen = entry.gen if entry is not None else 0
+        self.show_target(Target(Ref(num, gen)))
+
+    def goto_page(self, n: int) -> None:
+        ref = self.page_ref(n)
+        if ref is None:
+            self.notify(f"no page {n} (the file has {self.doc.page_count()})", severity="error", markup=False)
+        else:
+            self.show_target(Target(ref, None, "/Kids"))
+
+    def goto_fonts(self, n: int) -> None:
+        target = self.fonts_target(n)
+        if target is None:
+            self.notify(f"page {n} has no /Font resources", severity="warning", markup=False)
+        else:
+            self.show_target(target)
+
+    def page_ref(self, n: int) -> Ref | None:
+        try:
+            return self.doc.page_ref(n)
+        except Exception:  # a broken page tree is reported by the browser, not raised here
+            return None
+
+    def fonts_target(self, n: int) -> Target | None:
+        """The object holding page ``n``'s /Font dictionary (the dict itself when indirect)."""
+        ref = self.page_ref(n)
+        page = self.doc.resolve(ref) if ref else None
+        if not isinstance(page, Dict):
+            return None
+        holder, node = ref, page
+        for _ in range(64):  # /Resources is inheritable (7.7.3.4): find the node that has it
+            if "Resources" in node:
+                break
+            parent = node.get("Parent")
+            holder, node = parent, self.doc.resolve(parent)
+            if not isinstance(holder, Ref) or not isinstance(node, Dict):
+                return None
+        resources = node.get("Resources")
+        if isinstance(resources, Ref):
+            holder, resources = resources, self.doc.resolve(resources)
+        if not isinstance(resources, Dict) or "Font" not in resources:
+            return None
+        fonts = resources["Font"]
+        return Target(fonts if isinstance(fonts, Ref) else holder, None, "/Font")
+
+    def start_search(self, query: str) -> None:
+        self.pending_search = query
+        if self.current_mode == "search" and isinstance(self.screen, SearchScreen):
+            self.screen.on_screen_resume()
+        else:
+            self.switch_mode("search")
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        groups = [("global", self.BINDINGS)]
+        for title, cls in (("browser", BrowserScreen), ("revisions", RevisionsScreen),
+                           ("search", SearchScreen), ("lists", LineView), ("tree", Tree),
+                           ("go-to prompt", GotoScreen)):
+            groups.append((title, cls.BINDINGS))
+        self.push_screen(HelpScreen(groups))
+
+    # -- back-references ---------------------------------------------------------------
+    def reopen(self) -> Document:
+        """A second Document over the same file, for a worker thread to use alone."""
+        return Document.open(self.doc.path, self.password)
+
+    def backrefs(self, num: int) -> list[BackRef] | None:
+        """Objects referring to ``num``; ``None`` while the index is being built."""
+        if self._index_state == "ready":
+            return self._index_doc.backrefs(num)
+        if self._index_state == "failed":
+            return []
+        if self._index_state == "none":
+            self._index_state = "building"
+            self.build_backrefs()
+        return None
+
+    @work(thread=True, exclusive=True, group="backrefs", exit_on_error=False)
+    def build_backrefs(self) -> None:
+        try:
+            doc = self.reopen()
+            doc.backrefs(0)
+        except Exception as e:  # report, keep browsing
+            self.call_from_thread(self._backrefs_built, None, str(e))
+        else:
+            self.call_from_thread(self._backrefs_built, doc, None)
+
+    def _backrefs_built(self, doc: Document | None, error: str | None) -> None:
+        self._index_doc = doc
+        self._index_state = "ready" if doc is not None else "failed"
+        if error:
+            self.notify(f"back-reference index failed: {error}", severity="error", markup=False)
+        self.backrefs_ready.publish(None)

@@ -1,0 +1,41 @@
+"""What the app navigates to, and the messages screens and widgets send up."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from pdfinspect.core.objects import Ref
+
+
+TRAILER_REF = Ref(0, -1)
+"""Stands for the trailer in lists of links (object 0 is never in use, 7.5.4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A place in the file: object ``ref`` (``None``: the trailer) as of ``revision``.
+
+    ``key`` is the dictionary key the user followed to get here (``/JS``, ``/Contents``):
+    a stream does not say what it holds, the key that points at it does.
+    """
+
+    ref: Ref | None
+    revision: int | None = None
+    key: str | None = None
+
+    @classmethod
+    def of(cls, ref: Ref, revision: int | None = None, key: str | None = None) -> "Target":
+        return cls(None if ref == TRAILER_REF else ref, revision, key)
+
+    def describe(self) -> str:
+        name = "trailer" if self.ref is None else f"{self.ref.num} {self.ref.gen} obj"
+        return name if self.revision is None else f"{name} (revision {self.revision + 1})"
+
+
+class ObjectRequested(Message):
+    """Show ``target`` in the object browser (and record it in the history)."""
+
+    def __init__(self, target: Target) -> None:
+        super().__init__()
+        self.target = target

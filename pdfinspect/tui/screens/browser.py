@@ -1,0 +1,247 @@
+"""The object browser: tree and list on the left, the object in the middle, back-references right."""
+from __future__ import annotations
+
+from bisect import bisect_left
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, LoadingIndicator, Static, TabbedContent, TabPane
+
+from pdfinspect.core.objects import Ref, Stream
+from pdfinspect.core.xref import IN_OBJSTM
+from pdfinspect.present.text import safe_line
+
+from ..messages import ObjectRequested, Target
+from ..widgets.line_view import LineView, RefList
+from ..widgets.object_list import ObjectList
+from ..widgets.object_tree import ObjectTree
+from ..widgets.object_view import ObjectView
+from ..widgets.stream_view import StreamView, stream_kind
+
+
+def object_header(doc, target: Target) -> tuple[Text, object, object]:
+    """(header text, the value to show, the IndirectObject or None)."""
+    rev_total = len(doc.revisions)
+    if target.ref is None:
+        k = rev_total - 1 if target.revision is None else target.revision
+        trailer = doc.revisions[k].trailer if doc.revisions else doc.trailer
+        return Text(f"trailer  revision {k + 1} of {rev_total}", style="bold"), trailer, None
+    ref = target.ref
+    obj = doc.get(ref.num, None, target.revision)
+    header = Text(f"{ref.num} {obj.gen if obj else ref.gen} obj", style="bold")
+    if obj is None:
+        entry = doc.xref(target.revision).get(ref.num)
+        why = entry.describe() if entry is not None else "not in the cross-reference table"
+        header.append(f"  missing: {why}", style="red")
+        return header, None, None
+    entry = doc.xref(target.revision).get(ref.num)
+    if entry is not None and entry.kind == IN_OBJSTM:
+        where = f"in object stream {entry.a} index {entry.b}, offset {obj.start} in its data"
+    else:
+        where = f"offset {obj.start}"
+    header.append(f"  {where}  length {obj.end - obj.start}")
+    rev = doc.revision_of(ref.num, target.revision)
+    if rev is not None:
+        header.append(f"  revision {rev + 1} of {rev_total}")
+        if rev > 0 and doc.get(ref.num, None, rev - 1) is not None:
+            header.append("  changed (v: revisions)", style="italic")
+    if target.revision is not None:
+        header.append(f"  [as of revision {target.revision + 1}]", style="reverse")
+    if obj.gen != ref.gen:
+        header.append(f"  (asked for generation {ref.gen})", style="red")
+    return header, obj.value, obj
+
+
+class BrowserScreen(Screen):
+    """Browse objects. Keys: ``r`` raw/decoded, ``x`` hex/text, ``[``/``]`` previous/next object."""
+
+    AUTO_FOCUS = "#object-view"
+    BINDINGS = [
+        Binding("r", "toggle_raw", "Raw/decoded", id="toggle-raw", tooltip="Show the stream raw or decoded"),
+        Binding("x", "toggle_hex", "Hex/text", id="toggle-hex", tooltip="Show the stream as a hex dump or text"),
+        Binding("left_square_bracket", "step(-1)", "Prev obj", show=False, id="previous-object"),
+        Binding("right_square_bracket", "step(1)", "Next obj", show=False, id="next-object"),
+        Binding("t", "focus_pane('object-tree')", "Tree", show=False, id="focus-tree"),
+        Binding("l", "focus_pane('object-list')", "List", show=False, id="focus-list"),
+        Binding("m", "focus_pane('object-view')", "Object", show=False, id="focus-object"),
+        Binding("s", "focus_pane('stream-view')", "Stream", show=False, id="focus-stream"),
+        Binding("f", "focus_pane('backrefs')", "Referrers", show=False, id="focus-backrefs"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown: Target | None = None
+        self.raw = False
+        self.hex: bool | None = None
+        self._obj = None
+        self._token = 0
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with TabbedContent(id="nav"):
+                with TabPane("Tree", id="tab-tree"):
+                    yield ObjectTree(id="object-tree")
+                with TabPane("Objects", id="tab-list"):
+                    yield ObjectList(id="object-list")
+            with Vertical(id="main"):
+                yield Static(id="object-header", markup=False)
+                yield ObjectView(id="object-view")
+                yield Static(id="stream-header", markup=False)
+                yield StreamView(id="stream-view")
+            with Vertical(id="side"):
+                yield Static("Referenced by", classes="panel-title")
+                yield LoadingIndicator(id="backrefs-loading")
+                yield RefList(id="backrefs")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.app.backrefs_ready.subscribe(self, lambda _: self.show_backrefs())
+        doc = self.app.doc
+        self.query_one(ObjectTree).load(doc)
+        self.query_one(ObjectList).load(doc)
+
+    def on_screen_resume(self) -> None:
+        if self.app.current is None:  # opened from the overview: start at the trailer
+            self.app.current = Target(None)
+        if self.app.current != self.shown:
+            self.display_target(self.app.current)
+
+    # -- showing ----------------------------------------------------------------------
+    def display_target(self, target: Target) -> None:
+        self.shown = target
+        doc = self.app.doc
+        view = self.query_one(ObjectView)
+        header = self.query_one("#object-header", Static)
+        try:
+            text, value, obj = object_header(doc, target)
+        except Exception as e:  # a broken object shows its error in place
+            text, value, obj = Text(f"{target.describe()}  error: {safe_line(str(e))}", style="red"), None, None
+        extra = [f"% {safe_line(str(d))}" for d in (obj.diagnostics if obj else [])]
+        if obj is None and target.ref is not None:
+            view.show_value(None, extra)
+        else:
+            view.show_value(value, extra)
+        header.update(text)
+        self._obj = obj
+        self.hex = None
+        is_stream = obj is not None and isinstance(obj.value, Stream)
+        self.set_class(is_stream, "-stream")
+        if is_stream:
+            self.load_stream()
+        if target.ref is not None:
+            self.query_one(ObjectList).select_number(target.ref.num)
+        self.show_backrefs()
+
+    def load_stream(self) -> None:
+        self._token += 1
+        self.query_one("#stream-header", Static).update(Text("decoding…", style="italic"))
+        self.decode_stream(self._obj, self.raw, self.shown.key if self.shown else None, self._token)
+
+    @work(thread=True, exclusive=True, group="stream", exit_on_error=False)
+    def decode_stream(self, obj, raw: bool, key: str | None, token: int) -> None:
+        doc = self.app.doc
+        try:
+            result = doc.stream_data(obj, decode_filters=not raw)
+            kind = stream_kind(obj.value.dict, result.data, key)
+            error = None
+        except Exception as e:
+            result, kind, error = None, "hex", str(e)
+        self.app.call_from_thread(self._show_stream, token, obj, result, kind, error)
+
+    def _show_stream(self, token: int, obj, result, kind: str, error: str | None) -> None:
+        if token != self._token:
+            return
+        header = Text()
+        stream = obj.value
+        header.append("raw (decrypted, not decoded)" if self.raw else "decoded", style="bold")
+        header.append(f"  {len(stream.raw)} bytes in file")
+        tail: list[Content] = []
+        if result is None:
+            header.append(f"  error: {safe_line(error)}", style="red")
+            data = b""
+        else:
+            data = result.data
+            for step in result.steps:
+                header.append("  → ")
+                header.append(safe_line(step.name), style="bold")
+                header.append(f" {step.size_in}→{step.size_out}")
+                if step.passthrough:
+                    header.append(" (passed through)", style="italic")
+                if step.error:
+                    header.append(f" ✗ {safe_line(step.error)}", style="red")
+            if result.error:
+                tail.append(Content(f"⚠ decode error: {safe_line(result.error)} — the data above is "
+                                    f"what decoded before it").stylize("$text-error"))
+        hex_mode = kind == "hex" if self.hex is None else self.hex
+        header.append(f"  {len(data)} bytes shown as {'hex' if hex_mode else kind}", style="italic")
+        self.query_one("#stream-header", Static).update(header)
+        self.query_one(StreamView).show_data(data, kind, hex_mode, tail)
+
+    def show_backrefs(self) -> None:
+        panel = self.query_one("#backrefs", RefList)
+        loading = self.query_one("#backrefs-loading")
+        target = self.shown
+        if target is None or target.ref is None:
+            loading.display = False
+            panel.set_items([(Content("(the trailer is not an object)").stylize("$text-muted"), None, None)])
+            return
+        refs = self.app.backrefs(target.ref.num)
+        loading.display = refs is None
+        if refs is None:
+            panel.set_items([(Content("indexing references…").stylize("$text-muted"), None, None)])
+            return
+        if not refs:
+            panel.set_items([(Content("nothing refers to this object").stylize("$text-muted"), None, None)])
+            return
+        items = []
+        for br in refs:
+            path = safe_line(" ".join(br.path))
+            items.append((Content.assemble((f"{br.source.num} {br.source.gen} R", "$text-accent underline"),
+                                           " ", path), br.source, None))
+        panel.set_items(items)
+
+    # -- navigation -------------------------------------------------------------------
+    def on_line_view_followed(self, event: LineView.Followed) -> None:
+        event.stop()
+        self.post_message(ObjectRequested(Target(event.ref, self.shown.revision if self.shown and
+                                                 event.view.id == "object-view" else None, event.key)))
+
+    def on_object_tree_opened(self, event: ObjectTree.Opened) -> None:
+        event.stop()
+        self.post_message(ObjectRequested(Target(event.ref, None, event.key)))
+
+    def action_toggle_raw(self) -> None:
+        if self._obj is not None and isinstance(self._obj.value, Stream):
+            self.raw = not self.raw
+            self.load_stream()
+
+    def action_toggle_hex(self) -> None:
+        if self._obj is not None and isinstance(self._obj.value, Stream):
+            self.hex = not (self.query_one(StreamView).kind == "hex")
+            self.load_stream()
+
+    def action_step(self, delta: int) -> None:
+        numbers = self.query_one(ObjectList).numbers
+        if not numbers:
+            return
+        current = self.shown.ref.num if self.shown and self.shown.ref else numbers[0]
+        i = bisect_left(numbers, current)
+        if delta > 0 and i < len(numbers) and numbers[i] == current:
+            i += 1
+        elif delta < 0:
+            i -= 1
+        num = numbers[max(0, min(i, len(numbers) - 1))]
+        entry = self.app.doc.xref().get(num)
+        self.post_message(ObjectRequested(Target(Ref(num, entry.gen if entry else 0))))
+
+    def action_focus_pane(self, pane_id: str) -> None:
+        if pane_id == "object-tree":
+            self.query_one(TabbedContent).active = "tab-tree"
+        elif pane_id == "object-list":
+            self.query_one(TabbedContent).active = "tab-list"
+        self.query_one(f"#{pane_id}").focus()

@@ -1,0 +1,127 @@
+"""What is in this file: identity, structure, repairs, and entry points to follow."""
+from __future__ import annotations
+
+import os
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from pdfinspect.core.diagnostics import Severity
+from pdfinspect.core.objects import Ref, String
+from pdfinspect.core.textstrings import decode_text
+from pdfinspect.present.text import safe_line
+
+from ..messages import TRAILER_REF, ObjectRequested, Target
+from ..widgets.line_view import LineView, RefList
+
+_SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "dim"}
+
+
+def _info_text(doc, key: str) -> str:
+    v = doc.resolve(doc.info.get(key))
+    return safe_line(decode_text(v.value)) if isinstance(v, String) else "—"
+
+
+def summary(doc) -> Text:
+    """The facts block of the overview, all values made terminal-safe."""
+    t = Text()
+
+    def row(label: str, value: str, style: str = "") -> None:
+        t.append(f"{label:<14}", style="bold")
+        t.append(value + "\n", style=style)
+
+    row("File", safe_line(os.path.basename(doc.path or "(memory)")))
+    row("Size", f"{doc.size:,} bytes")
+    row("Version", safe_line(doc.version or "unknown"))
+    row("Producer", _info_text(doc, "Producer"))
+    row("Creator", _info_text(doc, "Creator"))
+    row("Title", _info_text(doc, "Title"))
+    row("Encryption", safe_line(doc.security.describe()) if doc.security else "none")
+    row("Pages", str(doc.page_count()))
+    row("Revisions", str(len(doc.revisions)))
+    row("Objects", f"{len(doc.object_numbers()):,} in use (/Size {safe_line(str(doc.trailer.get('Size')))})")
+    row("Repaired", "yes: see below" if doc.repaired or any(d.repair for d in doc.diagnostics) else "no",
+        "bold yellow" if doc.repaired else "")
+    return t
+
+
+def diagnostics_text(doc) -> Text:
+    t = Text()
+    if not doc.diagnostics:
+        t.append("No damage found while opening.", style="dim")
+        return t
+    for d in doc.diagnostics:
+        t.append(f"{d.severity.value:<8}", style=_SEVERITY_STYLE.get(d.severity, ""))
+        t.append(f"{safe_line(d.code)}  ", style="bold")
+        t.append(safe_line(d.message))
+        if d.offset is not None:
+            t.append(f"  @{d.offset}", style="dim")
+        if d.clause:
+            t.append(f"  §{safe_line(d.clause)}", style="dim")
+        if d.repair:
+            t.append("\n        repaired: ", style="green")
+            t.append(safe_line(d.repair))
+        t.append("\n")
+    return t
+
+
+def entry_points(app) -> list[tuple[Content, Ref | None, str | None]]:
+    """Trailer, catalog, info, pages, first page and its fonts, encryption dictionary."""
+    doc = app.doc
+    items: list[tuple[Content, Ref | None, str | None]] = [(Content("trailer"), TRAILER_REF, None)]
+
+    def add(label: str, ref, key: str) -> None:
+        if isinstance(ref, Ref):
+            items.append((Content.assemble(f"{label:<16}", (f"{ref.num} {ref.gen} R", "$text-accent")), ref, key))
+
+    add("Catalog /Root", doc.trailer.get("Root"), "/Root")
+    add("Info", doc.trailer.get("Info"), "/Info")
+    add("Encrypt", doc.trailer.get("Encrypt"), "/Encrypt")
+    add("Pages", doc.catalog.get("Pages"), "/Pages")
+    add("Page 1", doc.page_ref(1), "/Kids")
+    fonts = app.fonts_target(1)
+    if fonts is not None:
+        add("Fonts of page 1", fonts.ref, "/Font")
+    for key in ("Outlines", "AcroForm", "Names", "StructTreeRoot", "Metadata"):
+        add(key, doc.catalog.get(key), "/" + key)
+    return items
+
+
+class OverviewScreen(Screen):
+    """The first screen: ``enter`` on an entry point opens it in the browser."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with VerticalScroll(id="overview-facts"):
+                yield Static("Overview", classes="panel-title")
+                yield Static(id="summary", markup=False)
+                yield Static("Repairs and diagnostics", classes="panel-title")
+                yield Static(id="diagnostics", markup=False)
+            with Vertical(id="overview-entries"):
+                yield Static("Entry points", classes="panel-title")
+                yield RefList(id="entry-points")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        doc = self.app.doc
+        try:
+            self.query_one("#summary", Static).update(summary(doc))
+            items = entry_points(self.app)
+        except Exception as e:  # keep the screen up whatever the core did
+            self.query_one("#summary", Static).update(Text(f"error: {safe_line(str(e))}", style="red"))
+            items = []
+        self.query_one("#diagnostics", Static).update(diagnostics_text(doc))
+        self.query_one("#entry-points", RefList).set_items(items)
+        self.query_one("#entry-points").focus()
+
+    def on_screen_resume(self) -> None:
+        # repairs can be found lazily after opening (objects parsed since)
+        self.query_one("#diagnostics", Static).update(diagnostics_text(self.app.doc))
+
+    def on_line_view_followed(self, event: LineView.Followed) -> None:
+        event.stop()
+        self.post_message(ObjectRequested(Target.of(event.ref, None, event.key)))

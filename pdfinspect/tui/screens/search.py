@@ -1,0 +1,175 @@
+"""Search decoded streams and strings for a text or a regex; hits are object + offset.
+
+The scan runs in a thread worker over its own :class:`Document` (the core caches are not
+shared across threads) and sends hits in batches with the progress so far.
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, ProgressBar, Static
+from textual.worker import get_current_worker
+
+from pdfinspect.core.objects import Array, Dict, Ref, Stream, String
+from pdfinspect.present.text import safe_line
+
+from ..messages import ObjectRequested, Target
+from ..widgets.line_view import LineView, RefList
+
+MAX_HITS = 2000
+CONTEXT = 24
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    ref: Ref
+    where: str  # "stream" or the key path of a string
+    offset: int
+    context: bytes
+
+
+def _strings_in(value, path: str):
+    if isinstance(value, String):
+        yield path, value.value
+    elif isinstance(value, Stream):
+        yield from _strings_in(value.dict, path)
+    elif isinstance(value, Dict):
+        for k, v in value.items():
+            yield from _strings_in(v, f"{path}/{k}")
+    elif isinstance(value, Array):
+        for i, v in enumerate(value):
+            yield from _strings_in(v, f"{path}[{i}]")
+
+
+def compile_query(query: str, regex: bool) -> re.Pattern[bytes]:
+    """Queries match bytes as Latin-1 (PDF strings and streams are bytes); raises re.error."""
+    pattern = query.encode("latin-1", "replace") if regex else re.escape(query.encode("latin-1", "replace"))
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def search_object(doc, obj, pattern: re.Pattern[bytes]) -> list[Hit]:
+    hits = []
+    for path, data in _strings_in(obj.value, ""):
+        for m in pattern.finditer(data):
+            hits.append(Hit(obj.ref, path or "string", m.start(), data[max(0, m.start() - CONTEXT):m.end() + CONTEXT]))
+    if isinstance(obj.value, Stream):
+        data = doc.stream_data(obj).data
+        for m in pattern.finditer(data):
+            hits.append(Hit(obj.ref, "stream", m.start(), data[max(0, m.start() - CONTEXT):m.end() + CONTEXT]))
+    return hits
+
+
+def hit_line(hit: Hit) -> Content:
+    context = safe_line(hit.context.decode("latin-1"))
+    return Content.assemble((f"{hit.ref.num} {hit.ref.gen} R", "$text-accent"),
+                            f"  {safe_line(hit.where)} @{hit.offset}  ", (context, "$text-muted"))
+
+
+class SearchScreen(Screen):
+    """Type a text (or ``re:`` and a regex) and Enter; ``enter`` on a hit opens its object."""
+
+    BINDINGS = [Binding("escape", "focus_input", "Edit query", id="edit-query")]
+
+    class Progress(Message):
+        def __init__(self, hits: list[Hit], scanned: int, total: int, done: bool) -> None:
+            super().__init__()
+            self.hits = hits
+            self.scanned = scanned
+            self.total = total
+            self.done = done
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hits: list[Hit] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("Search decoded streams and strings  (prefix re: for a regex)", classes="panel-title")
+        yield Input(placeholder="text to find", id="search-input")
+        yield ProgressBar(id="search-progress", show_eta=False)
+        yield Static(id="search-status", markup=False)
+        yield RefList(id="search-hits")
+        yield Footer()
+
+    def on_screen_resume(self) -> None:
+        pending = self.app.pending_search
+        if pending is not None:
+            self.app.pending_search = None
+            self.query_one(Input).value = pending
+            self.start(pending)
+        elif not self.hits:
+            self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.start(event.value)
+
+    def start(self, query: str) -> None:
+        regex = query.startswith("re:")
+        text = query[3:] if regex else query
+        status = self.query_one("#search-status", Static)
+        if not text:
+            return
+        try:
+            pattern = compile_query(text, regex)
+        except re.error as e:
+            status.update(Content(f"bad regex: {e}").stylize("$text-error"))
+            return
+        self.hits = []
+        self.query_one(RefList).set_items([])
+        status.update(Content(f"searching for {safe_line(text)!r}…"))
+        self.query_one(RefList).focus()
+        self.scan(pattern)
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
+    def scan(self, pattern: re.Pattern[bytes]) -> None:
+        worker = get_current_worker()
+        doc = self.app.reopen()
+        total = len(doc.object_numbers())
+        batch: list[Hit] = []
+        found = scanned = 0
+        last = time.monotonic()
+        for obj in doc.iter_objects(cache=False):
+            if worker.is_cancelled:
+                return
+            scanned += 1
+            try:
+                hits = search_object(doc, obj, pattern)
+            except Exception:  # an object the core cannot decode has no hits
+                hits = []
+            hits = hits[:MAX_HITS - found]
+            found += len(hits)
+            batch.extend(hits)
+            if time.monotonic() - last > 0.1:
+                self.post_message(self.Progress(batch, scanned, total, False))
+                batch, last = [], time.monotonic()
+            if found >= MAX_HITS:
+                break
+        self.post_message(self.Progress(batch, scanned, total, True))
+
+    def on_search_screen_progress(self, message: Progress) -> None:
+        bar = self.query_one(ProgressBar)
+        bar.update(total=max(message.total, 1), progress=message.total if message.done else message.scanned)
+        hit_list = self.query_one(RefList)
+        if message.hits:
+            self.hits.extend(message.hits)
+            cursor = hit_list.cursor
+            hit_list.set_items([(hit_line(h), h.ref, None) for h in self.hits], cursor)
+        state = "done" if message.done else "searching"
+        capped = f" (stopped at {MAX_HITS})" if len(self.hits) >= MAX_HITS else ""
+        self.query_one("#search-status", Static).update(
+            Content(f"{state}: {len(self.hits)} hits{capped} in {message.scanned} of {message.total} objects"))
+
+    def on_line_view_followed(self, event: LineView.Followed) -> None:
+        event.stop()
+        self.post_message(ObjectRequested(Target(event.ref, None, None)))
+
+    def action_focus_input(self) -> None:
+        self.query_one(Input).focus()

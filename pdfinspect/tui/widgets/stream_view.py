@@ -1,0 +1,116 @@
+"""Stream data as highlighted text (a window at a time) or as a hex dump.
+
+Which highlighter applies is decided by :func:`stream_kind` from the stream dictionary,
+the key that led to the stream and a look at the data (ISO 32000 7.8 content streams,
+9.10.3 CMaps, 14.3.2 XML metadata, 12.6.4.17 JavaScript — shown as inert text).
+"""
+from __future__ import annotations
+
+import re
+
+from textual.content import Content
+
+from pdfinspect.core.objects import Dict
+from pdfinspect.present.text import bytes_as_text, hexdump, looks_like_text
+
+from .highlighting import highlight_lines
+from .line_view import LineView
+
+CHUNK = 256
+HEX_WIDTH = 16
+_CONTENT_OPS = re.compile(rb"(?:^|\s)(?:BT|ET|Tf|Tj|TJ|re|cm|Do|BDC|EMC|q|Q)(?:\s|$)")
+_CONTENT_KEYS = frozenset({"/Contents"})
+_BINARY_KEYS = frozenset({"/FontFile", "/FontFile2", "/FontFile3"})
+
+
+def stream_kind(d: Dict, data: bytes, key: str | None) -> str:
+    """One of ``content cmap xml javascript pdf text hex``."""
+    if key == "/JS":
+        return "javascript"
+    if d.get("Subtype") == "XML" or d.get("Type") == "Metadata":
+        return "xml"
+    if d.get("Type") == "XRef" or d.get("Subtype") == "Image" or key in _BINARY_KEYS:
+        return "hex"
+    if not looks_like_text(data):
+        return "hex"
+    if d.get("Type") == "ObjStm":
+        return "pdf"
+    head = data[:8192]
+    if d.get("Type") == "CMap" or b"begincmap" in head:
+        return "cmap"
+    if key in _CONTENT_KEYS or d.get("Subtype") == "Form" or _CONTENT_OPS.search(head):
+        return "content"
+    return "text"
+
+
+class StreamView(LineView):
+    """Lines of a stream; text is highlighted lazily in chunks of :data:`CHUNK` lines."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(show_cursor=False, id=id, classes=classes)
+        self._data = b""
+        self._text: list[str] = []
+        self._kind = "text"
+        self._hex = False
+        self._tail: list[Content] = []
+        self._chunks: dict[int, list[Content]] = {}
+
+    def show_data(self, data: bytes, kind: str, hex_mode: bool, tail: list[Content] = ()) -> None:
+        self._data = data
+        self._kind = kind
+        self._hex = hex_mode
+        self._tail = list(tail)
+        self._chunks = {}
+        self._text = [] if hex_mode else bytes_as_text(data).split("\n")
+        width = 10 + HEX_WIDTH * 4 + 2 if hex_mode else max((len(t) for t in self._text[:2000]), default=0)
+        self.set_reactive(LineView.cursor, 0)
+        self.reset(width)
+        self.scroll_to(0, 0, animate=False, immediate=True)
+
+    @property
+    def kind(self) -> str:
+        return "hex" if self._hex else self._kind
+
+    @property
+    def body_count(self) -> int:
+        if self._hex:
+            return (len(self._data) + HEX_WIDTH - 1) // HEX_WIDTH
+        return len(self._text)
+
+    @property
+    def line_count(self) -> int:
+        return self.body_count + len(self._tail)
+
+    def build_line(self, index: int) -> Content:
+        body = self.body_count
+        if index >= body:
+            return self._tail[index - body]
+        if self._hex:
+            start = index * HEX_WIDTH
+            line = hexdump(self._data[start:start + HEX_WIDTH], start, HEX_WIDTH)
+            return Content(line).stylize("$text-muted", 0, 8)
+        chunk = index // CHUNK
+        lines = self._chunks.get(chunk)
+        if lines is None:
+            part = self._text[chunk * CHUNK:(chunk + 1) * CHUNK]
+            lines = highlight_lines("\n".join(part), self._kind if self._kind != "hex" else "text")
+            self._chunks[chunk] = lines
+        return lines[index - chunk * CHUNK]
+
+    def action_cursor_up(self) -> None:
+        self.scroll_up(animate=False)
+
+    def action_cursor_down(self) -> None:
+        self.scroll_down(animate=False)
+
+    def action_page_up(self) -> None:
+        self.scroll_page_up(animate=False)
+
+    def action_page_down(self) -> None:
+        self.scroll_page_down(animate=False)
+
+    def action_first(self) -> None:
+        self.scroll_home(animate=False)
+
+    def action_last(self) -> None:
+        self.scroll_end(animate=False)

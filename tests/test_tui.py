@@ -1,0 +1,317 @@
+"""Pilot tests: each screen walked by keyboard, checked against pikepdf/qpdf and the bytes."""
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pikepdf
+import pytest
+from conftest import corpus_file, sample
+
+from pdfinspect.core.document import Document
+from pdfinspect.tui import start_target
+from pdfinspect.tui.app import PdfInspectApp
+from pdfinspect.tui.screens.browser import BrowserScreen
+from pdfinspect.tui.screens.help import HelpScreen
+from pdfinspect.tui.screens.revisions import RevisionsScreen
+from pdfinspect.tui.widgets.line_view import LineView
+from pdfinspect.tui.widgets.object_list import ObjectList
+from pdfinspect.tui.widgets.stream_view import StreamView
+
+SIZE = (120, 40)
+
+
+def make_app(path, **kw) -> PdfInspectApp:
+    doc = Document.open(path)
+    return PdfInspectApp(doc, "", start_target(doc, kw.get("object_num"), kw.get("page")))
+
+
+async def settle(pilot) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def press(pilot, *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+async def goto(pilot, text: str) -> None:
+    await press(pilot, "g", *text, "enter")
+
+
+def header(app) -> str:
+    return str(app.screen.query_one("#object-header").render())
+
+
+def drawn(view: LineView) -> list[str]:
+    """The lines the widget actually draws (what reaches the terminal)."""
+    return [view.render_line(y).text.rstrip() for y in range(view.size.height)]
+
+
+def qpdf_objects(path) -> dict[int, str]:
+    """qpdf's view of the xref: object number → its entry ("uncompressed; offset = 15")."""
+    out = subprocess.run(["qpdf", "--show-xref", str(path)], capture_output=True, text=True).stdout
+    return {int(line.split("/")[0]): line.split(": ", 1)[1] for line in out.splitlines() if ": " in line}
+
+
+def qpdf_offsets(path) -> dict[int, int]:
+    return {num: int(entry.split("offset = ")[1])
+            for num, entry in qpdf_objects(path).items() if "offset = " in entry}
+
+
+async def test_overview_facts_match_pikepdf():
+    path = sample("minimal.pdf")
+    with pikepdf.open(path) as pdf:
+        version, pages = pdf.pdf_version, len(pdf.pages)
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        text = str(app.screen.query_one("#summary").render())
+        assert "minimal.pdf" in text
+        assert f"Version       {version}" in text
+        assert f"Pages         {pages}" in text
+        entries = [line for line in drawn(app.screen.query_one("#entry-points")) if line]
+        assert entries[0] == "trailer" and any(line.startswith("Catalog /Root") for line in entries)
+
+
+async def test_goto_shows_header_with_qpdf_offset():
+    path = sample("minimal.pdf")
+    offsets = qpdf_offsets(path)
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await goto(pilot, "4")
+        assert isinstance(app.screen, BrowserScreen)
+        assert header(app).startswith("4 0 obj")
+        assert f"offset {offsets[4]}" in header(app)
+        await goto(pilot, "3 0")
+        assert header(app).startswith("3 0 obj")
+
+
+async def test_follow_reference_back_and_forward():
+    path = sample("minimal.pdf")
+    with pikepdf.open(path) as pdf:
+        root, pages = pdf.Root.objgen, pdf.Root.Pages.objgen
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await goto(pilot, str(root[0]))
+        view = app.screen.query_one("#object-view")
+        assert any("/Pages" in line for line in drawn(view))
+        await press(pilot, "enter")  # the cursor starts on the first reference: /Pages
+        assert header(app).startswith(f"{pages[0]} {pages[1]} obj")
+        await press(pilot, "backspace")
+        assert header(app).startswith(f"{root[0]} {root[1]} obj")
+        await press(pilot, "alt+right")
+        assert header(app).startswith(f"{pages[0]} {pages[1]} obj")
+        await press(pilot, "alt+left")
+        assert header(app).startswith(f"{root[0]} {root[1]} obj")
+
+
+async def test_referenced_by_lists_referrers_found_by_pikepdf():
+    path = sample("minimal.pdf")
+    with pikepdf.open(path) as pdf:
+        target = pdf.pages[0].obj.Contents.objgen
+        referrers = {o.objgen for o in pdf.objects
+                     if isinstance(o, pikepdf.Dictionary) and any(
+                         isinstance(v, pikepdf.Object) and v.is_indirect and v.objgen == target
+                         for v in o.values())}
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await goto(pilot, str(target[0]))
+        await settle(pilot)
+        lines = [line for line in drawn(app.screen.query_one("#backrefs")) if line]
+        assert {tuple(map(int, line.split()[:2])) for line in lines} == referrers
+        assert all("/Contents" in line for line in lines)
+        await press(pilot, "f", "enter")  # follow the referrer from the panel
+        assert header(app).startswith(f"{min(referrers)[0]} 0 obj")
+
+
+async def test_raw_decoded_toggle_matches_pikepdf():
+    path = sample("filters.pdf")
+    with pikepdf.open(path) as pdf:
+        stream = pdf.get_object((9, 0))
+        decoded, raw = stream.read_bytes(), stream.read_raw_bytes()
+    app = make_app(path, object_num=9)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        view = app.screen.query_one(StreamView)
+        assert view._data == decoded
+        assert "FlateDecode" in str(app.screen.query_one("#stream-header").render())
+        await press(pilot, "r")
+        assert view._data == raw and view.kind == "hex"
+        assert drawn(view)[0].startswith("00000000  " + " ".join(f"{b:02x}" for b in raw[:4]))
+        await press(pilot, "r")
+        assert view._data == decoded
+
+
+async def test_binary_image_shows_as_hex():
+    app = make_app(sample("filters.pdf"), object_num=11)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one(StreamView).kind == "hex"
+
+
+async def test_decode_error_shown_inline_with_partial_data():
+    path = sample("damaged-truncated.pdf")
+    doc = Document.open(path)
+    stream = next(o for o in doc.iter_objects() if o.is_stream)
+    result = doc.stream_data(stream)
+    assert result.error  # the sample is cut inside the Flate data
+    app = make_app(path, object_num=stream.num)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        view = app.screen.query_one(StreamView)
+        assert view._data == result.data
+        last = view.line(view.line_count - 1).plain
+        assert last.startswith("⚠ decode error")
+
+
+async def test_markup_in_strings_is_shown_literally():
+    path = sample("lexical.pdf")
+    with pikepdf.open(path) as pdf:
+        info_num = pdf.trailer.Info.objgen[0]
+        author = bytes(pdf.trailer.Info.Author).decode("latin-1")
+    app = make_app(path, object_num=info_num)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        lines = drawn(app.screen.query_one("#object-view"))
+        author_line = next(line for line in lines if "/Author" in line)
+        assert f"({author[:40]}" in author_line  # [bold red]… drawn as typed, not as style
+        assert not any("\x1b" in line or "\x07" in line for line in lines)
+
+
+async def test_revisions_show_changes_and_both_values():
+    path = sample("incremental.pdf")
+    with pikepdf.open(path) as pdf:
+        info_num = pdf.trailer.Info.objgen[0]
+        title = str(pdf.trailer.Info.Title)
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "v")
+        screen = app.screen
+        assert isinstance(screen, RevisionsScreen) and screen.revision == 2
+        changes = [line for line in drawn(screen.query_one("#changed-objects")) if line]
+        assert any(line.startswith("+") and f" {info_num} added" in line for line in changes)
+        after = drawn(screen.query_one("#after-view"))
+        assert any(f"/Title ({title})" in line for line in after)
+        assert drawn(screen.query_one("#before-view"))[0] == "null"  # did not exist before
+        await press(pilot, "left_square_bracket")
+        assert screen.revision == 1
+        changes = [line for line in drawn(screen.query_one("#changed-objects")) if line]
+        assert any(line.startswith("~") and " 4 changed" in line for line in changes)
+        await press(pilot, "tab", "enter")  # open the object as of revision 2
+        assert isinstance(app.screen, BrowserScreen)
+        assert "as of revision 2" in header(app)
+
+
+async def test_damaged_file_opens_and_lists_repairs():
+    path = sample("damaged-bad-offsets.pdf")
+    offsets = qpdf_offsets(sample("minimal.pdf"))
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await goto(pilot, "4")
+        await press(pilot, "o")
+        text = str(app.screen.query_one("#diagnostics").render())
+        assert "xref-offset-wrong" in text and "repaired:" in text
+        await goto(pilot, "4")
+        assert f"offset {offsets[4]}" in header(app)  # where the object really is, not where xref says
+
+
+async def test_broken_object_shows_its_error_in_place():
+    app = make_app(sample("damaged-broken-object.pdf"), object_num=6)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert header(app).startswith("6 0 obj")
+        lines = drawn(app.screen.query_one("#object-view"))
+        assert any(line.startswith("% warning") for line in lines)
+
+
+async def test_page_start_and_palette_go_to_page():
+    path = sample("pages.pdf")
+    with pikepdf.open(path) as pdf:
+        page3 = pdf.pages[2].obj.objgen
+        page1 = pdf.pages[0].obj.objgen
+    app = make_app(path, page=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert header(app).startswith(f"{page1[0]} {page1[1]} obj")
+        await press(pilot, "ctrl+p", *"page 3")
+        await pilot.pause(0.3)
+        await press(pilot, "enter")
+        assert header(app).startswith(f"{page3[0]} {page3[1]} obj")
+
+
+async def test_fonts_of_page_open_the_node_holding_inherited_fonts():
+    path = sample("pages.pdf")
+    with pikepdf.open(path) as pdf:
+        page3 = pdf.pages[2].obj.objgen[0]
+    # pikepdf pushes inherited /Resources down to the pages, so read the bytes: the /Pages
+    # node whose /Kids hold page 3 carries /Resources with a direct /Font dictionary.
+    holder = re.search(rb"\n(\d+) 0 obj\n<<[^\n]*/Kids \[[^\]]*\b%d 0 R[^\n]*/Resources << /Font <<" % page3,
+                       path.read_bytes())
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "ctrl+p", *"fonts 3")
+        await pilot.pause(0.3)
+        await press(pilot, "enter")
+        assert header(app).startswith(f"{int(holder[1])} 0 obj")
+
+
+async def test_search_lists_hits_as_object_and_offset():
+    path = sample("minimal.pdf")
+    with pikepdf.open(path) as pdf:
+        contents = pdf.pages[0].obj.Contents
+        offset = contents.read_bytes().find(b"Hello")
+        num = contents.objgen[0]
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "slash", *"hello", "enter")
+        await settle(pilot)
+        hits = [line for line in drawn(app.screen.query_one("#search-hits")) if line]
+        assert any(line.startswith(f"{num} 0 R  stream @{offset}") for line in hits)
+        await press(pilot, "enter")
+        assert header(app).startswith(f"{num} 0 obj")
+
+
+async def test_help_lists_every_app_binding():
+    app = make_app(sample("minimal.pdf"))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        table = app.screen.query_one("#help-table").content
+        ids = {str(cell) for cell in table.columns[3]._cells}
+        assert {b.id for b in app.BINDINGS} <= ids
+        await press(pilot, "escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_object_list_matches_qpdf_objects():
+    path = corpus_file("mupdf-incremental-update.pdf")
+    expected = sorted(qpdf_objects(path))
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "b", "l")
+        listing = app.screen.query_one(ObjectList)
+        assert listing.numbers == expected
+        await press(pilot, "end", "enter")
+        assert header(app).startswith(f"{expected[-1]} ")
+
+
+async def test_tree_expands_lazily_and_opens_objects():
+    path = sample("minimal.pdf")
+    with pikepdf.open(path) as pdf:
+        root = pdf.Root.objgen
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "b", "t")
+        tree = app.screen.query_one("#object-tree")
+        root_node = next(n for n in tree.root.children if str(n.label).startswith("/Root"))
+        assert not root_node.children  # nothing read below until expanded
+        tree.move_cursor(root_node)
+        await press(pilot, "space")
+        assert any(str(n.label).startswith("/Pages") for n in root_node.children)
+        await press(pilot, "enter")
+        assert header(app).startswith(f"{root[0]} {root[1]} obj")
