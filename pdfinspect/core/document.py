@@ -205,6 +205,8 @@ class Document:
     def xref(self, revision: int | None = None) -> dict[int, XrefEntry]:
         """Entries in force as of ``revision`` (default: the latest), later revisions winning."""
         k = len(self.revisions) - 1 if revision is None else revision
+        if k == 0:
+            return self.revisions[0].entries  # nothing to merge: stays lazy
         merged = self._merged.get(k)
         if merged is None:
             merged = self._merged[k - 1].copy() if k - 1 in self._merged else {}

@@ -7,8 +7,7 @@ any value can always be shown (``buf[tok.start:tok.end]``). Problems are recorde
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .diagnostics import Diagnostic, warning
 from .objects import Name, String
@@ -34,6 +33,14 @@ _NAME_BODY = re.compile(_REGULAR + rb"*")
 _HEX_BODY = re.compile(rb"[0-9A-Fa-f\x00\t\n\x0c\r ]*")
 _SIMPLE_LITERAL = re.compile(rb"\(([^()\\]*)\)")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+# Fast path: white space and comments, then a number, name, delimiter or keyword in one match.
+_FAST = re.compile(
+    rb"(?:[\x00\t\n\x0c\r ]++|%[^\r\n]*+)*+"
+    rb"(?:(?P<int>[+-]?\d+)(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])"
+    rb"|(?P<real>[+-]?(?:\d+\.\d*|\.\d+))(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])"
+    rb"|/(?P<name>[^\x00\t\n\x0c\r ()<>\[\]{}/%#]*)(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])"
+    rb"|(?P<delim><<|>>|[\[\]{}])"
+    rb"|(?P<kw>[A-Za-z'\"*][^\x00\t\n\x0c\r ()<>\[\]{}/%]*))")
 
 _ESCAPES = {
     ord("n"): b"\n",
@@ -47,8 +54,9 @@ _ESCAPES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
+    """One token and its byte span (a NamedTuple: the lexer makes millions of them)."""
+
     kind: str
     value: Any
     start: int
@@ -167,8 +175,22 @@ class Lexer:
 
     def next(self) -> Token:
         buf = self.buf
-        pos = self.skip_whitespace()
         end = self.end
+        m = _FAST.match(buf, self.pos, end)
+        if m is not None and m.lastgroup is not None:
+            kind = m.lastgroup
+            start = m.start(kind)
+            self.pos = stop = m.end()
+            if kind == "int":
+                return Token(INT, int(m.group(kind)), start, stop)
+            if kind == "name":
+                return Token(NAME, Name(m.group(kind).decode("latin-1")), start - 1, stop)
+            if kind == "delim":
+                return Token(DELIM, m.group(kind), start, stop)
+            if kind == "kw":
+                return Token(KEYWORD, m.group(kind), start, stop)
+            return Token(REAL, float(m.group(kind)), start, stop)
+        pos = self.skip_whitespace()
         if pos >= end:
             return Token(EOF, None, pos, pos)
         c = buf[pos]

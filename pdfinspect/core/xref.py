@@ -7,6 +7,7 @@ needs the filters, which is all this module asks of the rest of the core.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, warning
@@ -48,7 +49,7 @@ class XrefEntry:
 class XrefSection:
     offset: int
     kind: str  # "table" or "stream"
-    entries: dict[int, XrefEntry]
+    entries: Mapping[int, XrefEntry]
     trailer: Dict
     diagnostics: list[Diagnostic] = field(default_factory=list)
     stream_num: int | None = None
@@ -62,7 +63,7 @@ class Revision:
     startxref: int
     trailer: Dict
     sections: list[XrefSection]
-    entries: dict[int, XrefEntry]
+    entries: Mapping[int, XrefEntry]
 
 
 def find_startxref(buf) -> tuple[int | None, int | None]:
@@ -163,26 +164,78 @@ def _read_stream(obj, offset: int) -> XrefSection:
             diags.append(warning("xref-stream-bad-index", "xref stream /Index malformed; using [0 Size]",
                                  offset=offset, ref=(obj.num, obj.gen), clause="7.5.8.2"))
         index = [0, size]
-    row = w1 + w2 + w3
-    entries: dict[int, XrefEntry] = {}
-    pos = 0
-    ln = len(data)
-    frombytes = int.from_bytes
-    for k in range(0, len(index), 2):
-        first, count = index[k], index[k + 1]
-        for i in range(count):
-            if pos + row > ln:
-                diags.append(warning("xref-stream-short", f"xref stream data ends after {len(entries)} "
-                                     "entries", offset=offset, ref=(obj.num, obj.gen), clause="7.5.8.3"))
-                return XrefSection(offset, "stream", entries, d, diags, obj.num)
-            t = frombytes(data[pos:pos + w1], "big") if w1 else 1
-            a = frombytes(data[pos + w1:pos + w1 + w2], "big")
-            b = frombytes(data[pos + w1 + w2:pos + row], "big") if w3 else 0
-            pos += row
-            if t in (0, 1, 2):
-                entries[first + i] = XrefEntry(t, a, b)
-            # types > 2 are to be ignored (7.5.8.3): treated as null references
+    entries = StreamEntries(data, (w1, w2, w3), [(index[k], index[k + 1]) for k in range(0, len(index), 2)])
+    if entries.short:
+        diags.append(warning("xref-stream-short", f"xref stream data holds {entries.rows} of "
+                             f"{entries.declared} entries", offset=offset, ref=(obj.num, obj.gen),
+                             clause="7.5.8.3"))
     return XrefSection(offset, "stream", entries, d, diags, obj.num)
+
+
+class StreamEntries(Mapping):
+    """The entries of an xref stream, decoded row by row on demand.
+
+    Looking up one object costs one row, so opening a file with 100,000 objects to show
+    one of them does not build 100,000 entries. Types other than 0, 1, 2 are ignored as
+    7.5.8.3 says (they read as null references).
+    """
+
+    def __init__(self, data: bytes, widths: tuple[int, int, int], ranges: list[tuple[int, int]]):
+        self.data = data
+        self.widths = widths
+        row = sum(widths)
+        self.rows = len(data) // row if row else 0
+        self.declared = sum(c for _, c in ranges)
+        self.short = self.declared > self.rows
+        self._ranges: list[tuple[int, int, int]] = []  # (first, count, first row)
+        at = 0
+        for first, count in ranges:
+            count = max(0, min(count, self.rows - at))
+            self._ranges.append((first, count, at))
+            at += count
+        self._all: dict[int, XrefEntry] | None = None
+
+    def _row(self, r: int) -> XrefEntry | None:
+        w1, w2, w3 = self.widths
+        pos = r * (w1 + w2 + w3)
+        data = self.data
+        t = int.from_bytes(data[pos:pos + w1], "big") if w1 else 1
+        if t not in (0, 1, 2):
+            return None
+        a = int.from_bytes(data[pos + w1:pos + w1 + w2], "big")
+        b = int.from_bytes(data[pos + w1 + w2:pos + w1 + w2 + w3], "big") if w3 else 0
+        return XrefEntry(t, a, b)
+
+    def __getitem__(self, num: int) -> XrefEntry:
+        if self._all is not None:
+            return self._all[num]
+        found = None
+        for first, count, at in self._ranges:  # later subsections win, as in a dict
+            if first <= num < first + count:
+                found = at + num - first
+        if found is None:
+            raise KeyError(num)
+        entry = self._row(found)
+        if entry is None:
+            raise KeyError(num)
+        return entry
+
+    def materialize(self) -> dict[int, XrefEntry]:
+        if self._all is None:
+            out: dict[int, XrefEntry] = {}
+            for first, count, at in self._ranges:
+                for i in range(count):
+                    e = self._row(at + i)
+                    if e is not None:
+                        out[first + i] = e
+            self._all = out
+        return self._all
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.materialize())
+
+    def __len__(self) -> int:
+        return len(self.materialize())
 
 
 def read_revisions(buf, startxref: int) -> tuple[list[Revision], list[Diagnostic]]:
@@ -222,7 +275,9 @@ def read_revisions(buf, startxref: int) -> tuple[list[Revision], list[Diagnostic
         offset = prev if isinstance(prev, int) and not isinstance(prev, bool) else None
     revisions: list[Revision] = []
     for i, (off, sections) in enumerate(reversed(chain)):
-        entries: dict[int, XrefEntry] = dict(sections[0].entries)
+        entries = sections[0].entries
+        if len(sections) > 1:
+            entries = dict(entries)
         for extra in sections[1:]:
             # hybrid file: the stream's entries fill in what the table leaves free or absent
             for num, e in extra.entries.items():

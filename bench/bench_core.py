@@ -1,0 +1,129 @@
+"""Core benchmark: whole processes on the same large file, next to pypdf and pdfminer.six.
+
+    python bench/bench_core.py [FILE] [--object N] [--repeat K]
+
+(a) open + show one object, (b) full scan: parse every object and decode every stream.
+FILE defaults to l3kernel's source3.pdf (Debian package texlive-latex-base-doc). Peak
+memory is the child's maximum resident set size. Prints times and the ratios to the peers.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+DEFAULT = Path("/usr/share/doc/texlive-doc/latex/l3kernel/source3.pdf")
+SMALL = Path(__file__).resolve().parent / "data" / "small-1.pdf"
+
+OURS_SHOW = "import sys; from pdfinspect.cli import main; sys.exit(main(['show', sys.argv[1], sys.argv[2]]))"
+OURS_SCAN = """
+import sys
+from pdfinspect.core.document import Document
+from pdfinspect.core.objects import Stream
+doc = Document.open(sys.argv[1])
+n = 0
+for obj in doc.iter_objects(cache=False):
+    n += 1
+    if isinstance(obj.value, Stream):
+        doc.stream_data(obj)
+print(n)
+"""
+PYPDF_SHOW = "import sys, pypdf; r = pypdf.PdfReader(sys.argv[1]); print(r.get_object(int(sys.argv[2])))"
+PYPDF_SCAN = """
+import sys, pypdf
+r = pypdf.PdfReader(sys.argv[1])
+n = 0
+for num in range(1, int(r.trailer['/Size'])):
+    try:
+        o = r.get_object(num)
+    except Exception:
+        continue
+    if o is None:
+        continue
+    n += 1
+    if isinstance(o, pypdf.generic.StreamObject):
+        try:
+            o.get_data()
+        except Exception:
+            pass
+print(n)
+"""
+MINER_SHOW = """
+import sys
+from pdfminer.pdfparser import PDFParser
+from pdfminer.pdfdocument import PDFDocument
+with open(sys.argv[1], 'rb') as f:
+    print(PDFDocument(PDFParser(f)).getobj(int(sys.argv[2])))
+"""
+MINER_SCAN = """
+import sys
+from pdfminer.pdfparser import PDFParser
+from pdfminer.pdfdocument import PDFDocument
+from pdfminer.pdftypes import PDFStream
+with open(sys.argv[1], 'rb') as f:
+    doc = PDFDocument(PDFParser(f))
+    n = 0
+    for xref in doc.xrefs:
+        for num in xref.get_objids():
+            try:
+                o = doc.getobj(num)
+            except Exception:
+                continue
+            n += 1
+            if isinstance(o, PDFStream):
+                try:
+                    o.get_data()
+                except Exception:
+                    pass
+print(n)
+"""
+
+
+def timed(code: str, *args: str) -> tuple[float, float]:
+    """Wall time and peak RSS (MB) of one child process."""
+    start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    subprocess.run([sys.executable, "-c", code, *args], check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return wall, max(peak, before) / 1024
+
+
+def best(code: str, *args: str, repeat: int) -> float:
+    return min(timed(code, *args)[0] for _ in range(repeat))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("file", nargs="?", default=str(DEFAULT))
+    ap.add_argument("--object", default="61618", help="object to show in (a)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--skip-peers", action="store_true", help="time pdfinspect only")
+    args = ap.parse_args()
+    if not os.path.exists(args.file):
+        print(f"{args.file} not found: apt-get install texlive-latex-base-doc", file=sys.stderr)
+        return 1
+    print(f"file: {args.file} ({os.path.getsize(args.file) / 1e6:.1f} MB)")
+    ours_a = best(OURS_SHOW, args.file, args.object, repeat=args.repeat)
+    print(f"(a) open + show object {args.object}: pdfinspect {ours_a:.3f} s")
+    if SMALL.exists():
+        small_a = best(OURS_SHOW, str(SMALL), "1", repeat=args.repeat)
+        print(f"    same on a 1-page file: {small_a:.3f} s (ratio {ours_a / small_a:.2f}x)")
+    wall, peak = timed(OURS_SCAN, args.file)
+    print(f"(b) full scan: pdfinspect {wall:.2f} s, peak RSS {peak:.0f} MB")
+    if args.skip_peers:
+        return 0
+    for name, show, scan in (("pdfminer.six", MINER_SHOW, MINER_SCAN), ("pypdf", PYPDF_SHOW, PYPDF_SCAN)):
+        a = best(show, args.file, args.object, repeat=args.repeat)
+        b = timed(scan, args.file)[0]
+        print(f"    {name:<12} (a) {a:.3f} s  ratio ours/theirs {ours_a / a:.2f}   "
+              f"(b) {b:.2f} s  ratio ours/theirs {wall / b:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
