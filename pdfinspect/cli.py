@@ -17,7 +17,9 @@ from .core.objects import Dict, Name, Ref, Stream, type_name
 from .core.serialize import format_object
 from .present.text import bytes_as_text, hexdump, looks_like_text, safe, safe_line
 
-COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
+CORE_COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
+CONTENT_COMMANDS = ("ops", "glyphs", "fonts", "text")  # in cli_content, imported on use
+COMMANDS = CORE_COMMANDS + CONTENT_COMMANDS
 EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE = 0, 1, 2
 
 
@@ -265,21 +267,29 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--decode", action="store_true", help="decode streams with generalized filters")
     s.add_argument("--revision", type=int, help="as of revision K (0 = oldest)")
     _common(s)
+    from . import cli_content
+
+    cli_content.register(sub)
     return p
 
 
 def build_open_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="pdfinspect",
-        usage="pdfinspect [-h] FILE [-r N] [--object N] [--page N] [--password PW]\n"
+        usage="pdfinspect [-h] FILE [-r N | -p N] [--object N] [--page N [--step | --glyphs]] "
+              "[--password PW]\n"
               "       pdfinspect COMMAND FILE … (commands: " + ", ".join(COMMANDS) + ")",
         description="Open FILE in the interactive inspector, or with -r N print object N and exit. "
                     "Run 'pdfinspect COMMAND -h' for a command's options.")
     p.add_argument("file")
     p.add_argument("-r", dest="num", type=int, help="print object N and exit (like hpdft -r N)")
     p.add_argument("--raw", action="store_true", help="with -r: the object's bytes as stored")
+    p.add_argument("-p", dest="text_page", type=int, metavar="N",
+                   help="print the text of page N and exit (like hpdft -p N)")
     p.add_argument("--object", type=int, help="open the app at object N")
     p.add_argument("--page", type=int, help="open the app at page N")
+    p.add_argument("--step", action="store_true", help="with --page: open the content stepper")
+    p.add_argument("--glyphs", action="store_true", help="with --page: open the glyph inspector")
     _common(p)
     return p
 
@@ -301,6 +311,10 @@ def _dispatch(argv: list[str]) -> int:
     out = Output()
     if argv and argv[0] in COMMANDS:
         args = build_parser().parse_args(argv)
+        if args.command in CONTENT_COMMANDS:
+            from . import cli_content
+
+            return getattr(cli_content, f"cmd_{args.command}")(args, out)
         return globals()[f"cmd_{args.command}"](args, out)
     if not argv or argv[0] in ("-h", "--help"):
         build_parser().print_help() if argv else build_open_parser().print_usage(sys.stderr)
@@ -309,6 +323,12 @@ def _dispatch(argv: list[str]) -> int:
     if args.num is not None:
         args.gen, args.revision, args.max_bytes = None, None, 4096
         return cmd_show(args, out)
+    if args.text_page is not None:
+        from . import cli_content
+
+        args.page = args.text_page
+        return cli_content.cmd_text(args, out)
     from .tui import run_app  # the only place the CLI touches Textual
 
-    return run_app(args.file, password=args.password, object_num=args.object, page=args.page)
+    return run_app(args.file, password=args.password, object_num=args.object, page=args.page,
+                   step=args.step, glyphs=args.glyphs)
