@@ -42,6 +42,13 @@ async def goto(pilot, text: str) -> None:
     await press(pilot, "g", *text, "enter")
 
 
+async def palette(pilot, text: str) -> None:
+    """Run the first command the palette offers for ``text``."""
+    await press(pilot, "ctrl+p", *text)
+    await pilot.pause(0.3)  # the palette searches its providers asynchronously
+    await press(pilot, "enter")
+
+
 def header(app) -> str:
     return str(app.screen.query_one("#object-header").render())
 
@@ -238,9 +245,7 @@ async def test_page_start_and_palette_go_to_page():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert header(app).startswith(f"{page1[0]} {page1[1]} obj")
-        await press(pilot, "ctrl+p", *"page 3")
-        await pilot.pause(0.3)
-        await press(pilot, "enter")
+        await palette(pilot, "page 3")
         assert header(app).startswith(f"{page3[0]} {page3[1]} obj")
 
 
@@ -254,9 +259,7 @@ async def test_fonts_of_page_open_the_node_holding_inherited_fonts():
                        path.read_bytes())
     app = make_app(path)
     async with app.run_test(size=SIZE) as pilot:
-        await press(pilot, "ctrl+p", *"fonts 3")
-        await pilot.pause(0.3)
-        await press(pilot, "enter")
+        await palette(pilot, "fonts 3")
         assert header(app).startswith(f"{int(holder[1])} 0 obj")
 
 

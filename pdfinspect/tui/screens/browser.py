@@ -100,7 +100,7 @@ class BrowserScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.app.backrefs_ready.subscribe(self, lambda _: self.show_backrefs())
+        self.app.backrefs_ready.subscribe(self, self.on_backrefs_ready)
         doc = self.app.doc
         self.query_one(ObjectTree).load(doc)
         self.query_one(ObjectList).load(doc)
@@ -140,7 +140,14 @@ class BrowserScreen(Screen):
     def load_stream(self) -> None:
         self._token += 1
         self.query_one("#stream-header", Static).update(Text("decoding…", style="italic"))
-        self.decode_stream(self._obj, self.raw, self.shown.key if self.shown else None, self._token)
+        self.decode_stream(self._obj, self.raw, self.stream_key(), self._token)
+
+    def stream_key(self) -> str | None:
+        """The key that leads to the shown stream: the one followed, else one from the referrers."""
+        if self.shown.key is not None:
+            return self.shown.key
+        refs = self.app.backrefs(self.shown.ref.num) or []
+        return next((br.path[-1] for br in refs if br.path and br.path[-1].startswith("/")), None)
 
     @work(thread=True, exclusive=True, group="stream", exit_on_error=False)
     def decode_stream(self, obj, raw: bool, key: str | None, token: int) -> None:
@@ -204,6 +211,11 @@ class BrowserScreen(Screen):
             items.append((Content.assemble((f"{br.source.num} {br.source.gen} R", "$text-accent underline"),
                                            " ", path), br.source, None))
         panel.set_items(items)
+
+    def on_backrefs_ready(self, _) -> None:
+        self.show_backrefs()
+        if self._obj is not None and isinstance(self._obj.value, Stream) and self.shown.key is None:
+            self.load_stream()  # the referrers' keys may tell what the stream holds
 
     # -- navigation -------------------------------------------------------------------
     def on_line_view_followed(self, event: LineView.Followed) -> None:

@@ -43,7 +43,9 @@ def summary(doc) -> Text:
     row("Encryption", safe_line(doc.security.describe()) if doc.security else "none")
     row("Pages", str(doc.page_count()))
     row("Revisions", str(len(doc.revisions)))
-    row("Objects", f"{len(doc.object_numbers()):,} in use (/Size {safe_line(str(doc.trailer.get('Size')))})")
+    size = doc.trailer.get("Size")
+    declared = f"/Size {safe_line(str(size))}" if size is not None else "no /Size in the trailer"
+    row("Objects", f"{len(doc.object_numbers()):,} in use ({declared})")
     row("Repaired", "yes: see below" if doc.repaired or any(d.repair for d in doc.diagnostics) else "no",
         "bold yellow" if doc.repaired else "")
     return t

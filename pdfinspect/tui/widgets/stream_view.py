@@ -17,7 +17,6 @@ from .highlighting import highlight_lines
 from .line_view import LineView
 
 CHUNK = 256
-HEX_WIDTH = 16
 _CONTENT_OPS = re.compile(rb"(?:^|\s)(?:BT|ET|Tf|Tj|TJ|re|cm|Do|BDC|EMC|q|Q)(?:\s|$)")
 _CONTENT_KEYS = frozenset({"/Contents"})
 _BINARY_KEYS = frozenset({"/FontFile", "/FontFile2", "/FontFile3"})
@@ -31,6 +30,8 @@ def stream_kind(d: Dict, data: bytes, key: str | None) -> str:
         return "xml"
     if d.get("Type") == "XRef" or d.get("Subtype") == "Image" or key in _BINARY_KEYS:
         return "hex"
+    if key in _CONTENT_KEYS or d.get("Subtype") == "Form":
+        return "content"  # inline images make content streams look binary
     if not looks_like_text(data):
         return "hex"
     if d.get("Type") == "ObjStm":
@@ -38,9 +39,7 @@ def stream_kind(d: Dict, data: bytes, key: str | None) -> str:
     head = data[:8192]
     if d.get("Type") == "CMap" or b"begincmap" in head:
         return "cmap"
-    if key in _CONTENT_KEYS or d.get("Subtype") == "Form" or _CONTENT_OPS.search(head):
-        return "content"
-    return "text"
+    return "content" if _CONTENT_OPS.search(head) else "text"
 
 
 class StreamView(LineView):
@@ -52,6 +51,7 @@ class StreamView(LineView):
         self._text: list[str] = []
         self._kind = "text"
         self._hex = False
+        self._row = 16
         self._tail: list[Content] = []
         self._chunks: dict[int, list[Content]] = {}
 
@@ -62,7 +62,8 @@ class StreamView(LineView):
         self._tail = list(tail)
         self._chunks = {}
         self._text = [] if hex_mode else bytes_as_text(data).split("\n")
-        width = 10 + HEX_WIDTH * 4 + 2 if hex_mode else max((len(t) for t in self._text[:2000]), default=0)
+        self._row = 8 if 0 < self.size.width < 78 else 16  # keep the ASCII column on screen
+        width = 10 + self._row * 4 + 1 if hex_mode else max((len(t) for t in self._text[:2000]), default=0)
         self.set_reactive(LineView.cursor, 0)
         self.reset(width)
         self.scroll_to(0, 0, animate=False, immediate=True)
@@ -74,7 +75,7 @@ class StreamView(LineView):
     @property
     def body_count(self) -> int:
         if self._hex:
-            return (len(self._data) + HEX_WIDTH - 1) // HEX_WIDTH
+            return (len(self._data) + self._row - 1) // self._row
         return len(self._text)
 
     @property
@@ -86,8 +87,8 @@ class StreamView(LineView):
         if index >= body:
             return self._tail[index - body]
         if self._hex:
-            start = index * HEX_WIDTH
-            line = hexdump(self._data[start:start + HEX_WIDTH], start, HEX_WIDTH)
+            start = index * self._row
+            line = hexdump(self._data[start:start + self._row], start, self._row)
             return Content(line).stylize("$text-muted", 0, 8)
         chunk = index // CHUNK
         lines = self._chunks.get(chunk)

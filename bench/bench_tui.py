@@ -1,0 +1,141 @@
+"""TUI benchmark: launch → overview drawn, 1-page vs 1,000-page file; time to show an object
+after ``g N``; the object list at 100,000 objects.
+
+    python bench/bench_tui.py [--repeat K]
+
+Runs the app headless (``App.run_test``) in this process; times are wall-clock medians and
+include ``Document.open``. Python and Textual import time is reported apart (it is the
+same for every file). The 1,000-page file comes from ``bench/make_large.py``; the
+100,000-object file is written with pikepdf into a temporary directory.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data"
+SIZE = (120, 40)
+
+
+def ensure_data() -> tuple[Path, Path]:
+    small, large = DATA / "small-1.pdf", DATA / "large-1000.pdf"
+    if not (small.exists() and large.exists()):
+        subprocess.run([sys.executable, str(HERE / "make_large.py")], check=True)
+    return small, large
+
+
+def many_objects(path: Path, count: int) -> Path:
+    """``count`` small objects, reachable through arrays of 100 (no huge single object)."""
+    import pikepdf
+
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    groups = pikepdf.Array()
+    for start in range(0, count, 100):
+        group = pikepdf.Array([pdf.make_indirect(pikepdf.Dictionary(N=i))
+                               for i in range(start, min(start + 100, count))])
+        groups.append(pdf.make_indirect(group))
+    pdf.Root.Many = pdf.make_indirect(groups)
+    pdf.save(path)
+    return path
+
+
+async def launch(path: Path) -> float:
+    from pdfinspect.core.document import Document
+    from pdfinspect.tui.app import PdfInspectApp
+
+    t0 = time.perf_counter()
+    app = PdfInspectApp(Document.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        elapsed = time.perf_counter() - t0
+    return elapsed
+
+
+async def header_after(pilot, keys: list[str], expected: str) -> float:
+    app = pilot.app
+    t0 = time.perf_counter()
+    for key in keys:
+        await pilot.press(key)
+    while True:
+        await pilot.pause()
+        screen = app.screen
+        header = screen.query("#object-header")
+        if header and str(header.first().render()).startswith(expected):
+            return time.perf_counter() - t0
+
+
+async def goto(path: Path, num: int) -> tuple[float, float]:
+    """(first ``g N``, which also builds the browser screen; a second ``g N``)."""
+    from pdfinspect.core.document import Document
+    from pdfinspect.tui.app import PdfInspectApp
+
+    app = PdfInspectApp(Document.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        first = await header_after(pilot, ["g", *str(num), "enter"], f"{num} 0 obj")
+        second = await header_after(pilot, ["g", *str(num - 2), "enter"], f"{num - 2} 0 obj")
+        await app.workers.wait_for_complete()
+    return first, second
+
+
+async def object_list(path: Path) -> tuple[float, float, int]:
+    """(time to open the list pane, time to jump to its last row and draw it, rows)."""
+    from pdfinspect.core.document import Document
+    from pdfinspect.tui.app import PdfInspectApp
+    from pdfinspect.tui.widgets.object_list import ObjectList
+
+    app = PdfInspectApp(Document.open(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        t0 = time.perf_counter()
+        await pilot.press("b", "l")
+        await pilot.pause()
+        opened = time.perf_counter() - t0
+        listing = app.screen.query_one(ObjectList)
+        t0 = time.perf_counter()
+        await pilot.press("end")
+        await pilot.pause()
+        jumped = time.perf_counter() - t0
+        rows = listing.line_count
+        await app.workers.wait_for_complete()
+    return opened, jumped, rows
+
+
+def median(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1000:7.1f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    t0 = time.perf_counter()
+    import pdfinspect.tui.app  # noqa: F401  (import cost, measured once)
+    print(f"import pdfinspect.tui.app (textual, rich, core): {(time.perf_counter() - t0) * 1000:.0f} ms")
+    small, large = ensure_data()
+    asyncio.run(launch(small))  # warm caches (CSS parse, lexers)
+    small_t = [asyncio.run(launch(small)) for _ in range(args.repeat)]
+    large_t = [asyncio.run(launch(large)) for _ in range(args.repeat)]
+    print(f"launch → overview drawn, {small.name}: {median(small_t)}")
+    print(f"launch → overview drawn, {large.name}: {median(large_t)}  "
+          f"(ratio {statistics.median(large_t) / statistics.median(small_t):.2f})")
+    runs = [asyncio.run(goto(large, 1001)) for _ in range(args.repeat)]
+    print(f"g 1001 on {large.name}, first (builds the browser): {median([r[0] for r in runs])}")
+    print(f"g 999 on {large.name}, browser already up:          {median([r[1] for r in runs])}")
+    with tempfile.TemporaryDirectory() as tmp:
+        many = many_objects(Path(tmp) / "many.pdf", 100_000)
+        opened, jumped, rows = asyncio.run(object_list(many))
+        print(f"object list, {rows:,} objects: open pane {opened * 1000:.1f} ms, "
+              f"end → last row drawn {jumped * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

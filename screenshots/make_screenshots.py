@@ -1,0 +1,52 @@
+"""Write screenshots/*.svg: each main screen of the app on a sample file (Textual's
+``save_screenshot`` inside ``run_test``). Run from anywhere:
+
+    python screenshots/make_screenshots.py
+"""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from pdfinspect.core.document import Document
+from pdfinspect.tui import start_target
+from pdfinspect.tui.app import PdfInspectApp
+
+HERE = Path(__file__).resolve().parent
+SAMPLES = HERE.parent / "sample_pdfs"
+SIZE = (120, 36)
+
+# (file name, sample, --object, keys pressed once the app is up)
+SHOTS = [
+    ("overview", "damaged-bad-offsets.pdf", None, []),
+    ("browser-object", "content.pdf", 3, ["tab", "tab"]),
+    ("browser-stream", "content.pdf", 4, []),
+    ("browser-hex", "filters.pdf", 11, []),
+    ("browser-list", "pages.pdf", None, ["b", "l"]),
+    ("revisions", "incremental.pdf", None, ["v"]),
+    ("search", "pages.pdf", None, ["slash", *"page", "enter"]),
+    ("help", "minimal.pdf", None, ["question_mark"]),
+]
+
+
+async def shoot(name: str, sample: str, object_num: int | None, keys: list[str]) -> Path:
+    doc = Document.open(SAMPLES / sample)
+    app = PdfInspectApp(doc, "", start_target(doc, object_num, None))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.2)
+        app.title = f"pdfinspect {sample}"
+        return Path(app.save_screenshot(filename=f"{name}.svg", path=str(HERE)))
+
+
+def main() -> None:
+    for shot in SHOTS:
+        print(asyncio.run(shoot(*shot)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""SVG snapshots of the main screens on sample files (accept changes: pytest --snapshot-update)."""
+from __future__ import annotations
+
+from conftest import sample
+
+from pdfinspect.core.document import Document
+from pdfinspect.tui import start_target
+from pdfinspect.tui.app import PdfInspectApp
+
+SIZE = (120, 36)
+
+
+def app_on(name: str, object_num: int | None = None) -> PdfInspectApp:
+    doc = Document.open(sample(name))
+    return PdfInspectApp(doc, "", start_target(doc, object_num, None))
+
+
+async def settled(pilot) -> None:
+    """Wait for the back-reference index and stream decoding, so nothing is mid-spinner."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_overview_of_a_repaired_file(snap_compare):
+    assert snap_compare(app_on("damaged-bad-offsets.pdf"), terminal_size=SIZE, run_before=settled)
+
+
+def test_browser_object_with_referrers(snap_compare):
+    assert snap_compare(app_on("minimal.pdf", 3), terminal_size=SIZE, run_before=settled)
+
+
+def test_browser_content_stream(snap_compare):
+    assert snap_compare(app_on("content.pdf", 4), terminal_size=SIZE, run_before=settled)
+
+
+def test_browser_binary_stream_as_hex(snap_compare):
+    assert snap_compare(app_on("filters.pdf", 11), terminal_size=SIZE, run_before=settled)
+
+
+def test_revisions(snap_compare):
+    async def open_revisions(pilot) -> None:
+        await pilot.press("v")
+        await settled(pilot)
+
+    assert snap_compare(app_on("incremental.pdf"), terminal_size=SIZE, run_before=open_revisions)
+
+
+def test_help(snap_compare):
+    async def open_help(pilot) -> None:
+        await pilot.press("question_mark")
+        await settled(pilot)
+
+    assert snap_compare(app_on("minimal.pdf"), terminal_size=SIZE, run_before=open_help)
