@@ -1,0 +1,105 @@
+"""The ops / glyphs / fonts / text commands, run through their argparse registration."""
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import corpus_file, sample
+from pdfinspect import cli_content
+from pdfinspect.core.document import Document
+
+pikepdf = pytest.importorskip("pikepdf")
+
+
+class _Out:
+    def __init__(self):
+        self.lines: list[str] = []
+
+    def line(self, text: str = "") -> None:
+        self.lines.append(text)
+
+
+def _run(capsys, *argv) -> tuple[str, list[str]]:
+    parser = argparse.ArgumentParser()
+    cli_content.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args([str(a) for a in argv])
+    out = _Out()
+    assert getattr(cli_content, f"cmd_{args.command}")(args, out) == 0
+    return capsys.readouterr().out, out.lines
+
+
+def test_ops_json_offsets_point_at_the_operators(capsys):
+    path = sample("content.pdf")
+    stdout, _ = _run(capsys, "ops", path, "-p", "1", "--json")
+    records = json.loads(stdout)
+    with pikepdf.open(path) as pdf:
+        data = pdf.pages[0].Contents.read_bytes()
+        ops = [str(i.operator) for i in pikepdf.parse_content_stream(pdf.pages[0])]
+    top = [r for r in records if r["depth"] == 0 and r["op"]]
+    assert [r["op"] for r in top if r["op"] != "BI"] == [o for o in ops if o != "INLINE IMAGE"]
+    for r in top:
+        if r["op"] != "BI":
+            assert data[r["offset"]:r["end"]].decode("latin-1").endswith(r["op"])
+    assert {r["depth"] for r in records} == {0, 1}
+    assert {"index", "op", "operands", "offset", "depth"} <= set(records[0])
+
+
+def test_ops_text_indents_forms_and_shows_state_changes(capsys):
+    _, lines = _run(capsys, "ops", sample("content.pdf"))
+    assert any("Tf" in ln and "font /F1" in ln for ln in lines)
+    do = next(i for i, ln in enumerate(lines) if ln.rstrip().endswith("/Fm1 Do"))
+    assert lines[do + 1].index("BT") > lines[do].index("/Fm1")
+
+
+def test_glyphs_json_records(capsys):
+    stdout, _ = _run(capsys, "glyphs", sample("kappa.pdf"), "--json")
+    records = json.loads(stdout)
+    need = {"op", "font", "font_ref", "code", "cid", "gid", "glyph_name", "unicode", "method", "path", "conflicts"}
+    assert all(need <= set(r) for r in records)
+    kappa = next(r for r in records if r["code"] == "14")
+    assert kappa["unicode"] == "\u03ba" and kappa["method"] == "FontProgram"
+    assert [p["result"] for p in kappa["path"]][0] == "miss"
+
+
+def test_glyphs_rows_escape_control_characters(capsys):
+    _, lines = _run(capsys, "glyphs", sample("kappa.pdf"), "--path")
+    text = "\n".join(lines)
+    assert "U+03BA κ" in text and "ToUnicode-only extractor yields U+0014" in text
+    assert not any(ch < " " for ch in text.replace("\n", ""))
+
+
+def test_fonts_counts_and_diagnosis(capsys):
+    stdout, lines = _run(capsys, "fonts", sample("kappa.pdf"), "--json")
+    (font,) = json.loads(stdout)
+    assert font["methods"] == {"ToUnicode": 1, "FontProgram": 2}
+    assert "ToUnicode misses 2 of 3" in font["diagnosis"]
+    assert font["embedded"].startswith("/FontFile Type1")
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext absent")
+@pytest.mark.parametrize("name, least", [
+    ("gs-ps2pdf-base14-czech.pdf", 0.95), ("libreoffice-ru-el-ja-tagged-pdfa2b.pdf", 0.95),
+    # pdftotext reorders this page's blocks and composes OT1 accents (¨o → ö); we keep drawing order
+    ("pdflatex-cm-tounicode.pdf", 0.8)])
+def test_text_is_close_to_pdftotext(capsys, name, least):
+    path = corpus_file(name)
+    _, lines = _run(capsys, "text", path)
+    ours = "\n".join(lines)
+    theirs = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(path), "-"],
+                            capture_output=True, text=True).stdout
+    squash = lambda s: [ln.split() for ln in s.splitlines() if ln.strip()]  # noqa: E731
+    ratio = difflib.SequenceMatcher(None, " ".join(map(" ".join, squash(ours))),
+                                    " ".join(map(" ".join, squash(theirs))), autojunk=False).ratio()
+    assert ratio > least
+
+
+def test_missing_page_is_an_error_not_a_traceback(capsys):
+    from pdfinspect.core.diagnostics import PdfError
+
+    with pytest.raises(PdfError):
+        _run(capsys, "glyphs", sample("kappa.pdf"), "-p", Document.open(sample("kappa.pdf")).page_count() + 1)
