@@ -157,6 +157,9 @@ def decode_hex(body: bytes) -> bytes:
     return bytes.fromhex(digits.decode("ascii"))
 
 
+_token = tuple.__new__  # builds a Token without the NamedTuple constructor's extra call
+
+
 class Lexer:
     """Pull tokens from ``buf`` (bytes, bytearray, memoryview or mmap) starting at ``pos``."""
 
@@ -177,19 +180,20 @@ class Lexer:
         buf = self.buf
         end = self.end
         m = _FAST.match(buf, self.pos, end)
-        if m is not None and m.lastgroup is not None:
-            kind = m.lastgroup
-            start = m.start(kind)
-            self.pos = stop = m.end()
-            if kind == "int":
-                return Token(INT, int(m.group(kind)), start, stop)
-            if kind == "name":
-                return Token(NAME, Name(m.group(kind).decode("latin-1")), start - 1, stop)
-            if kind == "delim":
-                return Token(DELIM, m.group(kind), start, stop)
-            if kind == "kw":
-                return Token(KEYWORD, m.group(kind), start, stop)
-            return Token(REAL, float(m.group(kind)), start, stop)
+        if m is not None:
+            g = m.lastindex  # groups: 1 int, 2 real, 3 name, 4 delim, 5 keyword
+            if g is not None:
+                start = m.start(g)
+                self.pos = stop = m.end()
+                if g == 1:
+                    return _token(Token, (INT, int(m.group(1)), start, stop))
+                if g == 3:
+                    return _token(Token, (NAME, Name(m.group(3).decode("latin-1")), start - 1, stop))
+                if g == 4:
+                    return _token(Token, (DELIM, m.group(4), start, stop))
+                if g == 5:
+                    return _token(Token, (KEYWORD, m.group(5), start, stop))
+                return _token(Token, (REAL, float(m.group(2)), start, stop))
         pos = self.skip_whitespace()
         if pos >= end:
             return Token(EOF, None, pos, pos)

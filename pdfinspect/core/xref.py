@@ -223,11 +223,17 @@ class StreamEntries(Mapping):
     def materialize(self) -> dict[int, XrefEntry]:
         if self._all is None:
             out: dict[int, XrefEntry] = {}
+            w1, w2, w3 = self.widths
+            row = w1 + w2 + w3
+            data, frombytes = self.data, int.from_bytes
             for first, count, at in self._ranges:
-                for i in range(count):
-                    e = self._row(at + i)
-                    if e is not None:
-                        out[first + i] = e
+                pos = at * row
+                for num in range(first, first + count):
+                    t = frombytes(data[pos:pos + w1], "big") if w1 else 1
+                    if t in (0, 1, 2):
+                        out[num] = XrefEntry(t, frombytes(data[pos + w1:pos + w1 + w2], "big"),
+                                             frombytes(data[pos + w1 + w2:pos + row], "big") if w3 else 0)
+                    pos += row
             self._all = out
         return self._all
 
