@@ -223,7 +223,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--password", default="", help="user or owner password (default: empty)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(content: bool = True) -> argparse.ArgumentParser:
+    """The parser of every command; ``content=False`` leaves out the content commands,
+    whose modules (interpreter, fonts, fontTools) cost start-up time."""
     p = argparse.ArgumentParser(prog="pdfinspect", description="Inspect PDF internals: objects, "
                                 "streams, revisions, content operators and glyph resolution.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -267,9 +269,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--decode", action="store_true", help="decode streams with generalized filters")
     s.add_argument("--revision", type=int, help="as of revision K (0 = oldest)")
     _common(s)
-    from . import cli_content
+    if content:
+        from . import cli_content
 
-    cli_content.register(sub)
+        cli_content.register(sub)
     return p
 
 
@@ -310,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
 def _dispatch(argv: list[str]) -> int:
     out = Output()
     if argv and argv[0] in COMMANDS:
-        args = build_parser().parse_args(argv)
+        args = build_parser(content=argv[0] in CONTENT_COMMANDS).parse_args(argv)
         if args.command in CONTENT_COMMANDS:
             from . import cli_content
 
