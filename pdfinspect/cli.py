@@ -129,7 +129,8 @@ def cmd_info(args, out: Output) -> int:
             out.line(f"{key + ':':<13}{safe_line(decode_text(v.value))}")
     out.line(f"Encryption:  {doc.security.describe() if doc.security else 'none'}")
     out.line(f"Pages:       {doc.page_count()}")
-    out.line(f"Revisions:   {len(doc.revisions)}")
+    out.line(f"Revisions:   {len(doc.revisions)}" + ("  (linearized: first-page and main xref sections "
+                                                       "form revision 0)" if doc.linearized else ""))
     for r in doc.revisions:
         kinds = "+".join(s.kind for s in r.sections) or "reconstructed"
         out.line(f"  {r.index}: startxref {r.startxref}, {kinds}, {len(r.entries)} entries")

@@ -85,6 +85,14 @@ def test_incremental_revisions_changes_and_reading_as_of_a_revision():
     assert doc.revision_of(4) == 1 and doc.revision_of(1) == 0
 
 
+def test_linearized_file_is_one_revision_of_two_sections():
+    doc = Document.open(corpus_file("qpdf-linearized.pdf"))
+    assert doc.linearized
+    (rev,) = doc.revisions
+    assert len(rev.sections) == 2 and rev.trailer.get("Root")
+    assert not Document.open(corpus_file("qpdf-qdf.pdf")).linearized
+
+
 def test_mupdf_incremental_update_has_two_revisions():
     doc = Document.open(corpus_file("mupdf-incremental-update.pdf"))
     assert len(doc.revisions) == 2

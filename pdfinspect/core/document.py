@@ -17,7 +17,7 @@ from .diagnostics import Diagnostic, PdfError, error, info, warning
 from .filters import DEFAULT_LIMIT, DecodeResult, decode, filter_chain
 from .objects import Array, Dict, Name, Ref, Stream, String
 from .objstm import ObjectStream
-from .parser import IndirectObject, Parser
+from .parser import IndirectObject, Parser, parse_object_at
 from .xref import FREE, IN_FILE, IN_OBJSTM, Revision, XrefEntry, find_startxref, read_revisions
 
 _VERSION = re.compile(rb"%PDF-(\d+\.\d+)")
@@ -137,9 +137,23 @@ class Document:
                     self._note(warning("xref-relocated", f"xref table found by search at offset {last}",
                                        offset=last, clause="7.5.4",
                                        repair=f"used the xref table at offset {last}"))
+        self.linearized = self._linearization_dict() is not None
+        if self.linearized and len(revisions) >= 2 and revisions[1].startxref < revisions[0].startxref:
+            revisions = _join_linearized(revisions)
         self.revisions = revisions
         if not revisions or not self._root_ok():
             self._reconstruct()
+
+    def _linearization_dict(self) -> Dict | None:
+        """The linearization parameter dictionary (Annex F.2.2), if the first object is one."""
+        if self.header_offset is None:
+            return None
+        limit = min(self.size, self.header_offset + 1024)
+        obj_kw = self.buf.find(b"obj", self.header_offset, limit)
+        if obj_kw < 0:
+            return None
+        value, _, _ = parse_object_at(self.buf, obj_kw + 3, limit)
+        return value if isinstance(value, Dict) and "Linearized" in value else None
 
     def _root_ok(self) -> bool:
         root = self.trailer.get("Root")
@@ -508,6 +522,17 @@ class Document:
                 return None
             node = parent
         return None
+
+
+def _join_linearized(revisions: list[Revision]) -> list[Revision]:
+    """A linearized file's first-page xref section and main section are one revision
+    (Annex F.3): the /Prev link between them is not an incremental update."""
+    main, first = revisions[0], revisions[1]
+    entries = dict(main.entries)
+    entries.update(first.entries)
+    joined = Revision(0, first.startxref, first.trailer, first.sections + main.sections, entries)
+    rest = [Revision(i + 1, r.startxref, r.trailer, r.sections, r.entries) for i, r in enumerate(revisions[2:])]
+    return [joined] + rest
 
 
 def _refs_in(value, path: tuple[str, ...]):
