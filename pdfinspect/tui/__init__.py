@@ -30,8 +30,8 @@ def run_app(path, password: str = "", object_num: int | None = None, page: int |
             step: bool = False, glyphs: bool = False) -> int:
     """Open ``path`` and run the app; returns the exit status (2 if it cannot be opened).
 
-    ``step`` and ``glyphs`` (the content stepper and glyph inspector) open page ``page``
-    in the browser until those views exist.
+    ``step`` opens the content stepper and ``glyphs`` the glyph inspector on page ``page``
+    (default 1) instead of the browser.
     """
     from .app import PdfInspectApp
 
@@ -44,5 +44,6 @@ def run_app(path, password: str = "", object_num: int | None = None, page: int |
     except (PdfError, ValueError) as e:
         print(f"pdfinspect: {e}", file=sys.stderr)
         return 2
-    PdfInspectApp(doc, password, start).run()
+    view = "stepper" if step else "glyphs" if glyphs else None
+    PdfInspectApp(doc, password, start, (view, page or 1) if view else None).run()
     return 0

@@ -36,6 +36,8 @@ from .screens.help import HelpScreen
 from .screens.overview import OverviewScreen
 from .screens.revisions import RevisionsScreen
 from .screens.search import SearchScreen
+from .screens.glyphs import GlyphScreen
+from .screens.stepper import StepperScreen
 from .widgets.line_view import LineView
 
 
@@ -45,7 +47,7 @@ class PdfInspectApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "pdfinspect"
     MODES = {"overview": OverviewScreen, "browser": BrowserScreen, "revisions": RevisionsScreen,
-             "search": SearchScreen}
+             "search": SearchScreen, "stepper": StepperScreen, "glyphs": GlyphScreen}
     DEFAULT_MODE = "overview"
     COMMANDS = App.COMMANDS | {PdfCommands}
     BINDINGS = [
@@ -61,11 +63,14 @@ class PdfInspectApp(App):
         Binding("question_mark,f1", "help", "Help", id="help", tooltip="List every key"),
     ]
 
-    def __init__(self, doc: Document, password: str | bytes = "", start: Target | None = None) -> None:
+    def __init__(self, doc: Document, password: str | bytes = "", start: Target | None = None,
+                 start_view: tuple[str, int] | None = None) -> None:
         super().__init__()
         self.doc = doc
         self.password = password
         self.start = start
+        self.start_view = start_view  # ("stepper" or "glyphs", page)
+        self.content_page: int | None = None  # the page the stepper and glyph inspector show
         self.current: Target | None = None
         self.pending_search: str | None = None
         self._back: list[Target] = []
@@ -76,7 +81,9 @@ class PdfInspectApp(App):
         self.sub_title = Path(doc.path).name if doc.path else ""
 
     def on_mount(self) -> None:
-        if self.start is not None:
+        if self.start_view is not None:
+            self.open_content_view(*self.start_view)
+        elif self.start is not None:
             self.show_target(self.start)
 
     # -- navigation --------------------------------------------------------------------
@@ -141,6 +148,17 @@ class PdfInspectApp(App):
             self.notify(f"page {n} has no /Font resources", severity="warning", markup=False)
         else:
             self.show_target(target)
+
+    def open_content_view(self, mode: str, n: int) -> None:
+        """Show page ``n`` in the content stepper (``mode`` "stepper") or glyph inspector ("glyphs")."""
+        if self.page_ref(n) is None:
+            self.notify(f"no page {n} (the file has {self.doc.page_count()})", severity="error", markup=False)
+            return
+        self.content_page = n
+        if self.current_mode == mode:
+            self.screen.show_page(n)
+        else:
+            self.switch_mode(mode)
 
     def page_ref(self, n: int) -> Ref | None:
         try:

@@ -1,0 +1,209 @@
+"""The glyph inspector: every code a page draws, per font, with how its text was found.
+
+Rows are distinct (font, code) pairs with their Unicode, method, count and conflicts, under
+a line per font naming it and saying why its text extracts badly (``cli_content.diagnose``).
+Filters narrow the table to the codes worth a look; the cursor row's resolution path is
+shown step by step, each step naming the object it read (``enter`` opens it).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from pdfinspect.cli_content import diagnose
+from pdfinspect.content.textlayout import GlyphRecord, page_glyphs
+from pdfinspect.fonts.agl import is_meaningless
+from pdfinspect.fonts.font import Font
+from pdfinspect.fonts.resolve import ACTUAL_TEXT, FONT_PROGRAM, NONE, TOUNICODE, Resolver, format_unicode
+from pdfinspect.present.text import safe_line
+
+from ..messages import ObjectRequested, Target
+from ..widgets.glyph_panels import PickList, path_items
+from ..widgets.line_view import LineView, RefList
+
+# Filter id → (label, test on a row). A row is shown when any active filter accepts it.
+FILTERS = {
+    "unresolved": ("unresolved", lambda row: row.record.method == NONE),
+    "conflicts": ("conflicts", lambda row: bool(row.record.resolution.conflicts)),
+    "fallback": ("fallback used", lambda row: row.fallback),
+    "meaningless": ("meaningless names", lambda row: is_meaningless(row.record.resolution.glyph_name or "")),
+}
+TABLE_HEADER = f"{'code':<6} {'CID':>5} {'GID':>5} {'glyph':<16} {'Unicode':<16} {'method':<13} {'count':>6}  conflicts"
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRow:
+    """A distinct code of a font: its first glyph record and how often the page draws it."""
+
+    font: Font
+    record: GlyphRecord
+    count: int
+
+    @property
+    def fallback(self) -> bool:
+        """Text found only by a fallback: the font program, or anything but a ToUnicode the font has."""
+        method = self.record.method
+        return method == FONT_PROGRAM or (self.font.tounicode is not None and method not in (TOUNICODE, ACTUAL_TEXT, NONE))
+
+
+def code_rows(records) -> list[CodeRow]:
+    """Distinct (font, code) rows in order of the font's first use, then by code."""
+    first: dict[tuple[Font, bytes], GlyphRecord] = {}
+    counts: Counter = Counter()
+    for r in records:
+        key = (r.step.font, r.glyph.code)
+        first.setdefault(key, r)
+        counts[key] += 1
+    order = {f: k for k, f in enumerate(dict.fromkeys(f for f, _ in first))}
+    keys = sorted(first, key=lambda k: (order[k[0]], k[1]))
+    return [CodeRow(k[0], first[k], counts[k]) for k in keys]
+
+
+class GlyphScreen(Screen):
+    """Glyphs of page N (open from the palette or ``--page N --glyphs``)."""
+
+    AUTO_FOCUS = "#glyph-table"
+    BINDINGS = [
+        Binding("u", "filter('unresolved')", "Unresolved", id="filter-unresolved",
+                tooltip="Show only codes that resolve to nothing (toggle)"),
+        Binding("x", "filter('conflicts')", "Conflicts", id="filter-conflicts",
+                tooltip="Show only codes whose methods disagree (toggle)"),
+        Binding("f", "filter('fallback')", "Fallback", id="filter-fallback",
+                tooltip="Show only codes resolved by a fallback, not ToUnicode (toggle)"),
+        Binding("m", "filter('meaningless')", "Bad names", id="filter-meaningless",
+                tooltip="Show only codes with meaningless glyph names like g12 (toggle)"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.page: int | None = None
+        self.rows: list[CodeRow] = []
+        self.filters: set[str] = set()
+        self.shown: list[CodeRow | Font] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="glyphs-header")
+        with Horizontal():
+            with Vertical(id="glyphs-main"):
+                yield Static(TABLE_HEADER, classes="panel-title", markup=False)
+                yield PickList(id="glyph-table")
+            with Vertical(id="glyphs-side"):
+                yield Static("resolution path (enter: open the object)", classes="panel-title")
+                yield RefList(id="glyph-path")
+        yield Footer()
+
+    def on_screen_resume(self) -> None:
+        wanted = getattr(self.app, "content_page", None) or 1
+        if wanted != self.page:
+            self.show_page(wanted)
+
+    def show_page(self, n: int) -> None:
+        self.page = n
+        self.rows = []
+        ref = self.app.page_ref(n)
+        if ref is None:
+            self.query_one("#glyphs-header", Static).update(Text(f"no page {n}", style="red"))
+            return
+        self.query_one("#glyphs-header", Static).update(Text(f"page {n}: resolving glyphs…"))
+        self.load(n, ref)
+
+    @work(thread=True, exclusive=True, group="glyphs", exit_on_error=False)
+    def load(self, n: int, ref) -> None:
+        doc = self.app.reopen()
+        rows = code_rows(page_glyphs(doc, ref, Resolver(doc)))
+        self.app.call_from_thread(self.loaded, n, rows)
+
+    def loaded(self, n: int, rows: list[CodeRow]) -> None:
+        if n == self.page:
+            self.rows = rows
+            self.refill()
+
+    def refill(self) -> None:
+        tests = [FILTERS[f][1] for f in self.filters]
+        rows = [r for r in self.rows if not tests or any(t(r) for t in tests)]
+        usage: dict[Font, Counter] = {}
+        for r in self.rows:
+            c = usage.setdefault(r.font, Counter())
+            c[r.record.resolution.method] += 1
+            c["conflict"] += bool(r.record.resolution.conflicts)
+        items, shown, last_font = [], [], None
+        for r in rows:
+            if r.font is not last_font:
+                last_font = r.font
+                items.append((self.font_line(r), r.font.ref, None))
+                shown.append(r.font)
+            items.append((self.row_line(r), None, None))
+            shown.append(r)
+        self.shown = shown
+        table = self.query_one("#glyph-table", PickList)
+        table.set_items(items, cursor=1 if len(items) > 1 else 0)
+        self.show_path(table.cursor)
+        active = ", ".join(FILTERS[f][0] for f in sorted(self.filters)) or "none (u x f m toggle)"
+        fonts = {r.font for r in self.rows}
+        problems = [f"{safe_line(self.font_name(f))}: {safe_line(diagnose(f, usage[f]))}"
+                    for f in fonts if diagnose(f, usage[f])]
+        header = Text.assemble((f"page {self.page}", "bold"),
+                               f"  {len(self.rows)} distinct codes in {len(fonts)} fonts, {len(rows)} shown  "
+                               f"filters: {active}")
+        for p in problems:
+            header.append("\n" + p, style="yellow")
+        self.query_one("#glyphs-header", Static).update(header)
+
+    @staticmethod
+    def font_name(font: Font) -> str:
+        where = f"{font.ref.num} {font.ref.gen} R" if font.ref else "(direct)"
+        return f"{where} {font.subtype} {font.base_font}"
+
+    def font_line(self, row: CodeRow) -> Content:
+        name = row.record.step.gstate.text.font_name or "?"
+        return Content.assemble((f"/{safe_line(name)} ", "bold"), (safe_line(self.font_name(row.font)), "bold underline"),
+                                f"  ToUnicode {'yes' if row.font.tounicode is not None else 'none'}")
+
+    @staticmethod
+    def row_line(row: CodeRow) -> Content:
+        r, res = row.record, row.record.resolution
+        cid = "" if r.glyph.cid is None else str(r.glyph.cid)
+        gid = "" if res.gid is None else str(res.gid)
+        conflicts = ", ".join(f"{c.method} {format_unicode(c.unicode)}" for c in res.conflicts)
+        style = "$text-error" if r.method == NONE else ("$text-warning" if row.fallback else "")
+        return Content.assemble(
+            f"{r.glyph.code.hex():<6} {cid:>5} {gid:>5} {safe_line(res.glyph_name or ''):<16} ",
+            (f"{safe_line(format_unicode(r.unicode)):<16} {r.method:<13}", style),
+            f" {row.count:>6}  {safe_line(conflicts)}")
+
+    def show_path(self, index: int) -> None:
+        items = []
+        if 0 <= index < len(self.shown) and isinstance(self.shown[index], CodeRow):
+            r = self.shown[index].record
+            items = path_items(r.path, r.resolution)
+        self.query_one("#glyph-path", RefList).set_items(items)
+
+    def on_line_view_moved(self, event: LineView.Moved) -> None:
+        if event.view.id == "glyph-table":
+            self.show_path(event.index)
+
+    def on_pick_list_picked(self, event: PickList.Picked) -> None:
+        event.stop()
+        item = self.shown[event.index] if event.index < len(self.shown) else None
+        if isinstance(item, CodeRow):
+            self.show_path(event.index)
+            self.query_one("#glyph-path", RefList).focus()
+        elif item is not None and item.ref is not None:
+            self.post_message(ObjectRequested(Target(item.ref)))
+
+    def on_line_view_followed(self, event: LineView.Followed) -> None:
+        event.stop()
+        self.post_message(ObjectRequested(Target(event.ref, None, event.key)))
+
+    def action_filter(self, name: str) -> None:
+        self.filters ^= {name}
+        self.refill()

@@ -1,0 +1,279 @@
+"""The content stepper: a page's operators one at a time with the state they leave behind.
+
+The page is interpreted in a worker thread (on a second :class:`Document`, see
+``App.reopen``) that also resolves every glyph, and the steps reach the operator list in
+batches, so a page of 100,000 operators is browsable while it is still being run. Every
+step carries immutable state snapshots (``content.state``): showing one is a lookup.
+"""
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
+
+from pdfinspect.content.interpreter import Step, iter_steps
+from pdfinspect.content.state import transform
+from pdfinspect.content.textlayout import GlyphRecord, layout
+from pdfinspect.fonts.resolve import Resolver, format_unicode
+from pdfinspect.present.text import safe, safe_line
+
+from ..messages import ObjectRequested, Target
+from ..widgets.glyph_panels import PickList, path_items
+from ..widgets.line_view import LineView, RefList
+from ..widgets.op_list import OpList
+
+BATCH = 2000  # steps per hand-over from the worker
+TEXT_WINDOW = 3000  # glyphs laid out for "text so far" (the tail of the page up to the step)
+TEXT_LINES = 6
+
+
+def _num(v: float) -> str:
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+
+def _matrix(m) -> str:
+    return "—" if m is None else "[" + " ".join(_num(float(x)) for x in m) + "]"
+
+
+def state_text(step: Step) -> Text:
+    """The state panel: matrices, text state, pen, colours, marked content, form depth."""
+    gs, ts = step.gstate, step.gstate.text
+    out = Text()
+
+    def row(label: str, value: str, style: str = "") -> None:
+        out.append(f"{label:<8}", style="bold")
+        out.append(value + "\n", style=style)
+
+    row("step", f"{step.index}  {safe_line(step.op)}  offset {step.span[0]}"
+        + (f"  in form {step.source}" if step.depth else ""))
+    row("CTM", _matrix(gs.ctm))
+    row("Tm", _matrix(step.tm))
+    row("Tlm", _matrix(step.tlm))
+    font_ref = f"{ts.font_ref.num} {ts.font_ref.gen} R" if ts.font_ref else "(direct)"
+    row("font", f"/{safe_line(ts.font_name)} {font_ref}" if ts.font_name else "none")
+    row("size", f"{_num(ts.size)}   Tc {_num(ts.char_spacing)}  Tw {_num(ts.word_spacing)}  "
+        f"Tz {_num(ts.scale)}  TL {_num(ts.leading)}  Ts {_num(ts.rise)}  Tr {ts.render}")
+    if step.tm is not None:  # the pen: the text matrix's origin
+        x, y = transform(gs.ctm, step.tm[4], step.tm[5])
+        row("pen", f"({_num(x)}, {_num(y)}) on the page, ({_num(step.tm[4])}, {_num(step.tm[5])}) in user space")
+    else:
+        row("pen", "— (outside BT/ET)")
+    row("fill", f"{safe_line(gs.fill_space)} {' '.join(_num(c) for c in gs.fill_color)}")
+    row("stroke", f"{safe_line(gs.stroke_space)} {' '.join(_num(c) for c in gs.stroke_color)}  "
+        f"width {_num(gs.line_width)}")
+    row("forms", f"depth {step.depth}")
+    if not step.marked:
+        row("marked", "none")
+    for k, m in enumerate(step.marked):
+        extra = (f" MCID {m.mcid}" if m.mcid is not None else "") + \
+            (f" /ActualText {safe_line(repr(m.actual_text))}" if m.actual_text is not None else "")
+        row("marked" if k == 0 else "", f"{'  ' * k}/{safe_line(m.tag)}{extra}")
+    for d in step.diagnostics:
+        out.append(f"! {safe_line(str(d))}\n", style="red")
+    out.rstrip()
+    return out
+
+
+class StepperScreen(Screen):
+    """Step through page N's content stream (open from the palette or ``--page N --step``)."""
+
+    AUTO_FOCUS = "#ops"
+    BINDINGS = [
+        Binding("n", "step(1)", "Step", id="step-forward", tooltip="Next operator"),
+        Binding("N", "step(-1)", "Back", id="step-back", tooltip="Previous operator"),
+        Binding("t", "text(1)", "Next text", id="next-text", tooltip="Next text-showing operator"),
+        Binding("T", "text(-1)", "Prev text", show=False, id="previous-text",
+                tooltip="Previous text-showing operator"),
+        Binding("b", "breakpoint", "Breakpoint", id="toggle-breakpoint",
+                tooltip="Toggle a breakpoint on the current operator's name"),
+        Binding("c", "continue", "Continue", id="run-to-breakpoint", tooltip="Run to the next breakpoint"),
+        Binding("home", "jump(0)", "First", show=False, id="first-operator", priority=True,
+                tooltip="First operator"),
+        Binding("end", "jump(-1)", "Last", show=False, id="last-operator", priority=True,
+                tooltip="Last operator loaded"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.page: int | None = None
+        self.running = False
+        self.records: list[GlyphRecord] = []
+        self.first_record: list[int] = []  # per step: records drawn before it
+        self.shown_glyphs: list[GlyphRecord] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="stepper-header")
+        with Horizontal():
+            yield OpList(id="ops")
+            with Vertical(id="step-side"):
+                yield Static(id="step-state")
+                yield Static("glyphs of this operator (enter: path)", classes="panel-title")
+                yield PickList(id="step-glyphs")
+                yield Static("resolution path (enter: open the object)", classes="panel-title")
+                yield RefList(id="step-path")
+        yield Static("text drawn so far (this operator's glyphs marked)", classes="panel-title")
+        yield Static(id="step-text")
+        yield Footer()
+
+    @property
+    def ops(self) -> OpList:
+        return self.query_one("#ops", OpList)
+
+    def on_screen_resume(self) -> None:
+        wanted = getattr(self.app, "content_page", None) or 1
+        if wanted != self.page:
+            self.show_page(wanted)
+
+    def show_page(self, n: int) -> None:
+        ref = self.app.page_ref(n)
+        self.page = n
+        self.records, self.first_record = [], []
+        self.ops.clear_steps()
+        if ref is None:
+            self.query_one("#stepper-header", Static).update(Text(f"no page {n}", style="red"))
+            return
+        self.running = True
+        self.update_header()
+        self.run_page(n, ref)
+
+    def update_header(self) -> None:
+        count = len(self.ops.steps)
+        status = "running…" if self.running else "done"
+        marks = ", ".join(sorted(self.ops.breakpoints)) or "none"
+        self.query_one("#stepper-header", Static).update(Text.assemble(
+            (f"page {self.page}", "bold"), f"  {count} operators ({status})  glyphs {len(self.records)}  "
+            f"breakpoints: {safe_line(marks)}"))
+
+    @work(thread=True, exclusive=True, group="stepper", exit_on_error=False)
+    def run_page(self, n: int, ref) -> None:
+        worker = get_current_worker()
+        doc = self.app.reopen()
+        resolver = Resolver(doc)
+        steps: list[Step] = []
+        records: list[GlyphRecord] = []
+        firsts: list[int] = []
+        total = 0
+        for step in iter_steps(doc, ref):
+            if worker.is_cancelled:
+                return
+            firsts.append(total)
+            for g in step.glyphs:
+                res = resolver.resolve(step.font, g.code, g.cid)
+                records.append(GlyphRecord(total, step, g, res, res.unicode, res.method))
+                total += 1
+            steps.append(step)
+            if len(steps) >= BATCH:
+                self.app.call_from_thread(self.arrived, n, steps, records, firsts, False)
+                steps, records, firsts = [], [], []
+        self.app.call_from_thread(self.arrived, n, steps, records, firsts, True)
+
+    def arrived(self, n: int, steps: list[Step], records: list[GlyphRecord], firsts: list[int],
+                done: bool) -> None:
+        if n != self.page:
+            return
+        empty = not self.ops.steps
+        self.records.extend(records)
+        self.first_record.extend(firsts)
+        self.ops.append(steps)
+        self.running = not done
+        self.update_header()
+        if empty and self.ops.steps:
+            self.show_step(0)
+
+    # -- showing a step --------------------------------------------------------------
+    def on_line_view_moved(self, event: LineView.Moved) -> None:
+        if event.view.id == "ops":
+            self.show_step(event.index)
+        elif event.view.id == "step-glyphs":
+            self.show_path(event.index)
+
+    def show_step(self, i: int) -> None:
+        steps = self.ops.steps
+        if not 0 <= i < len(steps):
+            return
+        step = steps[i]
+        self.query_one("#step-state", Static).update(state_text(step))
+        start = self.first_record[i]
+        end = start + len(step.glyphs)
+        self.shown_glyphs = self.records[start:end]
+        rows = []
+        for r in self.shown_glyphs:
+            res = r.resolution
+            cid = "" if r.glyph.cid is None else str(r.glyph.cid)
+            gid = "" if res.gid is None else str(res.gid)
+            rows.append((Content(f"{r.glyph.code.hex():<6} {cid:>5} {gid:>5} {safe_line(res.glyph_name or ''):<14} "
+                                 f"{safe_line(format_unicode(r.unicode)):<14} {r.method}"
+                                 + ("  !" if res.flags else "")), None, None))
+        self.query_one("#step-glyphs", PickList).set_items(rows)
+        self.show_path(0)
+        self.show_text(start, end)
+
+    def show_path(self, k: int) -> None:
+        items = []
+        if 0 <= k < len(self.shown_glyphs):
+            r = self.shown_glyphs[k]
+            items = path_items(r.path, r.resolution)
+        self.query_one("#step-path", RefList).set_items(items)
+
+    def show_text(self, start: int, end: int) -> None:
+        """Lay out the page's glyphs up to this step; the step's own glyphs in reverse video."""
+        window = self.records[max(0, start - TEXT_WINDOW):end]
+        before = layout(window[:len(window) - (end - start)]).rstrip("\n")
+        full = layout(window).rstrip("\n")
+        text = Text()
+        if end > start and full.startswith(before):
+            text.append(safe(before))
+            text.append(safe(full[len(before):]), style="reverse bold")
+        else:
+            text.append(safe(full))
+        lines = text.split("\n")[-TEXT_LINES:]
+        self.query_one("#step-text", Static).update(Text("\n").join(lines))
+
+    # -- actions ---------------------------------------------------------------------
+    def action_step(self, delta: int) -> None:
+        self.ops.cursor += delta
+
+    def action_jump(self, where: int) -> None:
+        self.ops.cursor = where if where >= 0 else len(self.ops.steps) - 1
+
+    def action_text(self, direction: int) -> None:
+        self._seek(direction, lambda s: bool(s.glyphs), "no more text-showing operators")
+
+    def action_continue(self) -> None:
+        if not self.ops.breakpoints:
+            self.notify("no breakpoints: b sets one on the current operator's name", severity="warning")
+            return
+        marks = self.ops.breakpoints
+        self._seek(1, lambda s: s.op in marks, "no breakpoint ahead" + (" yet (still running)" if self.running else ""))
+
+    def _seek(self, direction: int, match, failure: str) -> None:
+        steps, i = self.ops.steps, self.ops.cursor + direction
+        while 0 <= i < len(steps):
+            if match(steps[i]):
+                self.ops.cursor = i
+                return
+            i += direction
+        self.notify(failure, severity="warning")
+
+    def action_breakpoint(self) -> None:
+        if not self.ops.steps:
+            return
+        op = self.ops.steps[self.ops.cursor].op
+        on = self.ops.toggle_breakpoint(op)
+        self.notify(f"breakpoint {'on' if on else 'off'}: {safe_line(op)}", markup=False)
+        self.update_header()
+
+    def on_pick_list_picked(self, event: PickList.Picked) -> None:
+        event.stop()
+        self.show_path(event.index)
+        self.query_one("#step-path", RefList).focus()
+
+    def on_line_view_followed(self, event: LineView.Followed) -> None:
+        event.stop()
+        self.post_message(ObjectRequested(Target(event.ref, None, event.key)))
