@@ -201,14 +201,15 @@ class PdfInspectApp(App):
         groups = [("global", self.BINDINGS)]
         for title, cls in (("browser", BrowserScreen), ("revisions", RevisionsScreen),
                            ("search", SearchScreen), ("lists", LineView), ("tree", Tree),
-                           ("go-to prompt", GotoScreen)):
+                           ("go-to prompt", GotoScreen), ("stepper", StepperScreen),
+                           ("glyph inspector", GlyphScreen)):
             groups.append((title, cls.BINDINGS))
         self.push_screen(HelpScreen(groups))
 
     # -- back-references ---------------------------------------------------------------
     def reopen(self) -> Document:
         """A second Document over the same file, for a worker thread to use alone."""
-        return Document.open(self.doc.path, self.password)
+        return Document.open(self.doc.path, self.password, self.doc.decode_limit)
 
     def backrefs(self, num: int) -> list[BackRef] | None:
         """Objects referring to ``num``; ``None`` while the index is being built."""
