@@ -166,8 +166,8 @@ def cmd_xref(args, out: Output) -> int:
             if args.check and e.kind == IN_FILE:
                 p = Parser(doc.buf, e.a).parse_indirect() if 0 <= e.a < doc.size else None
                 if p is None or p.num != num:
-                    found = doc._scan_headers().get(num)
-                    note = f"  WRONG: object starts at {found[0]}" if found else "  WRONG: object not found"
+                    found = doc.scan_offset(num)
+                    note = f"  WRONG: object starts at {found}" if found is not None else "  WRONG: object not found"
                     bad += 1
                 else:
                     note = "  ok"

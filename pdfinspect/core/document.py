@@ -186,6 +186,11 @@ class Document:
                            f"objects found, trailer: {source}", offset=0, clause="7.5.4",
                            repair="objects located by scanning for 'N G obj'"))
 
+    def scan_offset(self, num: int) -> int | None:
+        """Where ``num G obj`` really starts, by scanning the file (the last definition wins)."""
+        found = self._scan_headers().get(num)
+        return found[0] if found else None
+
     def _scan_headers(self) -> dict[int, tuple[int, int]]:
         if self._scan is None:
             self._scan = repair.scan_headers(self.buf)

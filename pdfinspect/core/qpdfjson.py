@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import base64
 
-from .diagnostics import Diagnostic
+from .diagnostics import warning
 from .document import Document
 from .objects import Array, Dict, Name, Ref, Stream, String
 from .textstrings import decode_text
@@ -56,9 +56,12 @@ def to_json(value):
     return None
 
 
-def document_json(doc: Document, decode: bool = False, revision: int | None = None,
-                  problems: list[Diagnostic] | None = None) -> dict:
-    """The whole document as qpdf JSON v2 (``--json-stream-data=inline``)."""
+def document_json(doc: Document, decode: bool = False, revision: int | None = None) -> dict:
+    """The whole document as qpdf JSON v2 (``--json-stream-data=inline``).
+
+    A stream that fails to decode is written raw with its filters, as qpdf does, and the
+    failure is added to ``doc.diagnostics``.
+    """
     objects: dict[str, dict] = {}
     for obj in doc.iter_objects(revision, cache=False):
         key = f"obj:{obj.num} {obj.gen} R"
@@ -70,8 +73,9 @@ def document_json(doc: Document, decode: bool = False, revision: int | None = No
                 res = doc.stream_data(obj)
                 if res.error:
                     data = doc.stream_data(obj, decode_filters=False).data
-                    if problems is not None:
-                        problems.append(res.error)
+                    doc.diagnostics.append(warning(
+                        "stream-decode", f"stream {obj.num} {obj.gen}: {res.error}; written undecoded",
+                        offset=v.data_offset, ref=(obj.num, obj.gen), clause="7.4"))
                 else:
                     data = res.data
                     for k in ("/Filter", "/DecodeParms"):
