@@ -26,6 +26,8 @@ SHOTS = [
     ("revisions", "incremental.pdf", None, ["v"]),
     ("search", "pages.pdf", None, ["slash", *"page", "enter"]),
     ("help", "minimal.pdf", None, ["question_mark"]),
+    ("stepper", "kappa.pdf", None, ["ctrl+p", *"step 1", "enter", "t"]),
+    ("glyphs", "kappa.pdf", None, ["ctrl+p", *"glyphs 1", "enter"]),
 ]
 
 
