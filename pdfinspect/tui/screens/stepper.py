@@ -7,6 +7,8 @@ step carries immutable state snapshots (``content.state``): showing one is a loo
 """
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -29,7 +31,8 @@ from ..widgets.line_view import LineView, RefList
 from ..widgets.op_list import OpList
 
 BATCH = 2000  # steps per hand-over from the worker
-TEXT_WINDOW = 3000  # glyphs laid out for "text so far" (the tail of the page up to the step)
+YIELD_EVERY = 100  # steps between the worker's pauses for the UI thread
+TEXT_WINDOW = 600  # glyphs laid out for "text so far": enough for the lines shown, cheap per step
 TEXT_LINES = 6
 
 
@@ -168,6 +171,8 @@ class StepperScreen(Screen):
                 records.append(GlyphRecord(total, step, g, res, res.unicode, res.method))
                 total += 1
             steps.append(step)
+            if not len(steps) % YIELD_EVERY:
+                time.sleep(0)  # hand the GIL to the UI thread so keys stay responsive while this runs
             if len(steps) >= BATCH:
                 self.app.call_from_thread(self.arrived, n, steps, records, firsts, False)
                 steps, records, firsts = [], [], []
