@@ -179,6 +179,9 @@ class Document:
             for i, (member, _) in enumerate(stm.members):
                 entries.setdefault(member, XrefEntry(IN_OBJSTM, num, i))
         trailer, source = repair.find_trailer(self.buf, headers)
+        if self.header_offset is None and not trailer:
+            raise PdfError(error("not-a-pdf", "not a PDF file: no %PDF header, no xref, no trailer and "
+                                 "no catalog", offset=0))
         probe.trailer = trailer
         self._merged.clear()
         self.repaired = True
