@@ -21,7 +21,7 @@ from ..widgets.line_view import LineView, RefList
 from ..widgets.object_list import ObjectList
 from ..widgets.object_tree import ObjectTree
 from ..widgets.object_view import ObjectView
-from ..widgets.stream_view import StreamView, stream_kind
+from ..widgets.stream_view import VIEW_LIMIT, StreamView, stream_kind, text_lines
 
 
 def object_header(doc, target: Target) -> tuple[Text, object, object]:
@@ -140,7 +140,7 @@ class BrowserScreen(Screen):
     def load_stream(self) -> None:
         self._token += 1
         self.query_one("#stream-header", Static).update(Text("decoding…", style="italic"))
-        self.decode_stream(self._obj, self.raw, self.stream_key(), self._token)
+        self.decode_stream(self._obj, self.raw, self.stream_key(), self._token, self.hex)
 
     def stream_key(self) -> str | None:
         """The key that leads to the shown stream: the one followed, else one from the referrers."""
@@ -150,17 +150,20 @@ class BrowserScreen(Screen):
         return next((br.path[-1] for br in refs if br.path and br.path[-1].startswith("/")), None)
 
     @work(thread=True, exclusive=True, group="stream", exit_on_error=False)
-    def decode_stream(self, obj, raw: bool, key: str | None, token: int) -> None:
+    def decode_stream(self, obj, raw: bool, key: str | None, token: int, hex_mode: bool | None) -> None:
         doc = self.app.doc
+        text = None
         try:
-            result = doc.stream_data(obj, decode_filters=not raw)
+            result = doc.stream_data(obj, decode_filters=not raw, limit=min(doc.decode_limit, VIEW_LIMIT))
             kind = stream_kind(obj.value.dict, result.data, key)
             error = None
-        except Exception as e:
+            if not (kind == "hex" if hex_mode is None else hex_mode):
+                text = text_lines(result.data)
+        except Exception as e:  # a core bug on one stream must not take the app down
             result, kind, error = None, "hex", str(e)
-        self.app.call_from_thread(self._show_stream, token, obj, result, kind, error)
+        self.app.call_from_thread(self._show_stream, token, obj, result, kind, error, text)
 
-    def _show_stream(self, token: int, obj, result, kind: str, error: str | None) -> None:
+    def _show_stream(self, token: int, obj, result, kind: str, error: str | None, text: list[str] | None) -> None:
         if token != self._token:
             return
         header = Text()
@@ -184,10 +187,9 @@ class BrowserScreen(Screen):
             if result.error:
                 tail.append(Content(f"⚠ decode error: {safe_line(result.error)} — the data above is "
                                     f"what decoded before it").stylize("$text-error"))
-        hex_mode = kind == "hex" if self.hex is None else self.hex
-        header.append(f"  {len(data)} bytes shown as {'hex' if hex_mode else kind}", style="italic")
+        header.append(f"  {len(data)} bytes shown as {'hex' if text is None else kind}", style="italic")
         self.query_one("#stream-header", Static).update(header)
-        self.query_one(StreamView).show_data(data, kind, hex_mode, tail)
+        self.query_one(StreamView).show_data(data, kind, text, tail)
 
     def show_backrefs(self) -> None:
         panel = self.query_one("#backrefs", RefList)

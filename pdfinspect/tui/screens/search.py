@@ -23,6 +23,7 @@ from pdfinspect.present.text import safe_line
 
 from ..messages import ObjectRequested, Target
 from ..widgets.line_view import LineView, RefList
+from ..widgets.stream_view import VIEW_LIMIT
 
 MAX_HITS = 2000
 CONTEXT = 24
@@ -61,7 +62,7 @@ def search_object(doc, obj, pattern: re.Pattern[bytes]) -> list[Hit]:
         for m in pattern.finditer(data):
             hits.append(Hit(obj.ref, path or "string", m.start(), data[max(0, m.start() - CONTEXT):m.end() + CONTEXT]))
     if isinstance(obj.value, Stream):
-        data = doc.stream_data(obj).data
+        data = doc.stream_data(obj, limit=min(doc.decode_limit, VIEW_LIMIT)).data
         for m in pattern.finditer(data):
             hits.append(Hit(obj.ref, "stream", m.start(), data[max(0, m.start() - CONTEXT):m.end() + CONTEXT]))
     return hits

@@ -17,21 +17,33 @@ from .highlighting import highlight_lines
 from .line_view import LineView
 
 CHUNK = 256
+VIEW_LIMIT = 64 * 1024 * 1024
+"""Decode at most this much of a stream to view or search it; past it the viewer says so."""
+TEXT_LIMIT = 8 * 1024 * 1024
+"""Bigger data is shown as hex: the text view splits the whole stream into lines up front."""
 _CONTENT_OPS = re.compile(rb"(?:^|\s)(?:BT|ET|Tf|Tj|TJ|re|cm|Do|BDC|EMC|q|Q)(?:\s|$)")
 _CONTENT_KEYS = frozenset({"/Contents"})
 _BINARY_KEYS = frozenset({"/FontFile", "/FontFile2", "/FontFile3"})
 
 
+def _mostly_text(data: bytes, sample: int = 4096) -> bool:
+    """Three quarters printable: a content stream with an inline image still reads as text."""
+    chunk = data[:sample]
+    return not chunk or sum(0x20 <= b < 0x7F or b in b"\t\r\n" for b in chunk) >= 0.75 * len(chunk)
+
+
 def stream_kind(d: Dict, data: bytes, key: str | None) -> str:
-    """One of ``content cmap xml javascript pdf text hex``."""
+    """One of ``content cmap xml javascript pdf text hex``; ``hex`` past :data:`TEXT_LIMIT`."""
+    if len(data) > TEXT_LIMIT:
+        return "hex"
     if key == "/JS":
         return "javascript"
     if d.get("Subtype") == "XML" or d.get("Type") == "Metadata":
         return "xml"
     if d.get("Type") == "XRef" or d.get("Subtype") == "Image" or key in _BINARY_KEYS:
         return "hex"
-    if key in _CONTENT_KEYS or d.get("Subtype") == "Form":
-        return "content"  # inline images make content streams look binary
+    if (key in _CONTENT_KEYS or d.get("Subtype") == "Form") and _mostly_text(data):
+        return "content"
     if not looks_like_text(data):
         return "hex"
     if d.get("Type") == "ObjStm":
@@ -40,6 +52,11 @@ def stream_kind(d: Dict, data: bytes, key: str | None) -> str:
     if d.get("Type") == "CMap" or b"begincmap" in head:
         return "cmap"
     return "content" if _CONTENT_OPS.search(head) else "text"
+
+
+def text_lines(data: bytes) -> list[str]:
+    """Terminal-safe lines of ``data`` (slow on big streams: call it in a worker)."""
+    return bytes_as_text(data).split("\n")
 
 
 class StreamView(LineView):
@@ -55,15 +72,16 @@ class StreamView(LineView):
         self._tail: list[Content] = []
         self._chunks: dict[int, list[Content]] = {}
 
-    def show_data(self, data: bytes, kind: str, hex_mode: bool, tail: list[Content] = ()) -> None:
+    def show_data(self, data: bytes, kind: str, text: list[str] | None, tail: list[Content] = ()) -> None:
+        """Show ``data`` as hex (``text`` is ``None``) or as the lines from :func:`text_lines`."""
         self._data = data
         self._kind = kind
-        self._hex = hex_mode
+        self._hex = text is None
         self._tail = list(tail)
         self._chunks = {}
-        self._text = [] if hex_mode else bytes_as_text(data).split("\n")
+        self._text = text or []
         self._row = 8 if 0 < self.size.width < 78 else 16  # keep the ASCII column on screen
-        width = 10 + self._row * 4 + 1 if hex_mode else max((len(t) for t in self._text[:2000]), default=0)
+        width = 10 + self._row * 4 + 1 if self._hex else max((len(t) for t in self._text[:2000]), default=0)
         self.set_reactive(LineView.cursor, 0)
         self.reset(width)
         self.scroll_to(0, 0, animate=False, immediate=True)
