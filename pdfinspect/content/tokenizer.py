@@ -1,0 +1,405 @@
+"""Split a content stream into operations (ISO 32000-1 7.8.2, 8.9.7, Annex A).
+
+A content stream is postfix: operands, then the operator. :func:`iter_operations` yields
+one :class:`Operation` per operator with its operands as our objects (built from
+:class:`pdfinspect.core.lexer.Lexer` tokens), byte spans in the stream, and diagnostics for
+everything odd (unknown operators, wrong operands, stray delimiters, leftovers). Nothing
+here raises on bad input, and work and memory stay bounded on garbage: the operand stack,
+container nesting and size, and diagnostics per operation are capped.
+
+An inline image ``BI <key value>… ID <bytes> EI`` becomes one ``BI`` operation whose
+operands are ``(Dict of the abbreviated keys, raw image bytes)``.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Iterator
+
+from ..core.diagnostics import Diagnostic, info, warning
+from ..core.lexer import DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, WHITESPACE, Lexer, decode_name
+from ..core.objects import Array, Dict, Name, String
+from .operators import OPERATORS, check_operands
+
+MAX_OPERANDS = 10_000  # operands waiting for an operator; beyond this the oldest are dropped
+MAX_DEPTH = 64  # nesting of arrays and dictionaries
+MAX_ITEMS = 100_000  # elements in one array or dictionary
+MAX_DIAGNOSTICS = 50  # per operation; the rest are counted in one summary diagnostic
+INLINE_LOOKAHEAD = 128  # bytes after a candidate EI checked for plausible operators
+
+_CONSTANTS = {b"true": True, b"false": False, b"null": None}
+_STRAY_KEYWORDS = (b")", b">")  # the Lexer already reported these
+_OPENERS = {b"[": b"]", b"<<": b">>"}
+_WS = rb"[\x00\t\n\x0c\r ]"
+_AFTER_EI = rb"(?=[\x00\t\n\x0c\r ()<>\[\]{}/%]|\Z)"
+_EI_CANDIDATE = re.compile(_WS + rb"EI" + _AFTER_EI)
+_EI_AT = re.compile(_WS + rb"*EI" + _AFTER_EI)
+
+# Fast path for the tokens that make up almost every content stream: white space and
+# comments, then an integer, a real, a name, an operator (each ending at a delimiter) or a
+# literal string without escapes, line ends or nesting. Anything else goes to the Lexer,
+# which gives the same values (7.2, 7.3); the fast path only skips building Tokens.
+_D = rb"\x00\t\n\x0c\r ()<>\[\]{}/%"
+_FAST = re.compile(
+    rb"[\x00\t\n\x0c\r ]*(?:%[^\r\n]*(?=[\r\n]|\Z)[\x00\t\n\x0c\r ]*)*"
+    rb"(?:(?:([+-]?\d+)|([+-]?(?:\d+\.\d*|\.\d+))|/([^" + _D + rb"]*)"
+    rb"|([^" + _D + rb"0-9+.\-][^" + _D + rb"]*))(?=[" + _D + rb"]|\Z)"
+    rb"|\(([^()\\\r]*)\))")
+
+
+class _Scanner:
+    """Tokens as ``(kind, value, start, end)`` tuples: the fast path, else the Lexer."""
+
+    __slots__ = ("buf", "pos", "lex", "pending")
+
+    def __init__(self, buf, pending: _Pending):
+        self.buf = buf
+        self.pos = 0
+        self.lex = Lexer(buf)
+        self.pending = pending
+
+    def next(self) -> tuple:
+        m = _FAST.match(self.buf, self.pos)
+        if m is not None:
+            i = m.lastindex
+            start = m.start(i)
+            end = self.pos = m.end()
+            raw = m.group(i)
+            if i == 1:
+                return INT, int(raw), start, end
+            if i == 2:
+                return REAL, float(raw), start, end
+            if i == 4:
+                return KEYWORD, raw, start, end
+            if i == 3:
+                lex = self.lex
+                value = decode_name(raw, lex.diagnostics, start)
+                if lex.diagnostics:
+                    self.pending.drain(lex)
+                return NAME, value, start - 1, end
+            return STRING, String(raw), start - 1, end
+        lex = self.lex
+        lex.pos = self.pos
+        tok = lex.next()
+        self.pos = lex.pos
+        if lex.diagnostics:
+            self.pending.drain(lex)
+        return tok.kind, tok.value, tok.start, tok.end
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One operator with its operands.
+
+    ``start``/``end`` span the first operand through the operator; ``operand_spans`` give
+    each operand's ``(start, end)``. ``op == b""`` marks operands (or diagnostics) left
+    over at the end of the stream with no operator after them.
+    """
+
+    op: bytes
+    operands: tuple
+    start: int
+    end: int
+    operand_spans: tuple[tuple[int, int], ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def join_contents(parts: list[bytes]) -> tuple[bytes, list[tuple[int, int]]]:
+    """Concatenate the decoded streams of a page's ``/Contents`` array (7.8.2).
+
+    A single LF goes between parts, since a split may fall anywhere, even between an
+    operand and its operator. Returns the data and ``(part_index, start_offset)`` per part.
+    """
+    starts = []
+    pos = 0
+    for index, part in enumerate(parts):
+        starts.append((index, pos))
+        pos += len(part) + 1
+    return b"\n".join(parts), starts
+
+
+def part_at(starts: list[tuple[int, int]], offset: int) -> tuple[int, int]:
+    """Map an offset in joined data to ``(part_index, offset_in_part)``."""
+    i = bisect_right([s for _, s in starts], offset) - 1
+    index, start = starts[max(i, 0)]
+    return index, offset - start
+
+
+class _Pending:
+    """Diagnostics waiting for the next operation, capped at MAX_DIAGNOSTICS."""
+
+    __slots__ = ("items", "dropped")
+
+    def __init__(self):
+        self.items: list[Diagnostic] = []
+        self.dropped = 0
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        if len(self.items) < MAX_DIAGNOSTICS:
+            self.items.append(diagnostic)
+        else:
+            self.dropped += 1
+
+    def drain(self, lex: Lexer) -> None:
+        for d in lex.diagnostics:
+            self.add(d)
+        lex.diagnostics.clear()
+
+    def take(self) -> tuple[Diagnostic, ...]:
+        if self.dropped:
+            self.items.append(info("diagnostics-suppressed",
+                                   f"{self.dropped} more diagnostics not shown"))
+        out = tuple(self.items)
+        self.items = []
+        self.dropped = 0
+        return out
+
+
+def iter_operations(data: bytes) -> Iterator[Operation]:
+    """Yield the operations of a decoded content stream, in order."""
+    pending = _Pending()
+    scan = _Scanner(data, pending)
+    next_token = scan.next
+    operands: list = []
+    spans: list[tuple[int, int]] = []
+    compat = 0  # BX/EX nesting (7.8.2)
+    while True:
+        kind, value, start, end = next_token()
+        if kind is KEYWORD:
+            if value in _CONSTANTS:
+                value = _CONSTANTS[value]
+            elif value in _STRAY_KEYWORDS:
+                continue
+            elif value == b"BI":
+                yield _inline_image(scan, start, end, operands, spans)
+                operands, spans = [], []
+                continue
+            else:
+                compat = _operator_diagnostics(value, operands, start, compat, pending)
+                yield Operation(value, tuple(operands), spans[0][0] if spans else start,
+                                end, tuple(spans), pending.take())
+                operands, spans = [], []
+                continue
+        elif kind is DELIM:
+            if value not in _OPENERS:
+                pending.add(_stray(value, start))
+                continue
+            value, end = _read_container(scan, value, start, end, 1)
+        elif kind is EOF:
+            break
+        if len(operands) >= MAX_OPERANDS:
+            half = MAX_OPERANDS // 2
+            pending.add(warning("operands-dropped",
+                                f"{half} operands with no operator dropped", offset=spans[0][0]))
+            del operands[:half], spans[:half]
+        operands.append(value)
+        spans.append((start, end))
+    if compat:
+        pending.add(warning("compat-unclosed", f"{compat} BX without EX at end of stream",
+                            offset=len(data), clause="7.8.2"))
+    if operands:
+        pending.add(warning("operands-left", f"{len(operands)} operands with no operator at end",
+                            offset=spans[0][0], clause="7.8.2"))
+    if operands or pending.items:
+        start = spans[0][0] if spans else len(data)
+        yield Operation(b"", tuple(operands), start, spans[-1][1] if spans else start,
+                        tuple(spans), pending.take())
+
+
+def _stray(delim: bytes, offset: int) -> Diagnostic:
+    return warning("stray-delimiter", f"stray {delim.decode()!r} ignored",
+                   offset=offset, clause="7.2.3")
+
+
+def _operator_diagnostics(op: bytes, operands: list, offset: int, compat: int,
+                          pending: _Pending) -> int:
+    """Report problems with one operator; return the new BX/EX depth."""
+    spec = OPERATORS.get(op)
+    if spec is None:
+        name = op.decode("latin-1")
+        if compat:
+            pending.add(info("operator-unknown-compat",
+                             f"unknown operator {name!r} inside BX/EX, ignored",
+                             offset=offset, clause="7.8.2"))
+        else:
+            pending.add(warning("operator-unknown", f"unknown operator {name!r}",
+                                offset=offset, clause="7.8.2"))
+        return compat
+    for message in check_operands(op, operands):
+        pending.add(warning("operands-mismatch", message, offset=offset, clause=spec.clause))
+    if op == b"BX":
+        return compat + 1
+    if op == b"EX":
+        if compat:
+            return compat - 1
+        pending.add(warning("compat-unbalanced", "EX without BX", offset=offset, clause="7.8.2"))
+    elif op in (b"ID", b"EI"):
+        pending.add(warning("inline-image-stray", f"{op.decode()} outside an inline image",
+                            offset=offset, clause="8.9.7"))
+    return compat
+
+
+def _object_value(scan: _Scanner, kind: str, value, start: int, end: int, depth: int):
+    """Complete an operand started by a token: (value, end), or None if the token is an
+    operator (pushed back) or stray (reported)."""
+    if kind is KEYWORD:
+        if value in _CONSTANTS:
+            return _CONSTANTS[value], end
+        if value not in _STRAY_KEYWORDS:
+            scan.pos = start
+        return None
+    if kind is DELIM:
+        if value not in _OPENERS:
+            scan.pending.add(_stray(value, start))
+            return None
+        if depth >= MAX_DEPTH:
+            scan.pending.add(warning("container-too-deep", f"nesting deeper than {MAX_DEPTH} ignored",
+                                     offset=start))
+            return None
+        return _read_container(scan, value, start, end, depth + 1)
+    return value, end
+
+
+def _read_container(scan: _Scanner, opener: bytes, start: int, end: int, depth: int):
+    """Read an array or dictionary after its opening delimiter; return (value, end).
+
+    An operator inside (not ``true``/``false``/``null``) ends the container early: it is
+    pushed back so the caller sees it, and the container is reported unterminated.
+    """
+    closer = _OPENERS[opener]
+    pending = scan.pending
+    items: list = []
+    while True:
+        kind, value, tok_start, tok_end = scan.next()
+        if kind is DELIM and value == closer:
+            end = tok_end
+            break
+        if kind is EOF or (kind is KEYWORD and value not in _CONSTANTS
+                           and value not in _STRAY_KEYWORDS):
+            scan.pos = tok_start
+            pending.add(warning("container-unterminated",
+                                f"{opener.decode()} not closed by {closer.decode()}",
+                                offset=start, clause="7.3"))
+            break
+        got = _object_value(scan, kind, value, tok_start, tok_end, depth)
+        if got is None:
+            continue
+        end = got[1]
+        if len(items) < MAX_ITEMS:
+            items.append(got[0])
+        elif len(items) == MAX_ITEMS:
+            items.append(got[0])  # one past the cap marks that the warning was given
+            pending.add(warning("container-too-long", f"elements after {MAX_ITEMS} dropped",
+                                offset=tok_start))
+    del items[MAX_ITEMS:]
+    if closer == b"]":
+        return Array(items), end
+    return _make_dict(items, start, pending), end
+
+
+def _make_dict(items: list, offset: int, pending: _Pending) -> Dict:
+    out = Dict()
+    if len(items) % 2:
+        pending.add(warning("dict-odd", "dictionary has a key without a value; key dropped",
+                            offset=offset, clause="7.3.7"))
+    for key, value in zip(items[0::2], items[1::2]):
+        if isinstance(key, Name):
+            out[key] = value
+        else:
+            pending.add(warning("dict-key-not-name", "dictionary key is not a name; entry dropped",
+                                offset=offset, clause="7.3.7"))
+    return out
+
+
+def _inline_image(scan: _Scanner, bi_start: int, bi_end: int, operands: list,
+                  spans: list) -> Operation:
+    """Read ``BI … ID <data> EI`` after the BI keyword; leave ``scan`` after EI (8.9.7)."""
+    data, pending = scan.buf, scan.pending
+    if operands:
+        pending.add(warning("operands-mismatch", f"BI takes no operands; {len(operands)} ignored",
+                            offset=spans[0][0], clause="8.9.7"))
+    items: list = []
+    while True:
+        kind, value, start, end = scan.next()
+        if kind is KEYWORD and value == b"ID":
+            break
+        if kind is EOF:
+            value = None
+            break
+        got = _object_value(scan, kind, value, start, end, 0)
+        if got is not None:
+            items.append(got[0])
+        elif scan.pos == start:  # an operator other than ID
+            break
+    params = _make_dict(items, bi_start, pending)
+    if value != b"ID":
+        pending.add(warning("inline-image-no-id", "BI without ID", offset=bi_start, clause="8.9.7"))
+        return Operation(b"BI", (params, b""), bi_start, max(scan.pos, bi_end), (), pending.take())
+    id_start, id_end = start, end
+    start = id_end
+    if start < len(data) and data[start] in WHITESPACE:
+        start += 1
+    else:
+        pending.add(warning("inline-image-no-space", "no white space after ID",
+                            offset=id_end, clause="8.9.7"))
+    length = params.get("L", params.get("Length"))
+    if not isinstance(length, int) or isinstance(length, bool):
+        length = None
+    data_end, ei_end, found = find_inline_image_end(data, start, length)
+    for d in found:
+        pending.add(d)
+    scan.pos = ei_end
+    return Operation(b"BI", (params, bytes(data[start:data_end])), bi_start, ei_end,
+                     ((bi_end, id_start), (start, data_end)), pending.take())
+
+
+def find_inline_image_end(data, start: int, length: int | None = None
+                          ) -> tuple[int, int, list[Diagnostic]]:
+    """Find where inline image bytes starting at ``start`` end; return (data_end, ei_end, diags).
+
+    A PDF 2.0 ``/L`` (or ``/Length``) is trusted when ``EI`` follows it. Otherwise the first
+    white-space ``EI`` delimiter whose following bytes read as known operators wins, as in
+    pdf.js and pdfminer: binary data may contain ``EI`` by chance.
+    """
+    n = len(data)
+    diags: list[Diagnostic] = []
+    if length is not None:
+        if 0 <= length <= n - start:
+            m = _EI_AT.match(data, start + length)
+            if m:
+                return start + length, m.end(), diags
+        diags.append(warning("inline-image-length-wrong",
+                             f"inline image /L {length} is not followed by EI; searching for EI",
+                             offset=start, clause="8.9.7"))
+    first = None
+    pos = max(start - 1, 0)  # "ID EI" with no data: the space after ID precedes EI
+    while True:
+        m = _EI_CANDIDATE.search(data, pos)
+        if m is None:
+            break
+        if first is None:
+            first = m
+        if _looks_like_operators(data, m.end()):
+            return max(m.start(), start), m.end(), diags
+        pos = m.start() + 1
+    if first is not None:
+        diags.append(warning("inline-image-end-uncertain",
+                             "no EI is followed by plausible operators; using the first one",
+                             offset=first.start(), clause="8.9.7"))
+        return max(first.start(), start), first.end(), diags
+    diags.append(warning("inline-image-unterminated", "inline image data has no EI",
+                         offset=start, clause="8.9.7"))
+    return n, n, diags
+
+
+def _looks_like_operators(data, pos: int) -> bool:
+    """True if the few tokens after ``pos`` are operands and known operators (or the end)."""
+    window = bytes(data[pos:pos + INLINE_LOOKAHEAD])
+    complete = pos + INLINE_LOOKAHEAD >= len(data)
+    for count, tok in enumerate(Lexer(window)):
+        if count >= 6:
+            break
+        if tok.kind is KEYWORD and tok.value not in _CONSTANTS and tok.value not in OPERATORS:
+            return not complete and tok.end == len(window) and count > 0
+    return True
