@@ -1,4 +1,5 @@
 """Content-stream tokeniser: byte-literal cases, robustness properties, corpus vs pikepdf."""
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -230,6 +231,31 @@ def _reference_ops(pikepdf, instructions):
             for i in instructions]
 
 
+def _theirs(pikepdf, obj):
+    """A pikepdf operand as plain Python, to compare with ours."""
+    if isinstance(obj, Decimal):
+        return float(obj)
+    if isinstance(obj, pikepdf.Name):
+        return str(obj)[1:]
+    if isinstance(obj, pikepdf.String):
+        return bytes(obj)
+    if isinstance(obj, pikepdf.Array):
+        return [_theirs(pikepdf, x) for x in obj]
+    if isinstance(obj, pikepdf.Dictionary):
+        return {key[1:]: _theirs(pikepdf, value) for key, value in obj.items()}
+    return obj
+
+
+def _ours(obj):
+    if isinstance(obj, String):
+        return obj.value
+    if isinstance(obj, Array):
+        return [_ours(x) for x in obj]
+    if isinstance(obj, Dict):
+        return {str(key): _ours(value) for key, value in obj.items()}
+    return obj
+
+
 def test_corpus_page_operators_match_pikepdf():
     compared = 0
     for path in _corpus_files():
@@ -248,6 +274,10 @@ def test_corpus_page_operators_match_pikepdf():
                 where = f"{path.name} page {number}"
                 assert [o.op for o in result] == _reference_ops(pikepdf, reference), where
                 assert [d for o in result for d in o.diagnostics] == [], where
+                for ours, theirs in zip(result, reference):
+                    if ours.op != b"BI":
+                        assert [_ours(x) for x in ours.operands] == [
+                            _theirs(pikepdf, x) for x in theirs.operands], (where, ours)
                 _check_spans(data, result)
                 compared += 1
     assert compared >= 30
