@@ -36,6 +36,44 @@ _AFTER_EI = rb"(?=[\x00\t\n\x0c\r ()<>\[\]{}/%]|\Z)"
 _EI_CANDIDATE = re.compile(_WS + rb"EI" + _AFTER_EI)
 _EI_AT = re.compile(_WS + rb"*EI" + _AFTER_EI)
 
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One operator with its operands.
+
+    ``start``/``end`` span the first operand through the operator; ``operand_spans`` give
+    each operand's ``(start, end)``. ``op == b""`` marks operands (or diagnostics) left
+    over at the end of the stream with no operator after them.
+    """
+
+    op: bytes
+    operands: tuple
+    start: int
+    end: int
+    operand_spans: tuple[tuple[int, int], ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def join_contents(parts: list[bytes]) -> tuple[bytes, list[tuple[int, int]]]:
+    """Concatenate the decoded streams of a page's ``/Contents`` array (7.8.2).
+
+    A single LF goes between parts, since a split may fall anywhere, even between an
+    operand and its operator. Returns the data and ``(part_index, start_offset)`` per part.
+    """
+    starts = []
+    pos = 0
+    for index, part in enumerate(parts):
+        starts.append((index, pos))
+        pos += len(part) + 1
+    return b"\n".join(parts), starts
+
+
+def part_at(starts: list[tuple[int, int]], offset: int) -> tuple[int, int]:
+    """Map an offset in joined data to ``(part_index, offset_in_part)``."""
+    i = bisect_right([s for _, s in starts], offset) - 1
+    index, start = starts[max(i, 0)]
+    return index, offset - start
+
+
 # Fast path for the tokens that make up almost every content stream: white space and
 # comments, then an integer, a real, a name, an operator (each ending at a delimiter) or a
 # literal string without escapes, line ends or nesting. Anything else goes to the Lexer,
@@ -86,44 +124,6 @@ class _Scanner:
         if lex.diagnostics:
             self.pending.drain(lex)
         return tok.kind, tok.value, tok.start, tok.end
-
-
-@dataclass(frozen=True, slots=True)
-class Operation:
-    """One operator with its operands.
-
-    ``start``/``end`` span the first operand through the operator; ``operand_spans`` give
-    each operand's ``(start, end)``. ``op == b""`` marks operands (or diagnostics) left
-    over at the end of the stream with no operator after them.
-    """
-
-    op: bytes
-    operands: tuple
-    start: int
-    end: int
-    operand_spans: tuple[tuple[int, int], ...] = ()
-    diagnostics: tuple[Diagnostic, ...] = ()
-
-
-def join_contents(parts: list[bytes]) -> tuple[bytes, list[tuple[int, int]]]:
-    """Concatenate the decoded streams of a page's ``/Contents`` array (7.8.2).
-
-    A single LF goes between parts, since a split may fall anywhere, even between an
-    operand and its operator. Returns the data and ``(part_index, start_offset)`` per part.
-    """
-    starts = []
-    pos = 0
-    for index, part in enumerate(parts):
-        starts.append((index, pos))
-        pos += len(part) + 1
-    return b"\n".join(parts), starts
-
-
-def part_at(starts: list[tuple[int, int]], offset: int) -> tuple[int, int]:
-    """Map an offset in joined data to ``(part_index, offset_in_part)``."""
-    i = bisect_right([s for _, s in starts], offset) - 1
-    index, start = starts[max(i, 0)]
-    return index, offset - start
 
 
 class _Pending:
