@@ -16,11 +16,11 @@ from pdfinspect.core.objects import Ref, Stream
 from pdfinspect.core.xref import IN_OBJSTM
 from pdfinspect.present.text import safe_line
 
-from ..messages import ObjectRequested, Target
+from ..messages import TRAILER_REF, ObjectRequested, Target
 from ..widgets.line_view import LineView, RefList
 from ..widgets.object_list import ObjectList
 from ..widgets.object_tree import ObjectTree
-from ..widgets.object_view import ObjectView
+from ..widgets.object_view import ObjectView, object_lines
 from ..widgets.stream_view import VIEW_LIMIT, StreamView, stream_kind, text_lines
 
 
@@ -199,20 +199,20 @@ class BrowserScreen(Screen):
             loading.display = False
             panel.set_items([(Content("(the trailer is not an object)").stylize("$text-muted"), None, None)])
             return
+        from_trailer = [(Content.assemble(("trailer", "$text-accent underline"), " ", line.key or ""),
+                         TRAILER_REF, None)
+                        for line in object_lines(self.app.doc.trailer) if line.ref == target.ref]
         refs = self.app.backrefs(target.ref.num)
         loading.display = refs is None
         if refs is None:
-            panel.set_items([(Content("indexing references…").stylize("$text-muted"), None, None)])
+            panel.set_items(from_trailer + [(Content("indexing references…").stylize("$text-muted"), None, None)])
             return
-        if not refs:
-            panel.set_items([(Content("nothing refers to this object").stylize("$text-muted"), None, None)])
-            return
-        items = []
+        items = from_trailer
         for br in refs:
             path = safe_line(" ".join(br.path))
             items.append((Content.assemble((f"{br.source.num} {br.source.gen} R", "$text-accent underline"),
                                            " ", path), br.source, None))
-        panel.set_items(items)
+        panel.set_items(items or [(Content("nothing refers to this object").stylize("$text-muted"), None, None)])
 
     def on_backrefs_ready(self, _) -> None:
         self.show_backrefs()
@@ -222,8 +222,8 @@ class BrowserScreen(Screen):
     # -- navigation -------------------------------------------------------------------
     def on_line_view_followed(self, event: LineView.Followed) -> None:
         event.stop()
-        self.post_message(ObjectRequested(Target(event.ref, self.shown.revision if self.shown and
-                                                 event.view.id == "object-view" else None, event.key)))
+        revision = self.shown.revision if self.shown and event.view.id == "object-view" else None
+        self.post_message(ObjectRequested(Target.of(event.ref, revision, event.key)))
 
     def on_object_tree_opened(self, event: ObjectTree.Opened) -> None:
         event.stop()

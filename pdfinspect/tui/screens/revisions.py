@@ -116,10 +116,14 @@ class RevisionsScreen(Screen):
                     if obj is None:
                         label += " (absent or free)"
                 title.update(Text(f"{'Before' if rev < k else 'After'}: {label} in revision {rev + 1}"))
-                view.show_value(value)
+                view.show_value(value, width=max(view.size.width - 2, 24))
             except Exception as e:  # a broken object shows its error in place
                 title.update(Text(f"revision {rev + 1}: error", style="red"))
                 view.show_value(None, [f"% error: {safe_line(str(e))}"])
+        before, after = self.query_one("#before-view", ObjectView), self.query_one("#after-view", ObjectView)
+        if k > 0:
+            before.mark_lines_not_in(after)
+            after.mark_lines_not_in(before)
 
     def on_line_view_followed(self, event: LineView.Followed) -> None:
         event.stop()

@@ -19,6 +19,7 @@ from textual.widgets import Footer, Input, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from pdfinspect.core.objects import Array, Dict, Ref, Stream, String
+from pdfinspect.core.textstrings import decode_text
 from pdfinspect.present.text import safe_line
 
 from ..messages import ObjectRequested, Target
@@ -34,7 +35,7 @@ class Hit:
     ref: Ref
     where: str  # "stream" or the key path of a string
     offset: int
-    context: bytes
+    context: str  # text around the hit, decoded as well as we can (not yet made safe)
 
 
 def _strings_in(value, path: str):
@@ -51,27 +52,42 @@ def _strings_in(value, path: str):
 
 
 def compile_query(query: str, regex: bool) -> re.Pattern[bytes]:
-    """Queries match bytes as Latin-1 (PDF strings and streams are bytes); raises re.error."""
-    pattern = query.encode("latin-1", "replace") if regex else re.escape(query.encode("latin-1", "replace"))
-    return re.compile(pattern, re.IGNORECASE)
+    """A bytes pattern: a text query matches its Latin-1, UTF-8 and UTF-16BE forms (PDF text
+    strings are PDFDocEncoding or UTF-16BE, 7.9.2.2; content bytes depend on the font).
+    A regex is compiled over the UTF-8 bytes of ``query``; raises ``re.error``."""
+    if regex:
+        return re.compile(query.encode("utf-8"), re.IGNORECASE)
+    forms = {query.encode("utf-8"), query.encode("utf-16-be")}
+    try:
+        forms.add(query.encode("latin-1"))
+    except UnicodeEncodeError:
+        pass
+    return re.compile(b"|".join(re.escape(f) for f in sorted(forms)), re.IGNORECASE)
+
+
+def _around(data: bytes, m: re.Match) -> str:
+    chunk = data[max(0, m.start() - CONTEXT):m.end() + CONTEXT]
+    try:
+        return chunk.decode("utf-8")
+    except UnicodeDecodeError:
+        return chunk.decode("latin-1")
 
 
 def search_object(doc, obj, pattern: re.Pattern[bytes]) -> list[Hit]:
     hits = []
     for path, data in _strings_in(obj.value, ""):
         for m in pattern.finditer(data):
-            hits.append(Hit(obj.ref, path or "string", m.start(), data[max(0, m.start() - CONTEXT):m.end() + CONTEXT]))
+            hits.append(Hit(obj.ref, path or "string", m.start(), decode_text(data)[:120]))
     if isinstance(obj.value, Stream):
         data = doc.stream_data(obj, limit=min(doc.decode_limit, VIEW_LIMIT)).data
         for m in pattern.finditer(data):
-            hits.append(Hit(obj.ref, "stream", m.start(), data[max(0, m.start() - CONTEXT):m.end() + CONTEXT]))
+            hits.append(Hit(obj.ref, "stream", m.start(), _around(data, m)))
     return hits
 
 
 def hit_line(hit: Hit) -> Content:
-    context = safe_line(hit.context.decode("latin-1"))
     return Content.assemble((f"{hit.ref.num} {hit.ref.gen} R", "$text-accent"),
-                            f"  {safe_line(hit.where)} @{hit.offset}  ", (context, "$text-muted"))
+                            f"  {safe_line(hit.where)} @{hit.offset}  ", (safe_line(hit.context), "$text-muted"))
 
 
 class SearchScreen(Screen):
