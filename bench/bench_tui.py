@@ -72,8 +72,9 @@ async def header_after(pilot, keys: list[str], expected: str) -> float:
             return time.perf_counter() - t0
 
 
-async def goto(path: Path, num: int) -> tuple[float, float]:
-    """(first ``g N``, which also builds the browser screen; a second ``g N``)."""
+async def goto(path: Path, num: int) -> tuple[float, float, float]:
+    """(first ``g N``, which also builds the browser screen; a second ``g N``; the same key
+    presses on an unbound key, i.e. what the headless pilot itself costs)."""
     from pdfinspect.core.document import Document
     from pdfinspect.tui.app import PdfInspectApp
 
@@ -83,7 +84,12 @@ async def goto(path: Path, num: int) -> tuple[float, float]:
         first = await header_after(pilot, ["g", *str(num), "enter"], f"{num} 0 obj")
         second = await header_after(pilot, ["g", *str(num - 2), "enter"], f"{num - 2} 0 obj")
         await app.workers.wait_for_complete()
-    return first, second
+        t0 = time.perf_counter()
+        for _ in range(len(str(num - 2)) + 2):
+            await pilot.press("z")
+        await pilot.pause()
+        idle = time.perf_counter() - t0
+    return first, second, idle
 
 
 async def object_list(path: Path) -> tuple[float, float, int]:
@@ -130,6 +136,7 @@ def main() -> None:
     runs = [asyncio.run(goto(large, 1001)) for _ in range(args.repeat)]
     print(f"g 1001 on {large.name}, first (builds the browser): {median([r[0] for r in runs])}")
     print(f"g 999 on {large.name}, browser already up:          {median([r[1] for r in runs])}")
+    print(f"  (the pilot's own cost for as many unbound keys:     {median([r[2] for r in runs])})")
     with tempfile.TemporaryDirectory() as tmp:
         many = many_objects(Path(tmp) / "many.pdf", 100_000)
         opened, jumped, rows = asyncio.run(object_list(many))

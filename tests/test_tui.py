@@ -361,3 +361,21 @@ async def test_encrypted_file_shows_decrypted_strings():
         await goto(pilot, str(info))
         hex_title = f"<{title.encode('latin-1').hex()}>"  # pikepdf wrote it as a hex string
         assert any(hex_title in line for line in drawn(app.screen.query_one("#object-view")))
+
+
+async def test_goto_prompt_takes_pages_refuses_junk_and_cancels():
+    path = sample("pages.pdf")
+    with pikepdf.open(path) as pdf:
+        page2 = pdf.pages[1].obj.objgen
+    app = make_app(path, object_num=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await goto(pilot, "p 2")
+        assert header(app).startswith(f"{page2[0]} {page2[1]} obj")
+        await goto(pilot, "x1")
+        assert header(app).startswith(f"{page2[0]} {page2[1]} obj")  # stays, says why
+        assert any("not an object number" in str(n.message) for n in app._notifications)
+        focused = app.focused
+        await press(pilot, "g", "7", "escape")
+        assert not app.screen.query("#goto-bar") and app.focused is focused
+        assert header(app).startswith(f"{page2[0]} {page2[1]} obj")

@@ -31,13 +31,13 @@ from pdfinspect.core.objects import Dict, Ref
 from .commands import PdfCommands
 from .messages import ObjectRequested, Target
 from .screens.browser import BrowserScreen
-from .screens.goto import GotoScreen, parse_goto
 from .screens.help import HelpScreen
 from .screens.overview import OverviewScreen
 from .screens.revisions import RevisionsScreen
 from .screens.search import SearchScreen
 from .screens.glyphs import GlyphScreen
 from .screens.stepper import StepperScreen
+from .widgets.goto_bar import GotoBar, parse_goto
 from .widgets.line_view import LineView
 
 
@@ -73,6 +73,7 @@ class PdfInspectApp(App):
         self.content_page: int | None = None  # the page the stepper and glyph inspector show
         self.current: Target | None = None
         self.pending_search: str | None = None
+        self._focus_before_goto = None
         self._back: list[Target] = []
         self._forward: list[Target] = []
         self._index_doc: Document | None = None
@@ -116,9 +117,18 @@ class PdfInspectApp(App):
             self.bell()
 
     def action_goto(self) -> None:
-        self.push_screen(GotoScreen(), self._goto_answered)
+        if self.screen.query(GotoBar):
+            return
+        self._focus_before_goto = self.focused
+        bar = GotoBar()
+        self.screen.mount(bar)
+        bar.focus()
 
-    def _goto_answered(self, text: str | None) -> None:
+    def on_goto_bar_answered(self, message: GotoBar.Answered) -> None:
+        before, self._focus_before_goto = self._focus_before_goto, None
+        if before is not None and before.is_attached:
+            before.focus()
+        text = message.text
         if not text:
             return
         parsed = parse_goto(text)
@@ -201,7 +211,7 @@ class PdfInspectApp(App):
         groups = [("global", self.BINDINGS)]
         for title, cls in (("browser", BrowserScreen), ("revisions", RevisionsScreen),
                            ("search", SearchScreen), ("lists", LineView), ("tree", Tree),
-                           ("go-to prompt", GotoScreen), ("stepper", StepperScreen),
+                           ("go-to prompt", GotoBar), ("stepper", StepperScreen),
                            ("glyph inspector", GlyphScreen)):
             groups.append((title, cls.BINDINGS))
         self.push_screen(HelpScreen(groups))
