@@ -33,6 +33,7 @@ _NAME_BODY = re.compile(_REGULAR + rb"*")
 _HEX_BODY = re.compile(rb"[0-9A-Fa-f\x00\t\n\x0c\r ]*")
 _SIMPLE_LITERAL = re.compile(rb"\(([^()\\]*)\)")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+_GT = re.compile(rb">")
 # Fast path: white space and comments, then a number, name, delimiter or keyword in one match.
 _FAST = re.compile(
     rb"(?:[\x00\t\n\x0c\r ]++|%[^\r\n]*+)*+"
@@ -221,8 +222,8 @@ class Lexer:
                 self.pos = close + 1
                 return Token(STRING, String(decode_hex(m.group()), hex=True), pos, self.pos)
             # Bad character inside a hex string: skip to '>' keeping the hex digits.
-            gt = bytes(buf[pos + 1:end]).find(b">")
-            stop = end if gt < 0 else pos + 1 + gt
+            gt = _GT.search(buf, pos + 1, end)  # a search, not a copy: garbage stays linear
+            stop = end if gt is None else gt.start()
             body = bytes(buf[pos + 1:stop])
             self.diagnostics.append(warning(
                 "hexstring-bad-char", "non-hex character in hex string; ignored",
