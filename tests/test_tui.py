@@ -49,6 +49,11 @@ async def palette(pilot, text: str) -> None:
     await press(pilot, "enter")
 
 
+def shows(app, objgen: tuple[int, int]) -> bool:
+    """Whether the browser's header reads ``N G obj`` for ``objgen``."""
+    return header(app).startswith(f"{objgen[0]} {objgen[1]} obj")
+
+
 def header(app) -> str:
     return str(app.screen.query_one("#object-header").render())
 
@@ -107,13 +112,13 @@ async def test_follow_reference_back_and_forward():
         view = app.screen.query_one("#object-view")
         assert any("/Pages" in line for line in drawn(view))
         await press(pilot, "enter")  # the cursor starts on the first reference: /Pages
-        assert header(app).startswith(f"{pages[0]} {pages[1]} obj")
+        assert shows(app, pages)
         await press(pilot, "backspace")
-        assert header(app).startswith(f"{root[0]} {root[1]} obj")
+        assert shows(app, root)
         await press(pilot, "alt+right")
-        assert header(app).startswith(f"{pages[0]} {pages[1]} obj")
+        assert shows(app, pages)
         await press(pilot, "alt+left")
-        assert header(app).startswith(f"{root[0]} {root[1]} obj")
+        assert shows(app, root)
 
 
 async def test_referenced_by_lists_referrers_found_by_pikepdf():
@@ -244,9 +249,9 @@ async def test_page_start_and_palette_go_to_page():
     app = make_app(path, page=1)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert header(app).startswith(f"{page1[0]} {page1[1]} obj")
+        assert shows(app, page1)
         await palette(pilot, "page 3")
-        assert header(app).startswith(f"{page3[0]} {page3[1]} obj")
+        assert shows(app, page3)
 
 
 async def test_fonts_of_page_open_the_node_holding_inherited_fonts():
@@ -317,7 +322,7 @@ async def test_tree_expands_lazily_and_opens_objects():
         await press(pilot, "space")
         assert any(str(n.label).startswith("/Pages") for n in root_node.children)
         await press(pilot, "enter")
-        assert header(app).startswith(f"{root[0]} {root[1]} obj")
+        assert shows(app, root)
 
 
 async def test_every_object_of_every_damaged_sample_displays():
@@ -371,11 +376,11 @@ async def test_goto_prompt_takes_pages_refuses_junk_and_cancels():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await goto(pilot, "p 2")
-        assert header(app).startswith(f"{page2[0]} {page2[1]} obj")
+        assert shows(app, page2)
         await goto(pilot, "x1")
-        assert header(app).startswith(f"{page2[0]} {page2[1]} obj")  # stays, says why
+        assert shows(app, page2)  # stays, says why
         assert any("not an object number" in str(n.message) for n in app._notifications)
         focused = app.focused
         await press(pilot, "g", "7", "escape")
         assert not app.screen.query("#goto-bar") and app.focused is focused
-        assert header(app).startswith(f"{page2[0]} {page2[1]} obj")
+        assert shows(app, page2)
