@@ -207,6 +207,16 @@ def test_backrefs_with_key_paths():
     assert [str(b) for b in refs] == [f"{page.num} 0 R /Resources /Font /F1"]
 
 
+def test_backref_index_reports_progress():
+    doc = Document.open(corpus_file("latex-dvips-pk300-type3.pdf"))
+    seen = []
+    doc.build_backrefs(lambda done, total: seen.append((done, total)))
+    total = len(doc.object_numbers())
+    assert seen[0] == (1000, total) if total >= 1000 else seen == [(total, total)]
+    assert seen[-1] == (total, total)
+    assert doc.backrefs(doc.trailer["Root"].num) == []  # only the trailer points at the catalog
+
+
 def _exercise(doc):
     for obj in doc.iter_objects(cache=False):
         if isinstance(obj.value, Stream):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import mmap
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from . import repair
@@ -432,13 +432,26 @@ class Document:
     def backrefs(self, num: int) -> list[BackRef]:
         """Every object that refers to object ``num``, with the key path of each reference."""
         if self._backrefs is None:
-            index: dict[int, list[BackRef]] = {}
-            for obj in self.iter_objects(cache=False):
-                src = obj.ref
-                for target, path in _refs_in(obj.value, ()):
-                    index.setdefault(target.num, []).append(BackRef(src, path))
-            self._backrefs = index
+            self.build_backrefs()
         return self._backrefs.get(num, [])
+
+    def build_backrefs(self, progress: Callable[[int, int], object] | None = None) -> None:
+        """Index every reference in the file (parses every object once).
+
+        ``progress(done, total)`` is called every 1,000 objects and at the end, so a UI can
+        show how far the index is.
+        """
+        index: dict[int, list[BackRef]] = {}
+        total = len(self.object_numbers())
+        for done, obj in enumerate(self.iter_objects(cache=False), 1):
+            src = obj.ref
+            for target, path in _refs_in(obj.value, ()):
+                index.setdefault(target.num, []).append(BackRef(src, path))
+            if progress is not None and done % 1000 == 0:
+                progress(done, total)
+        if progress is not None:
+            progress(total, total)
+        self._backrefs = index
 
     # -- document structure ------------------------------------------------------------
     @property
