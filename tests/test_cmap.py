@@ -375,3 +375,13 @@ def test_mutated_cmap_never_raises(mutations):
             data[pos:pos] = b" <00> <FFFF> [ <41> ] 7 beginbfrange endcidchar "[:len(chunk) * 9]
     cmap = parse_cmap(bytes(data), lambda name: None)
     _exercise(cmap, bytes(data))
+
+
+def test_truncated_cmap_drops_the_unterminated_last_entry():
+    data = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+            b"1 begincodespacerange <00> <ff> endcodespacerange\n"
+            b"2 beginbfrange <41> <42> <0041>\n<53> <53> <00")
+    cmap = parse_cmap(data)
+    assert cmap.lookup_unicode(b"\x41")[0] == "A"
+    assert cmap.lookup_unicode(b"\x53")[0] is None
+    assert "cmap-unterminated" in {d.code for d in cmap.diagnostics}

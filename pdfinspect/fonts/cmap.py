@@ -486,6 +486,11 @@ class _Parser:
     def entry(self, kind: str, group: list) -> None:
         """Token path: check the hex strings, then hand the values to :meth:`add`."""
         for value, start, end in group:
+            if isinstance(value, String) and value.hex and self.data[end - 1:end] != b">":
+                # a CMap cut short (truncated stream): the last hex string never closes
+                self.report("cmap-unterminated", f"hex string {self.data[start:end][:20]!r} is not "
+                            f"closed before the end of the data; {kind} entry skipped", start, "7.3.4.3")
+                return
             if isinstance(value, String) and value.hex and len(
                     self.data[start + 1:end - 1].translate(None, _WHITESPACE)) % 2:
                 self.odd_hex(start, end)
