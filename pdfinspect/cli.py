@@ -13,9 +13,9 @@ import sys
 
 from .core.diagnostics import PdfError
 from .core.document import Document
-from .core.objects import Dict, Name, Ref, Stream, type_name
+from .core.objects import Dict, Name, Stream, type_name
 from .core.serialize import format_object
-from .present.text import bytes_as_text, hexdump, looks_like_text, safe, safe_line
+from .present.text import bytes_as_text, hexdump, looks_like_text, safe_line
 
 CORE_COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
 CONTENT_COMMANDS = ("ops", "glyphs", "fonts", "text")  # in cli_content, imported on use

@@ -91,7 +91,8 @@ def changes(prev: Step | None, step: Step) -> list[str]:
         for attr, label in (("fill_color", "fill"), ("stroke_color", "stroke")):
             space = getattr(b, f"{label}_space")
             if a is None or getattr(a, attr) != getattr(b, attr) or getattr(a, f"{label}_space") != space:
-                out.append(f"{label} {space} {' '.join(_num(x) if isinstance(x, float) else str(x) for x in getattr(b, attr))}")
+                values = " ".join(_num(x) if isinstance(x, float) else str(x) for x in getattr(b, attr))
+                out.append(f"{label} {space} {values}")
         for attr in ("line_width", "line_cap", "line_join", "miter_limit", "dash", "rendering_intent",
                      "flatness", "ext_gstate"):
             if a is not None and getattr(a, attr) != getattr(b, attr):

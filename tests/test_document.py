@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from pdfinspect.core.diagnostics import PasswordError, PdfError
 from pdfinspect.core.document import Document
-from pdfinspect.core.objects import Dict, Name, Ref, Stream, String
+from pdfinspect.core.objects import Dict, Ref, Stream, String
 from pdfinspect.core.xref import FREE, IN_FILE, IN_OBJSTM
 
 from conftest import corpus_file, corpus_files, sample

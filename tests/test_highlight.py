@@ -65,7 +65,8 @@ def test_stream_data_is_one_opaque_token():
 
 
 def test_content_operators_coloured_by_category():
-    text = "q 1 0 0 1 0 -.24 cm BT /F1 12 Tf [(a) -5] TJ ET 0 0 1 rg 1 1 m 2 2 l S /P <</MCID 0>> BDC EMC /Im1 Do BX frob EX"
+    text = ("q 1 0 0 1 0 -.24 cm BT /F1 12 Tf [(a) -5] TJ ET 0 0 1 rg 1 1 m 2 2 l S "
+            "/P <</MCID 0>> BDC EMC /Im1 Do BX frob EX")
     got = kinds_of("pdfcontent", text)
     for op in ("q", "cm", "BT", "Tf", "TJ", "ET", "rg", "m", "l", "S", "BDC", "EMC", "Do", "BX"):
         assert got[op] is CATEGORY_TOKENS[OPERATORS[op.encode()].category], op

@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdfinspect.core.objects import Array, Dict, Name, Ref, Stream, String
+from pdfinspect.core.objects import Array, Dict, Ref, Stream, String
 from pdfinspect.core.parser import Parser, parse_object_at
 
 

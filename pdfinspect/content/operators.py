@@ -168,7 +168,8 @@ _ROWS: tuple[tuple, ...] = (
     ("MP", ("name",), MARKED_CONTENT, "mark a single point with a tag"),
     ("DP", ("name", "name-or-dict"), MARKED_CONTENT, "mark a point with a tag and a property list"),
     ("BMC", ("name",), MARKED_CONTENT, "open a tagged marked-content sequence"),
-    ("BDC", ("name", "name-or-dict"), MARKED_CONTENT, "open a tagged sequence with a property list (e.g. /MCID, /ActualText)"),
+    ("BDC", ("name", "name-or-dict"), MARKED_CONTENT,
+     "open a tagged sequence with a property list (e.g. /MCID, /ActualText)"),
     ("EMC", (), MARKED_CONTENT, "close the innermost marked-content sequence"),
     # Compatibility
     ("BX", (), COMPATIBILITY, "open a section where unknown operators are ignored"),

@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from . import repair
-from .diagnostics import Diagnostic, PdfError, error, info, warning
+from . import pages, repair
+from .diagnostics import Diagnostic, PdfError, error, warning
 from .filters import DEFAULT_LIMIT, DecodeResult, decode, filter_chain
 from .objects import Array, Dict, Name, Ref, Stream, String
 from .objstm import ObjectStream
@@ -88,7 +88,8 @@ class Document:
         return cls(buf, path, password, decode_limit)
 
     # -- opening ---------------------------------------------------------------------
-    def _note(self, d: Diagnostic) -> None:
+    def note(self, d: Diagnostic) -> None:
+        """Record a diagnostic once (the same code, offset and object are reported once)."""
         key = (d.code, d.offset, d.ref)
         if key not in self._reported:
             self._reported.add(key)
@@ -100,31 +101,31 @@ class Document:
         self.header_offset = hm.start() if hm else None
         self.header_version = hm.group(1).decode() if hm else None
         if hm is None:
-            self._note(warning("header-missing", "no %PDF-x.y header in the first 1024 bytes", offset=0,
+            self.note(warning("header-missing", "no %PDF-x.y header in the first 1024 bytes", offset=0,
                                clause="7.5.2"))
         elif hm.start() > 0:
-            self._note(warning("header-offset", f"{hm.start()} bytes of junk before the %PDF header",
+            self.note(warning("header-offset", f"{hm.start()} bytes of junk before the %PDF header",
                                offset=0, clause="7.5.2"))
         eof = buf.rfind(b"%%EOF")
         tail = bytes(buf[eof + 5:]).lstrip(b"\r\n") if eof >= 0 else b""
         if tail:
             kind = "white space" if not tail.strip(b"\x00\t\n\x0c\r ") else "data"
-            self._note(warning("trailing-garbage", f"{len(tail)} bytes of {kind} after the last %%EOF; ignored",
+            self.note(warning("trailing-garbage", f"{len(tail)} bytes of {kind} after the last %%EOF; ignored",
                                offset=self.size - len(tail), clause="7.5.5"))
         kw, startxref = find_startxref(buf)
         self.startxref = startxref
         revisions: list[Revision] = []
         if startxref is None:
-            self._note(warning("startxref-missing", "no 'startxref' at the end of the file",
+            self.note(warning("startxref-missing", "no 'startxref' at the end of the file",
                                offset=self.size, clause="7.5.5"))
         else:
             revisions, diags = read_revisions(buf, startxref)
             for d in diags:
-                self._note(d)
+                self.note(d)
             if not revisions and self.header_offset:
                 revisions, _ = read_revisions(buf, startxref + self.header_offset)
                 if revisions:
-                    self._note(warning("xref-shifted", "xref offsets are relative to the %PDF header",
+                    self.note(warning("xref-shifted", "xref offsets are relative to the %PDF header",
                                        offset=startxref, clause="7.5.5",
                                        repair=f"offsets shifted by {self.header_offset}"))
         if not revisions:
@@ -134,7 +135,7 @@ class Document:
             if last is not None:
                 revisions, _ = read_revisions(buf, last)
                 if revisions:
-                    self._note(warning("xref-relocated", f"xref table found by search at offset {last}",
+                    self.note(warning("xref-relocated", f"xref table found by search at offset {last}",
                                        offset=last, clause="7.5.4",
                                        repair=f"used the xref table at offset {last}"))
         self.linearized = self._linearization_dict() is not None
@@ -185,7 +186,7 @@ class Document:
         probe.trailer = trailer
         self._merged.clear()
         self.repaired = True
-        self._note(warning("xref-reconstructed", f"cross-reference rebuilt by scanning: {len(entries)} "
+        self.note(warning("xref-reconstructed", f"cross-reference rebuilt by scanning: {len(entries)} "
                            f"objects found, trailer: {source}", offset=0, clause="7.5.4",
                            repair="objects located by scanning for 'N G obj'"))
 
@@ -213,7 +214,7 @@ class Document:
         ids = self.trailer.get("ID")
         first_id = ids[0].value if isinstance(ids, Array) and ids and isinstance(ids[0], String) else b""
         if not isinstance(enc_dict, Dict):
-            self._note(error("encrypt-bad", "/Encrypt is not a dictionary; strings and streams left "
+            self.note(error("encrypt-bad", "/Encrypt is not a dictionary; strings and streams left "
                              "encrypted", clause="7.6.1"))
             return
         self.security = SecurityHandler.open(enc_dict, first_id, password)
@@ -283,7 +284,7 @@ class Document:
 
     def _load(self, num: int, entry: XrefEntry) -> IndirectObject | None:
         if num in self._loading:
-            self._note(warning("reference-loop", f"object {num} is needed to read itself", ref=(num, entry.gen)))
+            self.note(warning("reference-loop", f"object {num} is needed to read itself", ref=(num, entry.gen)))
             return None
         self._loading.add(num)
         try:
@@ -296,16 +297,16 @@ class Document:
                     idx = entry.b if entry.b < len(stm.members) and stm.members[entry.b][0] == num \
                         else stm.index_of(num)
                     if idx is not None and idx != entry.b:
-                        self._note(warning("objstm-index-wrong", f"object {num} is at index {idx} of object "
+                        self.note(warning("objstm-index-wrong", f"object {num} is at index {idx} of object "
                                            f"stream {entry.a}, not {entry.b}", ref=(num, 0), clause="7.5.8.3",
                                            repair="used the index from the object stream header"))
                     obj = stm.member(idx) if idx is not None else None
                 if obj is None:
-                    self._note(warning("objstm-member-missing", f"object {num} not found in object stream "
+                    self.note(warning("objstm-member-missing", f"object {num} not found in object stream "
                                        f"{entry.a}", ref=(num, 0), clause="7.5.7"))
             if obj is not None:
                 for d in obj.diagnostics:
-                    self._note(d)
+                    self.note(d)
                 if self.security is not None and obj.container is None and num != self._encrypt_num:
                     obj.value = self._decrypt_strings(obj.value, num, obj.gen)
             return obj
@@ -319,11 +320,11 @@ class Document:
             obj = Parser(self.buf, offset).parse_indirect(length_of=self._length_of)
         if obj is not None and obj.num == num:
             if obj.gen != entry.b:
-                self._note(warning("xref-gen-mismatch", f"xref says generation {entry.b}, object header says "
+                self.note(warning("xref-gen-mismatch", f"xref says generation {entry.b}, object header says "
                                    f"{obj.gen}", offset=offset, ref=(num, entry.b), clause="7.5.4"))
             return obj
         found = self._scan_headers().get(num)
-        self._note(warning("xref-offset-wrong", f"xref offset {offset} for object {num} does not point at "
+        self.note(warning("xref-offset-wrong", f"xref offset {offset} for object {num} does not point at "
                            f"'{num} {entry.b} obj'", offset=offset, ref=(num, entry.b), clause="7.5.4",
                            repair=f"found at offset {found[0]} by scanning" if found else "not found by scanning"))
         if found is None:
@@ -343,17 +344,17 @@ class Document:
         holder = self.get(num)
         stm = None
         if holder is None or not isinstance(holder.value, Stream):
-            self._note(warning("objstm-missing", f"object stream {num} is missing or not a stream",
+            self.note(warning("objstm-missing", f"object stream {num} is missing or not a stream",
                                ref=(num, 0), clause="7.5.7"))
         else:
             res = self.stream_data(holder)
             if res.error:
-                self._note(warning("objstm-decode", f"object stream {num}: {res.error}", ref=(num, 0),
+                self.note(warning("objstm-decode", f"object stream {num}: {res.error}", ref=(num, 0),
                                    clause="7.5.7"))
             d = holder.value.dict
             stm = ObjectStream.from_decoded(num, res.data, self.resolve(d.get("N")), self.resolve(d.get("First")))
             for diag in stm.diagnostics:
-                self._note(diag)
+                self.note(diag)
         self._objstm[num] = stm
         return stm
 
@@ -470,79 +471,19 @@ class Document:
         return str(v) if isinstance(v, Name) else self.header_version
 
     def page_refs(self) -> list[Ref]:
-        """Page objects in order, walking /Pages /Kids (7.7.3.2) with a cycle guard."""
-        out: list[Ref] = []
-        seen: set[int] = set()
-        root = self.catalog.get("Pages")
-
-        def walk(ref, depth):
-            if not isinstance(ref, Ref) or ref.num in seen or depth > 64:
-                if isinstance(ref, Ref) and ref.num in seen:
-                    self._note(warning("pages-loop", f"page tree node {ref.num} appears twice; skipped",
-                                       ref=(ref.num, ref.gen), clause="7.7.3.2"))
-                return
-            seen.add(ref.num)
-            node = self.resolve(ref)
-            if not isinstance(node, Dict):
-                return
-            kids = self.resolve(node.get("Kids"))
-            if node.get("Type") == "Page" or (not isinstance(kids, Array) and node.get("Type") != "Pages"):
-                out.append(ref)
-                return
-            if isinstance(kids, Array):
-                for kid in kids:
-                    walk(kid, depth + 1)
-
-        walk(root, 0)
-        return out
+        """Page objects in order, walking /Pages /Kids with a cycle guard."""
+        return pages.page_refs(self)
 
     def page_ref(self, n: int) -> Ref | None:
         """Page ``n`` (1-based), descending by /Count so only one branch is parsed."""
-        node_ref = self.catalog.get("Pages")
-        remaining = n - 1
-        seen: set[int] = set()
-        while isinstance(node_ref, Ref) and node_ref.num not in seen:
-            seen.add(node_ref.num)
-            node = self.resolve(node_ref)
-            if not isinstance(node, Dict):
-                break
-            kids = self.resolve(node.get("Kids"))
-            if node.get("Type") == "Page" or not isinstance(kids, Array):
-                return node_ref if remaining == 0 else None
-            for kid in kids:
-                kd = self.resolve(kid)
-                if not isinstance(kd, Dict):
-                    continue
-                count = self.resolve(kd.get("Count"))
-                is_leaf = kd.get("Type") == "Page" or not isinstance(self.resolve(kd.get("Kids")), Array)
-                size = 1 if is_leaf else (count if isinstance(count, int) and count >= 0 else None)
-                if size is None:  # no usable /Count: fall back to the full walk
-                    refs = self.page_refs()
-                    return refs[n - 1] if 0 < n <= len(refs) else None
-                if remaining < size:
-                    node_ref = kid
-                    break
-                remaining -= size
-            else:
-                return None
-        return None
+        return pages.page_ref(self, n)
 
     def page_count(self) -> int:
-        root = self.resolve(self.catalog.get("Pages"))
-        count = root.get("Count") if isinstance(root, Dict) else None
-        return count if isinstance(count, int) and not isinstance(count, bool) else len(self.page_refs())
+        return pages.page_count(self)
 
     def inherited(self, page: Dict, key: str):
-        """A page attribute, looked up through /Parent (7.7.3.4); (value, source node)."""
-        node = page
-        for _ in range(64):
-            if key in node:
-                return node[key]
-            parent = self.resolve(node.get("Parent"))
-            if not isinstance(parent, Dict):
-                return None
-            node = parent
-        return None
+        """A page attribute, looked up through /Parent (7.7.3.4)."""
+        return pages.inherited(self, page, key)
 
 
 def _join_linearized(revisions: list[Revision]) -> list[Revision]:

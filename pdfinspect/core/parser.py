@@ -11,7 +11,7 @@ from typing import Callable
 
 from .diagnostics import Diagnostic, warning
 from .lexer import DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token
-from .objects import Array, Dict, Name, Ref, Stream
+from .objects import Array, Dict, Ref, Stream
 
 MAX_DEPTH = 200
 

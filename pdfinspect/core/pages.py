@@ -1,0 +1,86 @@
+"""The page tree (ISO 32000 7.7.3): pages in order, page N by /Count, inherited attributes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .diagnostics import warning
+from .objects import Array, Dict, Ref
+
+if TYPE_CHECKING:
+    from .document import Document
+
+
+def page_refs(doc: Document) -> list[Ref]:
+    """Page objects in order, walking /Pages /Kids (7.7.3.2) with a cycle guard."""
+    out: list[Ref] = []
+    seen: set[int] = set()
+    root = doc.catalog.get("Pages")
+
+    def walk(ref, depth):
+        if not isinstance(ref, Ref) or ref.num in seen or depth > 64:
+            if isinstance(ref, Ref) and ref.num in seen:
+                doc.note(warning("pages-loop", f"page tree node {ref.num} appears twice; skipped",
+                                 ref=(ref.num, ref.gen), clause="7.7.3.2"))
+            return
+        seen.add(ref.num)
+        node = doc.resolve(ref)
+        if not isinstance(node, Dict):
+            return
+        kids = doc.resolve(node.get("Kids"))
+        if node.get("Type") == "Page" or (not isinstance(kids, Array) and node.get("Type") != "Pages"):
+            out.append(ref)
+            return
+        if isinstance(kids, Array):
+            for kid in kids:
+                walk(kid, depth + 1)
+
+    walk(root, 0)
+    return out
+
+def page_ref(doc: Document, n: int) -> Ref | None:
+    """Page ``n`` (1-based), descending by /Count so only one branch is parsed."""
+    node_ref = doc.catalog.get("Pages")
+    remaining = n - 1
+    seen: set[int] = set()
+    while isinstance(node_ref, Ref) and node_ref.num not in seen:
+        seen.add(node_ref.num)
+        node = doc.resolve(node_ref)
+        if not isinstance(node, Dict):
+            break
+        kids = doc.resolve(node.get("Kids"))
+        if node.get("Type") == "Page" or not isinstance(kids, Array):
+            return node_ref if remaining == 0 else None
+        for kid in kids:
+            kd = doc.resolve(kid)
+            if not isinstance(kd, Dict):
+                continue
+            count = doc.resolve(kd.get("Count"))
+            is_leaf = kd.get("Type") == "Page" or not isinstance(doc.resolve(kd.get("Kids")), Array)
+            size = 1 if is_leaf else (count if isinstance(count, int) and count >= 0 else None)
+            if size is None:  # no usable /Count: fall back to the full walk
+                refs = page_refs(doc)
+                return refs[n - 1] if 0 < n <= len(refs) else None
+            if remaining < size:
+                node_ref = kid
+                break
+            remaining -= size
+        else:
+            return None
+    return None
+
+def page_count(doc: Document) -> int:
+    root = doc.resolve(doc.catalog.get("Pages"))
+    count = root.get("Count") if isinstance(root, Dict) else None
+    return count if isinstance(count, int) and not isinstance(count, bool) else len(page_refs(doc))
+
+def inherited(doc: Document, page: Dict, key: str):
+    """A page attribute, looked up through /Parent (7.7.3.4); (value, source node)."""
+    node = page
+    for _ in range(64):
+        if key in node:
+            return node[key]
+        parent = doc.resolve(node.get("Parent"))
+        if not isinstance(parent, Dict):
+            return None
+        node = parent
+    return None
