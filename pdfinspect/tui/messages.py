@@ -17,12 +17,14 @@ class Target:
     """A place in the file: object ``ref`` (``None``: the trailer) as of ``revision``.
 
     ``key`` is the dictionary key the user followed to get here (``/JS``, ``/Contents``):
-    a stream does not say what it holds, the key that points at it does.
+    a stream does not say what it holds, the key that points at it does. ``line`` (1-based)
+    is the line of the decoded stream to show first (a ToUnicode entry).
     """
 
     ref: Ref | None
     revision: int | None = None
     key: str | None = None
+    line: int | None = None
 
     @classmethod
     def of(cls, ref: Ref, revision: int | None = None, key: str | None = None) -> "Target":
