@@ -382,5 +382,5 @@ async def test_goto_prompt_takes_pages_refuses_junk_and_cancels():
         assert any("not an object number" in str(n.message) for n in app._notifications)
         focused = app.focused
         await press(pilot, "g", "7", "escape")
-        assert not app.screen.query("#goto-bar") and app.focused is focused
+        assert not app.screen.query_one("#goto-bar").display and app.focused is focused
         assert shows(app, page2)

@@ -17,9 +17,12 @@ Global keys (ids in brackets):
 """
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding
 from textual.signal import Signal
@@ -73,12 +76,15 @@ class PdfInspectApp(App):
         self.content_page: int | None = None  # the page the stepper and glyph inspector show
         self.current: Target | None = None
         self.pending_search: str | None = None
-        self._focus_before_goto = None
         self._back: list[Target] = []
         self._forward: list[Target] = []
         self._index_doc: Document | None = None
         self._index_state = "none"  # none, building, ready, failed
+        self.index_progress: tuple[int, int] | None = None  # (objects indexed, objects) while building
         self.backrefs_ready = Signal(self, "backrefs-ready")
+        self.backrefs_progress = Signal(self, "backrefs-progress")
+        self._loader_doc: Document | None = None
+        self._loader_lock = threading.Lock()
         self.sub_title = Path(doc.path).name if doc.path else ""
 
     def on_mount(self) -> None:
@@ -117,17 +123,27 @@ class PdfInspectApp(App):
             self.bell()
 
     def action_goto(self) -> None:
-        if self.screen.query(GotoBar):
-            return
-        self._focus_before_goto = self.focused
-        bar = GotoBar()
-        self.screen.mount(bar)
-        bar.focus()
+        bars = self.screen.query(GotoBar)
+        if bars:
+            bars.first().open()
+        else:
+            bar = GotoBar()
+            self.screen.mount(bar)
+            bar.open()
+
+    def _open_goto_bar(self) -> GotoBar | None:
+        bars = self.screen.query(GotoBar)
+        return bars.first() if bars and bars.first().display else None
+
+    async def on_event(self, event: events.Event) -> None:
+        # While the go-to prompt is open it reads the keys (it never takes focus, see goto_bar).
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            bar = self._open_goto_bar()
+            if bar is not None and bar.feed(event):
+                return
+        await super().on_event(event)
 
     def on_goto_bar_answered(self, message: GotoBar.Answered) -> None:
-        before, self._focus_before_goto = self._focus_before_goto, None
-        if before is not None and before.is_attached:
-            before.focus()
         text = message.text
         if not text:
             return
@@ -208,12 +224,10 @@ class PdfInspectApp(App):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        groups = [("global", self.BINDINGS)]
-        for title, cls in (("browser", BrowserScreen), ("revisions", RevisionsScreen),
-                           ("search", SearchScreen), ("lists", LineView), ("tree", Tree),
-                           ("go-to prompt", GotoBar), ("stepper", StepperScreen),
-                           ("glyph inspector", GlyphScreen)):
-            groups.append((title, cls.BINDINGS))
+        groups = [("global", self.BINDINGS), ("browser", BrowserScreen.BINDINGS),
+                  ("revisions", RevisionsScreen.BINDINGS), ("search", SearchScreen.BINDINGS),
+                  ("lists", LineView.BINDINGS), ("tree", Tree.BINDINGS), ("go-to prompt", GotoBar.KEYS),
+                  ("stepper", StepperScreen.BINDINGS), ("glyph inspector", GlyphScreen.BINDINGS)]
         self.push_screen(HelpScreen(groups))
 
     # -- back-references ---------------------------------------------------------------
@@ -232,18 +246,39 @@ class PdfInspectApp(App):
             self.build_backrefs()
         return None
 
+    @contextmanager
+    def loader(self) -> Iterator[Document]:
+        """A second Document over the file for the browser's workers (one at a time).
+
+        Documents are not thread-safe (their load guards and caches are shared), and a big
+        object must be parsed off the UI thread, so the UI thread keeps ``doc`` and the
+        workers take turns with this one.
+        """
+        with self._loader_lock:
+            if self._loader_doc is None:
+                self._loader_doc = self.reopen()
+            yield self._loader_doc
+
     @work(thread=True, exclusive=True, group="backrefs", exit_on_error=False)
     def build_backrefs(self) -> None:
+        def progress(done: int, total: int) -> None:
+            self.call_from_thread(self._backrefs_progressed, done, total)
+
         try:
             doc = self.reopen()
-            doc.backrefs(0)
+            doc.build_backrefs(progress=progress)
         except Exception as e:  # report, keep browsing
             self.call_from_thread(self._backrefs_built, None, str(e))
         else:
             self.call_from_thread(self._backrefs_built, doc, None)
 
+    def _backrefs_progressed(self, done: int, total: int) -> None:
+        self.index_progress = (done, total)
+        self.backrefs_progress.publish(self.index_progress)
+
     def _backrefs_built(self, doc: Document | None, error: str | None) -> None:
         self._index_doc = doc
+        self.index_progress = None
         self._index_state = "ready" if doc is not None else "failed"
         if error:
             self.notify(f"back-reference index failed: {error}", severity="error", markup=False)

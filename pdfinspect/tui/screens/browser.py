@@ -5,12 +5,13 @@ from bisect import bisect_left
 
 from rich.text import Text
 from textual import work
+from textual.worker import get_current_worker
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, LoadingIndicator, Static, TabbedContent, TabPane
+from textual.widgets import Footer, ProgressBar, Static, TabbedContent, TabPane
 
 from pdfinspect.core.objects import Ref, Stream
 from pdfinspect.core.xref import IN_OBJSTM
@@ -20,7 +21,7 @@ from ..messages import TRAILER_REF, ObjectRequested, Target
 from ..widgets.line_view import LineView, RefList
 from ..widgets.object_list import ObjectList
 from ..widgets.object_tree import ObjectTree
-from ..widgets.object_view import ObjectView, object_lines
+from ..widgets.object_view import ObjectView, object_items, object_lines
 from ..widgets.stream_view import VIEW_LIMIT, StreamView, stream_kind, text_lines
 
 
@@ -57,8 +58,23 @@ def object_header(doc, target: Target) -> tuple[Text, object, object]:
     return header, obj.value, obj
 
 
+def object_display(doc, target: Target) -> tuple[Text, object, list]:
+    """(header, the IndirectObject or None, the lines of the object view) for ``target``."""
+    try:
+        text, value, obj = object_header(doc, target)
+    except Exception as e:  # a broken object shows its error in place
+        text, value, obj = Text(f"{target.describe()}  error: {safe_line(str(e))}", style="red"), None, None
+    extra = [f"% {safe_line(str(d))}" for d in (obj.diagnostics if obj else [])]
+    return text, obj, object_items(value, extra)
+
+
 class BrowserScreen(Screen):
-    """Browse objects. Keys: ``r`` raw/decoded, ``x`` hex/text, ``[``/``]`` previous/next object."""
+    """Browse objects. Keys: ``r`` raw/decoded, ``x`` hex/text, ``[``/``]`` previous/next object.
+
+    The object is parsed and formatted in a worker (an array of 100,000 references takes a
+    second or more); until it arrives the header reads ``loading N G obj…``, so the header
+    starts with ``N G obj`` exactly when object N is on screen.
+    """
 
     AUTO_FOCUS = "#object-view"
     BINDINGS = [
@@ -80,6 +96,7 @@ class BrowserScreen(Screen):
         self.hex: bool | None = None
         self._obj = None
         self._token = 0
+        self._object_token = 0
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -95,12 +112,13 @@ class BrowserScreen(Screen):
                 yield StreamView(id="stream-view")
             with Vertical(id="side"):
                 yield Static("Referenced by", classes="panel-title")
-                yield LoadingIndicator(id="backrefs-loading")
+                yield ProgressBar(id="backrefs-progress", show_eta=False)
                 yield RefList(id="backrefs")
         yield Footer()
 
     def on_mount(self) -> None:
         self.app.backrefs_ready.subscribe(self, self.on_backrefs_ready)
+        self.app.backrefs_progress.subscribe(self, self.on_backrefs_progress)
         doc = self.app.doc
         self.query_one(ObjectTree).load(doc)
         self.query_one(ObjectList).load(doc)
@@ -114,28 +132,38 @@ class BrowserScreen(Screen):
     # -- showing ----------------------------------------------------------------------
     def display_target(self, target: Target) -> None:
         self.shown = target
-        doc = self.app.doc
-        view = self.query_one(ObjectView)
-        header = self.query_one("#object-header", Static)
-        try:
-            text, value, obj = object_header(doc, target)
-        except Exception as e:  # a broken object shows its error in place
-            text, value, obj = Text(f"{target.describe()}  error: {safe_line(str(e))}", style="red"), None, None
-        extra = [f"% {safe_line(str(d))}" for d in (obj.diagnostics if obj else [])]
-        if obj is None and target.ref is not None:
-            view.show_value(None, extra)
-        else:
-            view.show_value(value, extra)
-        header.update(text)
-        self._obj = obj
-        self.hex = None
-        is_stream = obj is not None and isinstance(obj.value, Stream)
-        self.set_class(is_stream, "-stream")
-        if is_stream:
-            self.load_stream()
+        self._object_token += 1
+        self._obj = None
+        self.query_one("#object-header", Static).update(Text(f"loading {target.describe()}…", style="italic"))
+        self.query_one(ObjectView).set_items([(Content("loading…").stylize("$text-muted"), None, None)])
         if target.ref is not None:
             self.query_one(ObjectList).select_number(target.ref.num)
         self.show_backrefs()
+        self.load_object(target, self._object_token)
+
+    @work(thread=True, exclusive=True, group="object", exit_on_error=False)
+    def load_object(self, target: Target, token: int) -> None:
+        try:
+            with self.app.loader() as doc:
+                if get_current_worker().is_cancelled:
+                    return
+                shown = object_display(doc, target)
+        except Exception as e:  # the file could not be opened a second time
+            shown = Text(f"{target.describe()}  error: {safe_line(str(e))}", style="red"), None, []
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_object, token, *shown)
+
+    def _show_object(self, token: int, header: Text, obj, items: list) -> None:
+        if token != self._object_token:
+            return
+        self._obj = obj
+        self.hex = None
+        self.query_one("#object-header", Static).update(header)
+        self.query_one(ObjectView).show_items(items)
+        is_stream = obj is not None and isinstance(obj.value, Stream)
+        self.query_one("#main").set_class(is_stream, "-stream")
+        if is_stream:
+            self.load_stream()
 
     def load_stream(self) -> None:
         self._token += 1
@@ -151,11 +179,11 @@ class BrowserScreen(Screen):
 
     @work(thread=True, exclusive=True, group="stream", exit_on_error=False)
     def decode_stream(self, obj, raw: bool, key: str | None, token: int, hex_mode: bool | None) -> None:
-        doc = self.app.doc
         text = None
         try:
-            result = doc.stream_data(obj, decode_filters=not raw, limit=min(doc.decode_limit, VIEW_LIMIT))
-            kind = stream_kind(obj.value.dict, result.data, key)
+            with self.app.loader() as doc:  # obj came from the loader's Document
+                result = doc.stream_data(obj, decode_filters=not raw, limit=min(doc.decode_limit, VIEW_LIMIT))
+                kind = stream_kind(obj.value.dict, result.data, key)
             error = None
             if not (kind == "hex" if hex_mode is None else hex_mode):
                 text = text_lines(result.data)
@@ -189,11 +217,14 @@ class BrowserScreen(Screen):
                                     f"what decoded before it").stylize("$text-error"))
         header.append(f"  {len(data)} bytes shown as {'hex' if text is None else kind}", style="italic")
         self.query_one("#stream-header", Static).update(header)
-        self.query_one(StreamView).show_data(data, kind, text, tail)
+        view = self.query_one(StreamView)
+        view.show_data(data, kind, text, tail)
+        if self.shown.line is not None and text is not None:
+            view.scroll_to(y=self.shown.line - 1, animate=False, immediate=True)
 
     def show_backrefs(self) -> None:
         panel = self.query_one("#backrefs", RefList)
-        loading = self.query_one("#backrefs-loading")
+        loading = self.query_one("#backrefs-progress", ProgressBar)
         target = self.shown
         if target is None or target.ref is None:
             loading.display = False
@@ -205,6 +236,8 @@ class BrowserScreen(Screen):
         refs = self.app.backrefs(target.ref.num)
         loading.display = refs is None
         if refs is None:
+            self.on_backrefs_progress(self.app.index_progress)
+        if refs is None:
             panel.set_items(from_trailer + [(Content("indexing references…").stylize("$text-muted"), None, None)])
             return
         items = from_trailer
@@ -213,6 +246,11 @@ class BrowserScreen(Screen):
             items.append((Content.assemble((f"{br.source.num} {br.source.gen} R", "$text-accent underline"),
                                            " ", path), br.source, None))
         panel.set_items(items or [(Content("nothing refers to this object").stylize("$text-muted"), None, None)])
+
+    def on_backrefs_progress(self, progress: tuple[int, int] | None) -> None:
+        if progress is not None:
+            done, total = progress
+            self.query_one("#backrefs-progress", ProgressBar).update(total=total, progress=done)
 
     def on_backrefs_ready(self, _) -> None:
         self.show_backrefs()

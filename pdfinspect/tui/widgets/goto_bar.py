@@ -1,18 +1,23 @@
 """The ``g`` prompt, docked over the footer: an object number (``N`` or ``N G``) or ``p N``.
 
-A docked input rather than a modal screen: pushing a screen redraws everything twice, and
-``g`` is the key pressed most.
+It never takes focus: the app hands it key events while it is open (:meth:`GotoBar.feed`).
+Moving focus makes Textual restyle the old and new focus and rebuild the footer, which was
+most of the time between Enter and the object being drawn; ``g`` is the key pressed most.
 """
 from __future__ import annotations
 
 import re
 
+from textual import events
 from textual.binding import Binding
+from textual.content import Content
 from textual.message import Message
-from textual.widgets import Input
+from textual.widgets import Static
 
 GOTO = re.compile(r"\s*(?:(?P<page>p|page)\s*(?P<pnum>\d+)|(?P<num>\d+)(?:\s+(?P<gen>\d+))?(?:\s+R)?)\s*",
                   re.IGNORECASE)
+PROMPT = "go to: "
+PLACEHOLDER = "N, N G, or p N for page N"
 
 
 def parse_goto(text: str) -> tuple[str, int, int | None] | None:
@@ -25,10 +30,15 @@ def parse_goto(text: str) -> tuple[str, int, int | None] | None:
     return "object", int(m["num"]), int(m["gen"]) if m["gen"] else None
 
 
-class GotoBar(Input):
-    """Posts ``Answered`` with the text typed (``None`` on escape) and removes itself."""
+class GotoBar(Static):
+    """Collects a line of text from the keys it is fed; posts ``Answered`` (``None`` on escape)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel-go-to")]
+    KEYS = [
+        Binding("enter", "", "Go", id="answer-go-to", tooltip="Show the object or page typed"),
+        Binding("backspace", "", "Delete", id="delete-go-to", tooltip="Delete the last character"),
+        Binding("escape", "", "Cancel", id="cancel-go-to", tooltip="Close the prompt"),
+    ]
+    """The keys the prompt reads, for the help screen (it reads them itself, not by binding)."""
 
     class Answered(Message):
         def __init__(self, text: str | None) -> None:
@@ -36,13 +46,28 @@ class GotoBar(Input):
             self.text = text
 
     def __init__(self) -> None:
-        super().__init__(placeholder="go to object: N, N G, or p N for page N", id="goto-bar")
+        super().__init__(id="goto-bar", markup=False)
+        self.text = ""
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.post_message(self.Answered(event.value))
-        self.remove()
+    def open(self) -> None:
+        self.text = ""
+        self.display = True
+        self._draw()
 
-    def action_cancel(self) -> None:
-        self.post_message(self.Answered(None))
-        self.remove()
+    def feed(self, event: events.Key) -> bool:
+        """Take one key; ``False`` for keys the prompt leaves to the app (``ctrl+…``)."""
+        if event.key in ("enter", "escape"):
+            self.display = False
+            self.post_message(self.Answered(self.text if event.key == "enter" else None))
+        elif event.key == "backspace":
+            self.text = self.text[:-1]
+        elif event.is_printable and event.character:
+            self.text += event.character
+        else:
+            return False
+        self._draw()
+        return True
+
+    def _draw(self) -> None:
+        typed = Content(self.text) if self.text else Content(PLACEHOLDER).stylize("$text-muted")
+        self.update(Content.assemble((PROMPT, "bold"), typed, ("▏", "$text-accent")))

@@ -90,17 +90,29 @@ def object_lines(value, limit: int = MAX_LINES, width: int = 88) -> list[ObjectL
     return out
 
 
+Item = tuple[Content, Ref | None, str | None]
+
+
+def object_items(value, trailer_lines: list[str] = (), width: int = 88) -> list[Item]:
+    """The highlighted lines of ``value`` plus ``trailer_lines`` (comments), each with the
+    reference and key on it. Costs time in proportion to the object (at most
+    :data:`MAX_LINES` lines): the browser calls it in a worker."""
+    lines = object_lines(value, width=width)
+    text = "\n".join([line.text for line in lines] + list(trailer_lines))
+    contents = highlight_lines(text, "pdf")
+    items = [(c, line.ref, line.key) for c, line in zip(contents, lines)]
+    return items + [(c, None, None) for c in contents[len(lines):]]
+
+
 class ObjectView(RefList):
     """Shows one PDF value; ``enter`` on a line with a reference posts ``Followed``."""
 
+    def show_items(self, items: list[Item]) -> None:
+        """Show lines made by :func:`object_items`, the cursor on the first reference."""
+        self.set_items(items, next((i for i, (_, ref, _) in enumerate(items) if ref is not None), 0))
+
     def show_value(self, value, trailer_lines: list[str] = (), width: int = 88) -> None:
-        lines = object_lines(value, width=width)
-        text = "\n".join([line.text for line in lines] + list(trailer_lines))
-        contents = highlight_lines(text, "pdf")
-        items = [(c, line.ref, line.key) for c, line in zip(contents, lines)]
-        items += [(c, None, None) for c in contents[len(lines):]]
-        first_ref = next((i for i, (_, ref, _) in enumerate(items) if ref is not None), 0)
-        self.set_items(items, first_ref)
+        self.show_items(object_items(value, trailer_lines, width))
 
     def mark_lines_not_in(self, other: "ObjectView") -> None:
         """Highlight the lines that ``other`` does not have (a line-wise diff)."""
