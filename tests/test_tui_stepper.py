@@ -25,8 +25,10 @@ def make_app(view: str | None, page: int = 1) -> PdfInspectApp:
 
 
 async def press(pilot, *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
+    """Press each key and let the workers it starts finish (no keys: wait for the start-up work)."""
+    for key in keys or (None,):
+        if key is not None:
+            await pilot.press(key)
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()

@@ -51,21 +51,28 @@ def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
                 fonts: FontCache | None = None) -> Iterator[GlyphRecord]:
     """Every glyph drawn on the page, resolved, in drawing order."""
     resolver = resolver or Resolver(doc)
-    used: set[int] = set()  # id() of ActualText sequences whose text was already given
+    used: set[int] = set()
     n = 0
     for step in iter_steps(doc, page_ref, fonts):
-        if not step.glyphs:
-            continue
-        actual = next((m for m in step.marked if m.actual_text is not None), None)
-        for g in step.glyphs:
-            res = resolver.resolve(step.font, g.code, g.cid)
-            if actual is None:
-                yield GlyphRecord(n, step, g, res, res.unicode, res.method)
-            else:
-                first = id(actual) not in used
-                used.add(id(actual))
-                yield GlyphRecord(n, step, g, res, actual.actual_text if first else "", ACTUAL_TEXT, actual)
-            n += 1
+        records = step_records(step, resolver, used, n)
+        n += len(records)
+        yield from records
+
+
+def step_records(step: Step, resolver: Resolver, used: set[int], start: int) -> list[GlyphRecord]:
+    """The glyph records of one step, numbered from ``start``; ``used`` holds the id() of
+    the ActualText sequences whose text was already given (pass the same set for a page)."""
+    actual = next((m for m in step.marked if m.actual_text is not None), None) if step.glyphs else None
+    out = []
+    for n, g in enumerate(step.glyphs, start):
+        res = resolver.resolve(step.font, g.code, g.cid)
+        if actual is None:
+            out.append(GlyphRecord(n, step, g, res, res.unicode, res.method))
+        else:
+            first = id(actual) not in used
+            used.add(id(actual))
+            out.append(GlyphRecord(n, step, g, res, actual.actual_text if first else "", ACTUAL_TEXT, actual))
+    return out
 
 
 def _scales(step: Step) -> tuple[float, float]:

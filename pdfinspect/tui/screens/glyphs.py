@@ -22,13 +22,14 @@ from textual.widgets import Footer, Static
 from pdfinspect.cli_content import diagnose
 from pdfinspect.content.textlayout import GlyphRecord, page_glyphs
 from pdfinspect.fonts.agl import is_meaningless
+from pdfinspect.fonts.embedded import FontProgram
 from pdfinspect.fonts.font import Font
 from pdfinspect.fonts.resolve import ACTUAL_TEXT, FONT_PROGRAM, NONE, TOUNICODE, Resolver, format_unicode
 from pdfinspect.present.text import safe_line
 
 from ..messages import ObjectRequested, Target
-from ..widgets.glyph_panels import PickList, path_items
-from ..widgets.line_view import LineView, RefList
+from ..widgets.glyph_panels import PagePrompt, PathList, PickList, font_panel
+from ..widgets.line_view import LineView
 
 # Filter id → (label, test on a row). A row is shown when any active filter accepts it.
 FILTERS = {
@@ -68,9 +69,11 @@ def code_rows(records) -> list[CodeRow]:
     return [CodeRow(k[0], first[k], counts[k]) for k in keys]
 
 
-class GlyphScreen(Screen):
+class GlyphScreen(PagePrompt, Screen):
     """Glyphs of page N (open from the palette or ``--page N --glyphs``)."""
 
+    PAGE_MODE = "glyphs"
+    FOCUS_AFTER = "#glyph-table"
     AUTO_FOCUS = "#glyph-table"
     BINDINGS = [
         Binding("u", "filter('unresolved')", "Unresolved", id="filter-unresolved",
@@ -81,7 +84,12 @@ class GlyphScreen(Screen):
                 tooltip="Show only codes resolved by a fallback, not ToUnicode (toggle)"),
         Binding("m", "filter('meaningless')", "Bad names", id="filter-meaningless",
                 tooltip="Show only codes with meaningless glyph names like g12 (toggle)"),
+        Binding("p", "pick_page", "Page", id="glyphs-page", tooltip="Inspect page N's glyphs (type its number)"),
     ]
+    DEFAULT_CSS = """
+    #glyph-font { height: auto; max-height: 14; padding: 0 1; }
+    #glyphs-main > .panel-title { text-wrap: nowrap; text-overflow: clip; }
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -89,6 +97,8 @@ class GlyphScreen(Screen):
         self.rows: list[CodeRow] = []
         self.filters: set[str] = set()
         self.shown: list[CodeRow | Font] = []
+        self.programs: dict[Font, FontProgram | None] = {}
+        self.diagnoses: dict[Font, str] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(id="glyphs-header")
@@ -97,8 +107,10 @@ class GlyphScreen(Screen):
                 yield Static(TABLE_HEADER, classes="panel-title", markup=False)
                 yield PickList(id="glyph-table")
             with Vertical(id="glyphs-side"):
+                yield Static("font", classes="panel-title")
+                yield Static(id="glyph-font")
                 yield Static("resolution path (enter: open the object)", classes="panel-title")
-                yield RefList(id="glyph-path")
+                yield PathList(id="glyph-path")
         yield Footer()
 
     def on_screen_resume(self) -> None:
@@ -119,12 +131,15 @@ class GlyphScreen(Screen):
     @work(thread=True, exclusive=True, group="glyphs", exit_on_error=False)
     def load(self, n: int, ref) -> None:
         doc = self.app.reopen()
-        rows = code_rows(page_glyphs(doc, ref, Resolver(doc)))
-        self.app.call_from_thread(self.loaded, n, rows)
+        resolver = Resolver(doc)
+        rows = code_rows(page_glyphs(doc, ref, resolver))
+        programs = {r.font: resolver.program(r.font) for r in rows}
+        self.app.call_from_thread(self.loaded, n, rows, programs)
 
-    def loaded(self, n: int, rows: list[CodeRow]) -> None:
+    def loaded(self, n: int, rows: list[CodeRow], programs: dict[Font, FontProgram | None]) -> None:
         if n == self.page:
             self.rows = rows
+            self.programs = programs
             self.refill()
 
     def refill(self) -> None:
@@ -135,6 +150,8 @@ class GlyphScreen(Screen):
             c = usage.setdefault(r.font, Counter())
             c[r.record.resolution.method] += 1
             c["conflict"] += bool(r.record.resolution.conflicts)
+        fonts = {r.font for r in self.rows}
+        self.diagnoses = {f: diagnose(f, usage[f]) for f in fonts}
         items, shown, last_font = [], [], None
         for r in rows:
             if r.font is not last_font:
@@ -148,9 +165,7 @@ class GlyphScreen(Screen):
         table.set_items(items, cursor=1 if len(items) > 1 else 0)
         self.show_path(table.cursor)
         active = ", ".join(FILTERS[f][0] for f in sorted(self.filters)) or "none (u x f m toggle)"
-        fonts = {r.font for r in self.rows}
-        problems = [f"{safe_line(self.font_name(f))}: {safe_line(diagnose(f, usage[f]))}"
-                    for f in fonts if diagnose(f, usage[f])]
+        problems = [f"{safe_line(self.font_name(f))}: {safe_line(d)}" for f, d in self.diagnoses.items() if d]
         header = Text.assemble((f"page {self.page}", "bold"),
                                f"  {len(self.rows)} distinct codes in {len(fonts)} fonts, {len(rows)} shown  "
                                f"filters: {active}")
@@ -181,11 +196,14 @@ class GlyphScreen(Screen):
             f" {row.count:>6}  {safe_line(conflicts)}")
 
     def show_path(self, index: int) -> None:
-        items = []
-        if 0 <= index < len(self.shown) and isinstance(self.shown[index], CodeRow):
-            r = self.shown[index].record
-            items = path_items(r.path, r.resolution)
-        self.query_one("#glyph-path", RefList).set_items(items)
+        item = self.shown[index] if 0 <= index < len(self.shown) else None
+        self.query_one("#glyph-path", PathList).show(item.record if isinstance(item, CodeRow) else None)
+        font = item.font if isinstance(item, CodeRow) else item
+        panel = self.query_one("#glyph-font", Static)
+        if font is None:
+            panel.update("")
+        else:
+            panel.update(font_panel(font, self.programs.get(font), self.diagnoses.get(font, "")))
 
     def on_line_view_moved(self, event: LineView.Moved) -> None:
         if event.view.id == "glyph-table":
@@ -196,13 +214,9 @@ class GlyphScreen(Screen):
         item = self.shown[event.index] if event.index < len(self.shown) else None
         if isinstance(item, CodeRow):
             self.show_path(event.index)
-            self.query_one("#glyph-path", RefList).focus()
+            self.query_one("#glyph-path", PathList).focus()
         elif item is not None and item.ref is not None:
             self.post_message(ObjectRequested(Target(item.ref)))
-
-    def on_line_view_followed(self, event: LineView.Followed) -> None:
-        event.stop()
-        self.post_message(ObjectRequested(Target(event.ref, None, event.key)))
 
     def action_filter(self, name: str) -> None:
         self.filters ^= {name}

@@ -19,21 +19,23 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from pdfinspect.content.interpreter import Step, iter_steps
+from pdfinspect.content.interpreter import Step, iter_steps, page_content
 from pdfinspect.content.state import transform
-from pdfinspect.content.textlayout import GlyphRecord, layout
+from pdfinspect.content.textlayout import GlyphRecord, layout, step_records
+from pdfinspect.core.objects import Dict, Ref, Stream
 from pdfinspect.fonts.resolve import Resolver, format_unicode
 from pdfinspect.present.text import safe, safe_line
 
-from ..messages import ObjectRequested, Target
-from ..widgets.glyph_panels import PickList, path_items
-from ..widgets.line_view import LineView, RefList
+from ..widgets.glyph_panels import PagePrompt, PathList, PickList
+from ..widgets.line_view import LineView
 from ..widgets.op_list import OpList
+from ..widgets.source_excerpt import source_excerpt
 
 BATCH = 2000  # steps per hand-over from the worker
 YIELD_EVERY = 100  # steps between the worker's pauses for the UI thread
 TEXT_WINDOW = 600  # glyphs laid out for "text so far": enough for the lines shown, cheap per step
 TEXT_LINES = 6
+SOURCE_BEFORE, SOURCE_AFTER = 3, 4  # lines of source shown around the current operator
 
 
 def _num(v: float) -> str:
@@ -83,9 +85,11 @@ def state_text(step: Step) -> Text:
     return out
 
 
-class StepperScreen(Screen):
+class StepperScreen(PagePrompt, Screen):
     """Step through page N's content stream (open from the palette or ``--page N --step``)."""
 
+    PAGE_MODE = "stepper"
+    FOCUS_AFTER = "#ops"
     AUTO_FOCUS = "#ops"
     BINDINGS = [
         Binding("n", "step(1)", "Step", id="step-forward", tooltip="Next operator"),
@@ -100,7 +104,12 @@ class StepperScreen(Screen):
                 tooltip="First operator"),
         Binding("end", "jump(-1)", "Last", show=False, id="last-operator", priority=True,
                 tooltip="Last operator loaded"),
+        Binding("p", "pick_page", "Page", id="stepper-page", tooltip="Step through page N (type its number)"),
     ]
+    DEFAULT_CSS = """
+    #step-main { width: 1fr; }
+    #step-source { height: 8; padding: 0 1; text-wrap: nowrap; text-overflow: clip; }
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -109,17 +118,21 @@ class StepperScreen(Screen):
         self.records: list[GlyphRecord] = []
         self.first_record: list[int] = []  # per step: records drawn before it
         self.shown_glyphs: list[GlyphRecord] = []
+        self.sources: dict[Ref, bytes] = {}  # decoded content of the page and of each form run
 
     def compose(self) -> ComposeResult:
         yield Static(id="stepper-header")
         with Horizontal():
-            yield OpList(id="ops")
+            with Vertical(id="step-main"):
+                yield OpList(id="ops")
+                yield Static("source", id="step-source-title", classes="panel-title")
+                yield Static(id="step-source")
             with Vertical(id="step-side"):
                 yield Static(id="step-state")
                 yield Static("glyphs of this operator (enter: path)", classes="panel-title")
                 yield PickList(id="step-glyphs")
                 yield Static("resolution path (enter: open the object)", classes="panel-title")
-                yield RefList(id="step-path")
+                yield PathList(id="step-path")
         yield Static("text drawn so far (this operator's glyphs marked)", classes="panel-title")
         yield Static(id="step-text")
         yield Footer()
@@ -136,7 +149,7 @@ class StepperScreen(Screen):
     def show_page(self, n: int) -> None:
         ref = self.app.page_ref(n)
         self.page = n
-        self.records, self.first_record = [], []
+        self.records, self.first_record, self.sources = [], [], {}
         self.ops.clear_steps()
         if ref is None:
             self.query_one("#stepper-header", Static).update(Text(f"no page {n}", style="red"))
@@ -158,33 +171,40 @@ class StepperScreen(Screen):
         worker = get_current_worker()
         doc = self.app.reopen()
         resolver = Resolver(doc)
+        page = doc.resolve(ref)
+        sources = {ref: page_content(doc, page)[0]} if isinstance(page, Dict) else {}
         steps: list[Step] = []
         records: list[GlyphRecord] = []
         firsts: list[int] = []
+        used: set[int] = set()  # ActualText sequences already given (textlayout.step_records)
+        known = set(sources)
         total = 0
         for step in iter_steps(doc, ref):
             if worker.is_cancelled:
                 return
+            if step.source is not None and step.source not in known:
+                known.add(step.source)
+                sources[step.source] = form_data(doc, step.source)
             firsts.append(total)
-            for g in step.glyphs:
-                res = resolver.resolve(step.font, g.code, g.cid)
-                records.append(GlyphRecord(total, step, g, res, res.unicode, res.method))
-                total += 1
+            drawn = step_records(step, resolver, used, total)
+            records.extend(drawn)
+            total += len(drawn)
             steps.append(step)
             if not len(steps) % YIELD_EVERY:
                 time.sleep(0)  # hand the GIL to the UI thread so keys stay responsive while this runs
             if len(steps) >= BATCH:
-                self.app.call_from_thread(self.arrived, n, steps, records, firsts, False)
-                steps, records, firsts = [], [], []
-        self.app.call_from_thread(self.arrived, n, steps, records, firsts, True)
+                self.app.call_from_thread(self.arrived, n, steps, records, firsts, sources, False)
+                steps, records, firsts, sources = [], [], [], {}
+        self.app.call_from_thread(self.arrived, n, steps, records, firsts, sources, True)
 
     def arrived(self, n: int, steps: list[Step], records: list[GlyphRecord], firsts: list[int],
-                done: bool) -> None:
+                sources: dict[Ref, bytes], done: bool) -> None:
         if n != self.page:
             return
         empty = not self.ops.steps
         self.records.extend(records)
         self.first_record.extend(firsts)
+        self.sources.update(sources)
         self.ops.append(steps)
         self.running = not done
         self.update_header()
@@ -218,13 +238,25 @@ class StepperScreen(Screen):
         self.query_one("#step-glyphs", PickList).set_items(rows)
         self.show_path(0)
         self.show_text(start, end)
+        self.show_source(step)
+
+    def show_source(self, step: Step) -> None:
+        """The decoded content around the step, the operator marked (a form's own stream inside forms)."""
+        data = self.sources.get(step.source)
+        where = (f"form {step.source.num} {step.source.gen} R" if step.depth else "page content") \
+            if step.source is not None else "content"
+        title = f"source: {where}, bytes {step.span[0]}–{step.span[1]}"
+        self.query_one("#step-source-title", Static).update(Text(title))
+        panel = self.query_one("#step-source", Static)
+        if data is None:
+            panel.update(Text("(content not decoded)", style="italic"))
+            return
+        width = panel.content_region.width or 70
+        panel.update(Content("\n").join(source_excerpt(data, step.span, width, SOURCE_BEFORE, SOURCE_AFTER)))
 
     def show_path(self, k: int) -> None:
-        items = []
-        if 0 <= k < len(self.shown_glyphs):
-            r = self.shown_glyphs[k]
-            items = path_items(r.path, r.resolution)
-        self.query_one("#step-path", RefList).set_items(items)
+        path = self.query_one("#step-path", PathList)
+        path.show(self.shown_glyphs[k] if 0 <= k < len(self.shown_glyphs) else None)
 
     def show_text(self, start: int, end: int) -> None:
         """Lay out the page's glyphs up to this step; the step's own glyphs in reverse video."""
@@ -277,8 +309,10 @@ class StepperScreen(Screen):
     def on_pick_list_picked(self, event: PickList.Picked) -> None:
         event.stop()
         self.show_path(event.index)
-        self.query_one("#step-path", RefList).focus()
+        self.query_one("#step-path", PathList).focus()
 
-    def on_line_view_followed(self, event: LineView.Followed) -> None:
-        event.stop()
-        self.post_message(ObjectRequested(Target(event.ref, None, event.key)))
+
+def form_data(doc, ref: Ref) -> bytes:
+    """The decoded stream of form XObject ``ref`` (what the interpreter ran), or nothing."""
+    obj = doc.get(ref.num, ref.gen)
+    return doc.stream_data(obj).data if obj is not None and isinstance(obj.value, Stream) else b""

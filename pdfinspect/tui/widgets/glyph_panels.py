@@ -1,25 +1,38 @@
-"""Pieces shared by the stepper and the glyph inspector: a pick list and glyph paths.
+"""Pieces shared by the stepper and the glyph inspector: pick list, glyph paths, font panel.
 
 A glyph's resolution path (:class:`~pdfinspect.fonts.resolve.PathStep`) becomes lines of a
-:class:`RefList`, each naming the object it read, so ``enter`` opens that object in the
+:class:`PathList`, each naming the object it read, so ``enter`` opens that object in the
 browser (with the dictionary key that points at it, which tells the stream viewer what
-the stream holds: a CMap, a font program).
+the stream holds: a CMap, a font program). A ToUnicode step also carries the line of its
+``bfchar``/``bfrange`` entry (or, for a code with none, of the entry where it would sort),
+so the browser opens the CMap at that line. :func:`font_panel` says what the font
+dictionaries and the embedded program hold (ISO 32000-1 9.6-9.10).
 """
 from __future__ import annotations
 
+from collections import Counter
+
+from rich.text import Text
 from textual.content import Content
 from textual.message import Message
 
+from pdfinspect.content.textlayout import GlyphRecord
+from pdfinspect.fonts.embedded import FontProgram
+from pdfinspect.fonts.font import Font
 from pdfinspect.fonts.resolve import (ACTUAL_TEXT, CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS,
-                                      TOUNICODE, Resolution, format_unicode)
+                                      TOUNICODE, format_unicode)
 from pdfinspect.present.text import safe_line
 
+from ..messages import ObjectRequested, Target
+from .goto_bar import GotoBar, parse_goto
 from .line_view import RefList
 
 # The key that points at the object each method reads (9.6.6, 9.7.5, 9.9, 9.10.3).
 SOURCE_KEYS = {TOUNICODE: "/ToUnicode", ENCODING: "/Encoding", CID_COLLECTION: "/Encoding",
                FONT_PROGRAM: "/FontFile", ACTUAL_TEXT: None}
 RESULT_STYLES = {HIT: "bold $text-success", MISS: "$text-warning"}
+# What a program's glyph-name list is called, by program kind (9.9 Table 124).
+NAME_TABLES = {"TrueType": "post glyph names", "Type1": "CharStrings"}
 
 
 class PickList(RefList):
@@ -40,19 +53,148 @@ class PickList(RefList):
             self.post_message(self.Picked(self, self.cursor))
 
 
-def path_items(path, resolution: Resolution) -> list[tuple[Content, object, str | None]]:
-    """One line per path step (``enter`` opens its source object), then conflicts and flags."""
-    items = []
-    for n, p in enumerate(path, 1):
-        where = f" {p.source.num} {p.source.gen} R" if p.source is not None else ""
-        line = Content.assemble(f"{n}. ", (p.method, "bold"), f"  {safe_line(p.source_desc)}",
-                                (where, "underline $text-accent"), f"\n   {safe_line(p.looked_up)} → ",
-                                (p.result, RESULT_STYLES.get(p.result, "dim")), f": {safe_line(p.detail)}")
-        for part in line.split("\n"):
-            items.append((part, p.source, SOURCE_KEYS.get(p.method)))
-    for c in resolution.conflicts:
-        items.append((Content.assemble(("conflict: ", "$text-error"),
-                                       f"{c.method} gives {safe_line(format_unicode(c.unicode))}"), None, None))
-    for f in resolution.flags:
-        items.append((Content.assemble(("flag: ", "$text-warning"), safe_line(f)), None, None))
-    return items
+def tounicode_line(font: Font, code: bytes) -> tuple[int, bool] | None:
+    """(line, found) of the ToUnicode entry for ``code``; for a code without one, the line
+    of the entry that sorts just before it (where it would go). ``None`` when the CMap has
+    no written entries of its own."""
+    cmap = font.tounicode
+    if cmap is None:
+        return None
+    entry = cmap.lookup_unicode(code)[1]
+    if entry is not None and entry.line and any(e is entry for e in cmap.entries):
+        return entry.line, True
+    own = [e for e in cmap.entries if e.kind.startswith("bf") and e.line and len(e.low) == len(code)]
+    before = [e for e in own if e.low <= code]
+    near = max(before, key=lambda e: e.low) if before else min(own, key=lambda e: e.low, default=None)
+    return (near.line, False) if near is not None else None
+
+
+class PathList(RefList):
+    """A glyph's resolution path; ``enter`` opens a step's object (a ToUnicode CMap at the entry's line)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lines: list[int | None] = []
+
+    def show(self, record: GlyphRecord | None) -> None:
+        items: list[tuple[Content, object, str | None]] = []
+        lines: list[int | None] = []
+
+        def add(content: Content, ref=None, key: str | None = None, line: int | None = None) -> None:
+            items.append((content, ref, key))
+            lines.append(line)
+
+        if record is not None:
+            font, code = record.step.font, record.glyph.code
+            for n, p in enumerate(record.path, 1):
+                where = f" {p.source.num} {p.source.gen} R" if p.source is not None else ""
+                at = tounicode_line(font, code) if p.method == TOUNICODE and font is not None \
+                    and p.source is not None and p.source == font.tounicode_ref else None
+                line = at[0] if at else None
+                key = SOURCE_KEYS.get(p.method)
+                add(Content.assemble(f"{n}. ", (p.method, "bold"), f"  {safe_line(p.source_desc)}",
+                                     (where, "underline $text-accent")), p.source, key, line)
+                add(Content.assemble(f"   {safe_line(p.looked_up)} → ", (p.result, RESULT_STYLES.get(p.result, "dim")),
+                                     f": {safe_line(p.detail)}"), p.source, key, line)
+                if at and not at[1]:
+                    add(Content.assemble("   ", (f"line {at[0]}", "underline $text-accent"),
+                                         f": nearest entry before <{code.hex()}> (enter)"), p.source, key, line)
+            res = record.resolution
+            for c in res.conflicts:
+                add(Content.assemble(("conflict: ", "$text-error"),
+                                     f"{c.method} gives {safe_line(format_unicode(c.unicode))}"))
+            for f in res.flags:
+                add(Content.assemble(("flag: ", "$text-warning"), safe_line(f)))
+        self.lines = lines
+        self.set_items(items)
+
+    def action_follow(self) -> None:
+        if not self.line_count:
+            return
+        _, ref, key = self.items[self.cursor]
+        if ref is not None:
+            self.post_message(ObjectRequested(Target(ref, None, key, self.lines[self.cursor])))
+
+
+class PageBar(GotoBar):
+    """The ``p`` prompt of the stepper and glyph inspector: a page number (``N`` or ``p N``)."""
+
+    class Answered(GotoBar.Answered):
+        @property
+        def page(self) -> int | None:
+            parsed = parse_goto(self.text or "")
+            return parsed[1] if parsed is not None else None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.placeholder = "page number"
+
+
+class PagePrompt:
+    """Screen mixin: ``p`` asks for a page number and shows that page in ``PAGE_MODE``."""
+
+    PAGE_MODE = ""
+    FOCUS_AFTER = ""  # selector of the widget to focus when the prompt closes
+
+    def action_pick_page(self) -> None:
+        if not self.query(PageBar):
+            bar = PageBar()
+            self.mount(bar)
+            bar.focus()
+
+    def on_page_bar_answered(self, event: PageBar.Answered) -> None:
+        event.stop()
+        self.query_one(self.FOCUS_AFTER).focus()
+        if event.page is not None:
+            self.app.open_content_view(self.PAGE_MODE, event.page)
+        elif event.text:
+            self.notify(f"not a page number: {event.text!r}", severity="error", markup=False)
+
+
+def font_panel(font: Font, program: FontProgram | None, diagnosis: str) -> Text:
+    """What the font's dictionaries say and what was read from its embedded program."""
+    out = Text()
+
+    def row(label: str, value: str, style: str = "") -> None:
+        out.append(f"{label:<11}", style="bold")
+        out.append(safe_line(value) + "\n", style=style)
+
+    def ref(r) -> str:
+        return f"{r.num} {r.gen} R" if r is not None else "(direct)"
+
+    row("font", f"{ref(font.ref)} /{font.subtype} /{font.base_font}")
+    differences = f", {len(font.differences)} /Differences" if font.differences else ""
+    row("encoding", f"{font.encoding_desc}{differences}" + (f" ({ref(font.encoding_ref)})" if font.encoding_ref else ""))
+    if font.tounicode is None:
+        row("ToUnicode", "none" if font.tounicode_ref is None else f"{ref(font.tounicode_ref)} unreadable")
+    else:
+        kinds = Counter(e.kind for e in font.tounicode.entries)
+        row("ToUnicode", f"{ref(font.tounicode_ref)}: " + (", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
+                                                          or "no entries"))
+    cf = font.cid_font
+    if cf is not None:
+        gid_map = cf.cid_to_gid if isinstance(cf.cid_to_gid, str) or cf.cid_to_gid is None else ref(cf.cid_to_gid_ref)
+        row("CIDSystem", f"{cf.registry}-{cf.ordering}-{cf.supplement}  /{cf.subtype} {ref(cf.ref)}  "
+            f"CIDToGIDMap {gid_map or 'absent'}")
+    row("descriptor", "none" if font.descriptor_ref is None and font.flags is None
+        else f"{ref(font.descriptor_ref)} flags {font.flags} ({'symbolic' if font.symbolic else 'nonsymbolic'})")
+    if program is None:
+        row("program", "Type3 glyph procedures" if font.subtype == "Type3" else
+            f"not embedded{' (standard 14: ' + font.standard_name + ')' if font.standard_name else ''}")
+    else:
+        row("program", f"{program.describe} {ref(program.ref)}")
+        for (platform, encoding), table in sorted(program.cmaps.items()):
+            row("", f"cmap ({platform},{encoding}): {len(table)} codes")
+        if program.glyph_names:
+            row("", f"{NAME_TABLES.get(program.kind, 'charset')}: {len(program.glyph_names)} glyphs")
+        if program.builtin_encoding:
+            row("", f"built-in encoding: {len(program.builtin_encoding)} codes")
+        if program.cid_to_gid:
+            row("", f"CID-keyed charset: {len(program.cid_to_gid)} CIDs")
+        for d in program.diagnostics:
+            row("", str(d), "red")
+    for d in font.diagnostics:
+        row("", str(d), "yellow")
+    row("diagnosis", diagnosis or "text extracts cleanly", "yellow" if diagnosis else "green")
+    out.rstrip()
+    return out
