@@ -220,7 +220,7 @@ class BrowserScreen(Screen):
         view = self.query_one(StreamView)
         view.show_data(data, kind, text, tail)
         if self.shown.line is not None and text is not None:
-            view.scroll_to(y=self.shown.line - 1, animate=False, immediate=True)
+            view.call_after_refresh(view.scroll_to, y=self.shown.line - 1, animate=False, immediate=True)
 
     def show_backrefs(self) -> None:
         panel = self.query_one("#backrefs", RefList)
