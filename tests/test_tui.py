@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import threading
 
 import pikepdf
 import pytest
@@ -11,6 +12,7 @@ from conftest import corpus_file, sample
 from pdfinspect.core.document import Document
 from pdfinspect.tui import start_target
 from pdfinspect.tui.app import PdfInspectApp
+from pdfinspect.tui.screens import browser
 from pdfinspect.tui.screens.browser import BrowserScreen
 from pdfinspect.tui.screens.help import HelpScreen
 from pdfinspect.tui.screens.revisions import RevisionsScreen
@@ -384,3 +386,67 @@ async def test_goto_prompt_takes_pages_refuses_junk_and_cancels():
         await press(pilot, "g", "7", "escape")
         assert not app.screen.query_one("#goto-bar").display and app.focused is focused
         assert shows(app, page2)
+
+
+def huge_array_pdf(path):
+    """A file whose /Root /Big is one array of 100,000 references (a second or so to parse)."""
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    leaf = pdf.make_indirect(pikepdf.Dictionary(N=1))
+    pdf.Root.Big = pdf.make_indirect(pikepdf.Array([leaf] * 100_000))
+    pdf.save(path)
+    with pikepdf.open(path) as pdf:
+        return pdf.Root.Big.objgen, pdf.Root.Big[0].objgen
+
+
+async def test_huge_object_loads_in_a_worker_while_keys_still_work(tmp_path, monkeypatch):
+    path = tmp_path / "huge.pdf"
+    big, first = huge_array_pdf(path)
+    started, release = threading.Event(), threading.Event()
+    real = browser.object_display
+
+    def gated(doc, target):  # hold the worker so the test sees the app while it is busy
+        if target.ref is not None and target.ref.num == big[0]:
+            started.set()
+            release.wait(10)
+        return real(doc, target)
+
+    monkeypatch.setattr(browser, "object_display", gated)
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("g", *str(big[0]), "enter")
+        assert started.wait(5)
+        assert header(app) == f"loading {big[0]} {big[1]} obj…"
+        assert drawn(app.screen.query_one("#object-view"))[0] == "loading…"
+        await pilot.press("o")  # keys are handled while the worker is still busy
+        assert app.current_mode == "overview"
+        await pilot.press("b", "g", "1", "enter")  # and a newer request wins over the old one
+        release.set()
+        await settle(pilot)
+        assert shows(app, (1, 0))
+        await goto(pilot, str(big[0]))
+        assert shows(app, big)
+        view = app.screen.query_one("#object-view")
+        lines = [content.plain for content, _, _ in view.items]
+        assert lines[0] == "[" and lines[1].strip() == f"{first[0]} {first[1]} R"
+        assert lines[-1].startswith("% … truncated after")  # the rest is not formatted at all
+
+
+async def test_back_reference_index_reports_progress(tmp_path):
+    path = tmp_path / "many.pdf"
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pdf.Root.Many = pikepdf.Array([pdf.make_indirect(pikepdf.Dictionary(N=i)) for i in range(2500)])
+    pdf.save(path)
+    objects = len(qpdf_objects(path))
+    app = make_app(path)
+    seen = []
+    async with app.run_test(size=SIZE) as pilot:
+        app.backrefs_progress.subscribe(app.screen, seen.append, immediate=True)
+        await settle(pilot)
+        await goto(pilot, "1")  # the index is built when an object's referrers are first shown
+        bar = app.screen.query_one("#backrefs-progress")
+        assert seen == [(n, objects) for n in range(1000, objects, 1000)] + [(objects, objects)]
+        assert (bar.progress, bar.total) == (objects, objects) and not bar.display
+        assert app.index_progress is None
