@@ -5,6 +5,10 @@ object and its bytes) and fontTools' AGL, not from our own output.
 """
 from __future__ import annotations
 
+import io
+import re
+from pathlib import Path
+
 import pikepdf
 import pytest
 from conftest import sample
@@ -12,7 +16,7 @@ from fontTools import agl
 
 from pdfinspect.core.document import Document
 from pdfinspect.tui.app import PdfInspectApp
-from pdfinspect.tui.screens.glyphs import GlyphScreen
+from pdfinspect.tui.screens.glyphs import CodeRow, GlyphScreen
 from pdfinspect.tui.screens.help import HelpScreen
 from pdfinspect.tui.screens.stepper import StepperScreen
 
@@ -77,6 +81,10 @@ async def test_kappa_demo_step_to_tj_see_kappa_and_follow_the_tounicode_miss():
         assert "miss" in lines[1]
         await press(pilot, "enter")
         assert str(app.screen.query_one("#object-header").render()).startswith(f"{num} {gen} obj")
+        # no entry for the code: the CMap opens at its nearest entry (its only one here)
+        lines = tounicode.splitlines()
+        assert app.current.line == next(n for n in range(2, len(lines) + 1)
+                                        if lines[n - 2].rstrip().endswith(b"beginbfchar"))
 
 
 @pytest.mark.asyncio
@@ -167,3 +175,154 @@ async def test_palette_opens_both_views_and_help_lists_their_keys():
         table = app.screen.query_one("#help-table").content
         ids = {str(cell) for cell in table.columns[3]._cells}
         assert {b.id for b in StepperScreen.BINDINGS + GlyphScreen.BINDINGS} <= ids
+
+
+# -- page prompt, source panel, font panel, ToUnicode lines, ActualText -------------------------
+PAGES = sample("pages.pdf")
+CONTENT = sample("content.pdf")
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+def app_on(path, view: str) -> PdfInspectApp:
+    return PdfInspectApp(Document.open(path), "", None, (view, 1))
+
+
+def marked(panel) -> str:
+    """The text of the source panel shown in reverse video (the current operator)."""
+    content = panel.render()
+    return "".join(content.plain[s.start:s.end] for s in content.spans if "reverse" in str(s.style))
+
+
+@pytest.mark.asyncio
+async def test_p_and_a_number_picks_the_page_in_both_views():
+    with pikepdf.open(PAGES) as pdf:
+        ops3 = [str(op) for _, op in pikepdf.parse_content_stream(pdf.pages[2])]
+        shown2 = {bytes(operands[0]) for operands, op in pikepdf.parse_content_stream(pdf.pages[1])
+                  if str(op) == "Tj"}
+    app = app_on(PAGES, "stepper")
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "p", "3", "enter")
+        screen = app.screen
+        assert screen.page == 3 and [s.op for s in screen.ops.steps] == ops3
+        await press(pilot, "p", "x", "enter")  # not a number: the page stays
+        assert screen.page == 3
+        await press(pilot, "ctrl+p", *"glyphs 1")
+        await pilot.pause(0.3)
+        await press(pilot, "enter", "p", "p", "2", "enter")
+        assert isinstance(app.screen, GlyphScreen) and app.screen.page == 2
+        assert {r.record.glyph.code for r in app.screen.rows} == {bytes([b]) for s in shown2 for b in s}
+
+
+@pytest.mark.asyncio
+async def test_source_panel_marks_each_operator_in_the_page_or_form_stream():
+    with pikepdf.open(CONTENT) as pdf:
+        page_bytes = pdf.pages[0].Contents.read_bytes()
+        form = pdf.pages[0].Resources.XObject.Fm1
+        form_bytes, form_objgen = form.read_bytes(), form.objgen
+    app = app_on(CONTENT, "stepper")
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot)
+        screen = app.screen
+        panel = screen.query_one("#step-source")
+        checked_form = 0
+        for i, step in enumerate(screen.ops.steps):
+            if step.op in ("BI", "Do") or step.op.startswith("unknown"):
+                continue  # inline image data and unknown operators: shown, not compared
+            screen.ops.cursor = i
+            await pilot.pause()
+            data = form_bytes if step.depth else page_bytes
+            expected = data[step.span[0]:step.span[1]].decode("latin-1").split("\n")[0]
+            assert marked(panel) == expected and expected.rstrip().endswith(step.op)
+            if step.depth:
+                checked_form += 1
+                title = str(screen.query_one("#step-source-title").render())
+                assert f"form {form_objgen[0]} {form_objgen[1]} R" in title
+        assert checked_form > 0
+
+
+@pytest.mark.asyncio
+async def test_font_panel_lists_dicts_and_program_tables_of_the_kappa_font():
+    from fontTools.t1Lib import T1Font
+
+    with pikepdf.open(KAPPA) as pdf:
+        font = pdf.pages[0].Resources.Font.F4
+        tu, prog = font.ToUnicode, font.FontDescriptor.FontFile
+        entries = tu.read_bytes().split(b"beginbfchar")[1].split(b"endbfchar")[0].split(b"<")[1::2]
+        t1 = T1Font.__new__(T1Font)  # fontTools' Type 1 reader on the embedded bytes
+        t1.data, t1.encoding = bytes(prog.read_bytes()), "ascii"
+        t1.parse()
+        encoding = [n for n in t1.font["Encoding"] if n != ".notdef"]
+        charstrings = len(t1.font["CharStrings"])
+        tu_objgen, prog_objgen = tu.objgen, prog.objgen
+    app = make_app("glyphs")
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot)
+        panel = str(app.screen.query_one("#glyph-font").render())
+        assert f"ToUnicode  {tu_objgen[0]} {tu_objgen[1]} R: {len(entries)} bfchar" in panel
+        assert f"/FontFile Type1 {prog_objgen[0]} {prog_objgen[1]} R" in panel
+        assert f"CharStrings: {charstrings} glyphs" in panel
+        assert f"built-in encoding: {len(encoding)} codes" in panel
+        assert "ToUnicode misses" in panel  # the codes without entries: the font's diagnosis
+
+
+@pytest.mark.asyncio
+async def test_font_panel_reads_truetype_cmap_subtables_and_path_opens_tounicode_at_the_entry():
+    from fontTools.ttLib import TTFont
+
+    path = CORPUS / "libreoffice-ru-el-ja-tagged-pdfa2b.pdf"
+    if not path.exists():
+        pytest.skip("corpus not present")
+    with pikepdf.open(path) as pdf:
+        font = pdf.pages[0].Resources.Font.F2
+        tt = TTFont(io.BytesIO(font.FontDescriptor.FontFile2.read_bytes()))
+        subtables = {(t.platformID, t.platEncID): len(t.cmap) for t in tt["cmap"].tables}
+        tu_lines = font.ToUnicode.read_bytes().decode("latin-1").splitlines()
+        font_objgen = font.objgen
+    app = app_on(path, "glyphs")
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot)
+        screen = app.screen
+        table = screen.query_one("#glyph-table")
+        start = next(i for i, item in enumerate(screen.shown)
+                     if not isinstance(item, CodeRow) and item.ref is not None and item.ref.num == font_objgen[0])
+        rows = [i for i, item in enumerate(screen.shown) if i > start and isinstance(item, CodeRow)
+                and item.font is screen.shown[start] and item.record.method == "ToUnicode"]
+        table.cursor = rows[-1]
+        await pilot.pause()
+        panel = str(screen.query_one("#glyph-font").render())
+        for (platform, encoding), n in subtables.items():
+            assert f"cmap ({platform},{encoding}): {n} codes" in panel
+        code = screen.shown[rows[-1]].record.glyph.code.hex()
+        line = next(n for n, text in enumerate(tu_lines, 1)
+                    if re.match(rf"\s*<{code}>", text, re.IGNORECASE))
+        await press(pilot, "enter", "enter")
+        assert app.current.line == line
+        view = app.screen.query_one("#stream-view")
+        assert view.max_scroll_y > 0 and view.scroll_offset.y == min(line - 1, view.max_scroll_y)
+
+
+@pytest.mark.asyncio
+async def test_text_drawn_so_far_shows_actual_text_instead_of_the_glyphs(tmp_path):
+    pdf = pikepdf.new()
+    helvetica = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                                                     BaseFont=pikepdf.Name.Helvetica))
+    content = (b"/Span << /ActualText (xyz) >> BDC BT /F1 12 Tf 72 700 Td (abc) Tj ET EMC\n"
+               b"BT /F1 12 Tf 72 680 Td (def) Tj ET")
+    page = pikepdf.Page(pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, 612, 792],
+                                           Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=helvetica)),
+                                           Contents=pdf.make_stream(content)))
+    pdf.pages.append(page)
+    pdf.save(tmp_path / "actual.pdf")
+    with pikepdf.open(tmp_path / "actual.pdf") as check:
+        mc = [operands for operands, op in pikepdf.parse_content_stream(check.pages[0]) if str(op) == "BDC"]
+        actual = str(mc[0][1].ActualText)
+        shown = [bytes(operands[0]).decode() for operands, op in pikepdf.parse_content_stream(check.pages[0])
+                 if str(op) == "Tj"]
+    app = app_on(tmp_path / "actual.pdf", "stepper")
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "t")
+        text = str(app.screen.query_one("#step-text").render())
+        assert actual in text and shown[0] not in text
+        await press(pilot, "t")
+        text = str(app.screen.query_one("#step-text").render())
+        assert text.split("\n")[-2:] == [actual, shown[1]]

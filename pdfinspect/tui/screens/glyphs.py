@@ -73,7 +73,6 @@ class GlyphScreen(PagePrompt, Screen):
     """Glyphs of page N (open from the palette or ``--page N --glyphs``)."""
 
     PAGE_MODE = "glyphs"
-    FOCUS_AFTER = "#glyph-table"
     AUTO_FOCUS = "#glyph-table"
     BINDINGS = [
         Binding("u", "filter('unresolved')", "Unresolved", id="filter-unresolved",

@@ -89,7 +89,6 @@ class StepperScreen(PagePrompt, Screen):
     """Step through page N's content stream (open from the palette or ``--page N --step``)."""
 
     PAGE_MODE = "stepper"
-    FOCUS_AFTER = "#ops"
     AUTO_FOCUS = "#ops"
     BINDINGS = [
         Binding("n", "step(1)", "Step", id="step-forward", tooltip="Next operator"),

@@ -55,8 +55,8 @@ class PickList(RefList):
 
 def tounicode_line(font: Font, code: bytes) -> tuple[int, bool] | None:
     """(line, found) of the ToUnicode entry for ``code``; for a code without one, the line
-    of the entry that sorts just before it (where it would go). ``None`` when the CMap has
-    no written entries of its own."""
+    of the entry that sorts just before it (where it would go), else of the first entry.
+    ``None`` when the CMap has no written entries of its own."""
     cmap = font.tounicode
     if cmap is None:
         return None
@@ -98,7 +98,7 @@ class PathList(RefList):
                                      f": {safe_line(p.detail)}"), p.source, key, line)
                 if at and not at[1]:
                     add(Content.assemble("   ", (f"line {at[0]}", "underline $text-accent"),
-                                         f": nearest entry before <{code.hex()}> (enter)"), p.source, key, line)
+                                         f": the entry nearest to <{code.hex()}>, which has none (enter)"), p.source, key, line)
             res = record.resolution
             for c in res.conflicts:
                 add(Content.assemble(("conflict: ", "$text-error"),
@@ -117,7 +117,10 @@ class PathList(RefList):
 
 
 class PageBar(GotoBar):
-    """The ``p`` prompt of the stepper and glyph inspector: a page number (``N`` or ``p N``)."""
+    """The ``p`` prompt of the stepper and glyph inspector: a page number (``N`` or ``p N``).
+
+    Like the go-to prompt it never takes focus: the app feeds it keys while it is shown.
+    """
 
     class Answered(GotoBar.Answered):
         @property
@@ -125,26 +128,25 @@ class PageBar(GotoBar):
             parsed = parse_goto(self.text or "")
             return parsed[1] if parsed is not None else None
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.placeholder = "page number"
+    def _draw(self) -> None:
+        typed = Content(self.text) if self.text else Content("page number").stylize("$text-muted")
+        self.update(Content.assemble(("page: ", "bold"), typed, ("▏", "$text-accent")))
 
 
 class PagePrompt:
     """Screen mixin: ``p`` asks for a page number and shows that page in ``PAGE_MODE``."""
 
     PAGE_MODE = ""
-    FOCUS_AFTER = ""  # selector of the widget to focus when the prompt closes
 
     def action_pick_page(self) -> None:
-        if not self.query(PageBar):
-            bar = PageBar()
-            self.mount(bar)
-            bar.focus()
+        self.query(GotoBar).remove()  # the app feeds keys to the first prompt of the screen
+        bar = PageBar()
+        self.mount(bar)
+        bar.open()
 
     def on_page_bar_answered(self, event: PageBar.Answered) -> None:
         event.stop()
-        self.query_one(self.FOCUS_AFTER).focus()
+        self.query(PageBar).remove()
         if event.page is not None:
             self.app.open_content_view(self.PAGE_MODE, event.page)
         elif event.text:
