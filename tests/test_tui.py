@@ -337,9 +337,8 @@ async def test_every_object_of_every_damaged_sample_displays():
             await press(pilot, "b")
             for num in [*doc.object_numbers(), max(doc.object_numbers(), default=0) + 1]:
                 app.goto_object(num)
-                await pilot.pause()
+                await settle(pilot)  # the object is read in a worker
                 assert header(app).startswith(f"{num} "), (path.name, num)
-            await settle(pilot)
 
 
 async def test_bomb_stream_stops_at_the_limit_and_says_so():
