@@ -212,7 +212,7 @@ class _Run:
             tm = self.tm
             user = transform(tm, 0.0, rise)
             if vertical:
-                advance = font.cid_font.default_vertical / 1000.0 * size + spacing
+                advance = font.cid_font.vertical_advance(cid) * size + spacing
                 self.tm = multiply(translate(0.0, advance), tm)
             else:
                 advance = (w0 * size + spacing) * th

@@ -50,6 +50,17 @@ class CIDFont:
     default_width: float
     widths: tuple[tuple[int, int, float], ...]  # sorted (first CID, last CID, width)
     default_vertical: float  # DW2's w1y
+    vertical_widths: tuple[tuple[int, int, float], ...] = ()  # /W2: sorted (first, last, w1y)
+
+    def vertical_advance(self, cid: int | None) -> float:
+        """Vertical displacement w1y for a 1-unit font size (9.7.4.3, /W2 then /DW2)."""
+        w = self.default_vertical
+        ranges = self.vertical_widths
+        if cid is not None and ranges:
+            i = bisect_right(ranges, (cid, float("inf"))) - 1
+            if i >= 0 and ranges[i][0] <= cid <= ranges[i][1]:
+                w = ranges[i][2]
+        return w / 1000.0
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -375,7 +386,7 @@ def _load_type0(doc, ref, d, base_font, tounicode, tu_ref, usecmap, diags) -> Fo
         supplement if isinstance(supplement, int) else 0, cid_to_gid,
         c2g_value if isinstance(c2g_value, Ref) else None,
         _number(doc.resolve(cd.get("DW")), 1000.0), _cid_widths(doc, cd.get("W"), diags),
-        _dw2(doc, cd.get("DW2")))
+        _dw2(doc, cd.get("DW2")), _cid_vertical_widths(doc, cd.get("W2"), diags))
     return Font(ref, "Type0", base_font, desc_ref, flags, key, prog_ref, prog_sub, desc,
                 enc_value if isinstance(enc_value, Ref) else None, None, "Type0: codes select CIDs",
                 {}, tu_ref, tounicode, cmap, cid_font, diagnostics=tuple(diags))
@@ -400,6 +411,33 @@ def _cid_widths(doc, value, diags) -> tuple[tuple[int, int, float], ...]:
             i += 3
         else:
             diags.append(warning("w-malformed", f"/W entry {i} is malformed; the rest ignored",
+                                 clause="9.7.4.3"))
+            break
+    out.sort()
+    return tuple(out)
+
+
+def _cid_vertical_widths(doc, value, diags) -> tuple[tuple[int, int, float], ...]:
+    """Parse /W2 (9.7.4.3): ``c [w1y v1x v1y …]`` and ``c_first c_last w1y v1x v1y`` groups;
+    only w1y moves the pen, the position vectors place the glyph."""
+    w2 = doc.resolve(value)
+    if not isinstance(w2, Array):
+        return ()
+    items = [doc.resolve(x) for x in w2]
+    out: list[tuple[int, int, float]] = []
+    i = 0
+    while i < len(items):
+        first = items[i]
+        nxt = items[i + 1] if i + 1 < len(items) else None
+        if isinstance(first, int) and isinstance(nxt, Array) and len(nxt) % 3 == 0:
+            triples = [doc.resolve(x) for x in nxt]
+            out.extend((first + k, first + k, _number(triples[3 * k], -1000.0)) for k in range(len(triples) // 3))
+            i += 2
+        elif isinstance(first, int) and isinstance(nxt, int) and i + 4 < len(items):
+            out.append((first, nxt, _number(items[i + 2], -1000.0)))
+            i += 5
+        else:
+            diags.append(warning("w2-malformed", f"/W2 entry {i} is malformed; the rest ignored",
                                  clause="9.7.4.3"))
             break
     out.sort()
