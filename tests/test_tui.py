@@ -30,8 +30,9 @@ def make_app(path, **kw) -> PdfInspectApp:
 
 async def settle(pilot) -> None:
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    while any(not worker.is_finished for worker in pilot.app.workers):  # a worker may start another
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
 
 
 async def press(pilot, *keys: str) -> None:

@@ -18,8 +18,9 @@ def app_on(name: str, object_num: int | None = None) -> PdfInspectApp:
 async def settled(pilot) -> None:
     """Wait for the back-reference index and stream decoding, so nothing is mid-spinner."""
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    while any(not worker.is_finished for worker in pilot.app.workers):  # a worker may start another
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
 
 
 def test_overview_of_a_repaired_file(snap_compare):
