@@ -7,6 +7,7 @@ step carries immutable state snapshots (``content.state``): showing one is a loo
 """
 from __future__ import annotations
 
+import gc
 import time
 
 from rich.text import Text
@@ -31,7 +32,8 @@ from ..widgets.line_view import LineView
 from ..widgets.op_list import OpList
 from ..widgets.source_excerpt import source_excerpt
 
-BATCH = 2000  # steps per hand-over from the worker
+FIRST_BATCH = 500  # steps in the worker's first hand-over: the first operators show at once
+BATCH = 10_000  # steps per later hand-over (each costs the UI a redraw and blocks the worker)
 YIELD_EVERY = 100  # steps between the worker's pauses for the UI thread
 TEXT_WINDOW = 600  # glyphs laid out for "text so far": enough for the lines shown, cheap per step
 TEXT_LINES = 6
@@ -118,6 +120,7 @@ class StepperScreen(PagePrompt, Screen):
         self.first_record: list[int] = []  # per step: records drawn before it
         self.shown_glyphs: list[GlyphRecord] = []
         self.sources: dict[Ref, bytes] = {}  # decoded content of the page and of each form run
+        self._state_rows = -1
 
     def compose(self) -> ComposeResult:
         yield Static(id="stepper-header")
@@ -191,7 +194,7 @@ class StepperScreen(PagePrompt, Screen):
             steps.append(step)
             if not len(steps) % YIELD_EVERY:
                 time.sleep(0)  # hand the GIL to the UI thread so keys stay responsive while this runs
-            if len(steps) >= BATCH:
+            if len(steps) >= (BATCH if step.index >= FIRST_BATCH else FIRST_BATCH):
                 self.app.call_from_thread(self.arrived, n, steps, records, firsts, sources, False)
                 steps, records, firsts, sources = [], [], [], {}
         self.app.call_from_thread(self.arrived, n, steps, records, firsts, sources, True)
@@ -206,6 +209,8 @@ class StepperScreen(PagePrompt, Screen):
         self.sources.update(sources)
         self.ops.append(steps)
         self.running = not done
+        if done:  # the steps live as long as the screen: keep the cycle collector from walking them
+            gc.freeze()  # on every collection (it made steps stall for 0.5 s on 100,000 operators)
         self.update_header()
         if empty and self.ops.steps:
             self.show_step(0)
@@ -222,7 +227,11 @@ class StepperScreen(PagePrompt, Screen):
         if not 0 <= i < len(steps):
             return
         step = steps[i]
-        self.query_one("#step-state", Static).update(state_text(step))
+        state = state_text(step)
+        # fixed-size panels are updated without a layout pass; the state panel only when it grows or shrinks
+        rows = state.plain.count("\n")
+        self.query_one("#step-state", Static).update(state, layout=rows != self._state_rows)
+        self._state_rows = rows
         start = self.first_record[i]
         end = start + len(step.glyphs)
         self.shown_glyphs = self.records[start:end]
@@ -245,13 +254,14 @@ class StepperScreen(PagePrompt, Screen):
         where = (f"form {step.source.num} {step.source.gen} R" if step.depth else "page content") \
             if step.source is not None else "content"
         title = f"source: {where}, bytes {step.span[0]}–{step.span[1]}"
-        self.query_one("#step-source-title", Static).update(Text(title))
+        self.query_one("#step-source-title", Static).update(Text(title), layout=False)
         panel = self.query_one("#step-source", Static)
         if data is None:
-            panel.update(Text("(content not decoded)", style="italic"))
+            panel.update(Text("(content not decoded)", style="italic"), layout=False)
             return
         width = panel.content_region.width or 70
-        panel.update(Content("\n").join(source_excerpt(data, step.span, width, SOURCE_BEFORE, SOURCE_AFTER)))
+        panel.update(Content("\n").join(source_excerpt(data, step.span, width, SOURCE_BEFORE, SOURCE_AFTER)),
+                     layout=False)
 
     def show_path(self, k: int) -> None:
         path = self.query_one("#step-path", PathList)
@@ -269,7 +279,7 @@ class StepperScreen(PagePrompt, Screen):
         else:
             text.append(safe(full))
         lines = text.split("\n")[-TEXT_LINES:]
-        self.query_one("#step-text", Static).update(Text("\n").join(lines))
+        self.query_one("#step-text", Static).update(Text("\n").join(lines), layout=False)
 
     # -- actions ---------------------------------------------------------------------
     def action_step(self, delta: int) -> None:
