@@ -110,3 +110,31 @@ def test_parser_never_raises(data):
 def test_parser_on_token_soup_never_raises(parts):
     p = Parser(b"1 0 obj " + b" ".join(parts))
     assert p.parse_indirect() is not None
+
+
+_number_text = st.one_of(st.integers(-10**12, 10**12).map(str),
+                         st.tuples(st.integers(-999, 999), st.integers(0, 999)).map(lambda t: f"{t[0]}.{t[1]}"),
+                         st.integers(0, 999).map(lambda n: f"-.{n}"), st.integers(0, 99).map(lambda n: f"{n}."))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_number_text, max_size=30), st.sampled_from([" ", "\n", "\r\n", "\x00", "  \t"]))
+def test_fast_number_arrays_equal_the_token_path(numbers, sep):
+    fast, _ = parse(("[" + sep.join(numbers) + "]").encode())
+    slow, _ = parse(("[" + sep.join(numbers) + sep + "/X]").encode())  # a name forces the slow path
+    assert fast == slow[:-1]
+    assert [type(v) for v in fast] == [type(v) for v in slow[:-1]]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 65535)), max_size=30))
+def test_fast_reference_arrays_equal_the_token_path(refs):
+    text = " ".join(f"{n} {g} R" for n, g in refs)
+    fast, _ = parse(f"[{text}]".encode())
+    slow, _ = parse(f"[{text} /X]".encode())
+    assert fast == slow[:-1] == [Ref(n, g) for n, g in refs]
+
+
+def test_long_array_that_fails_at_its_end_does_not_backtrack_exponentially():
+    value, _ = parse(b"[" + b"123456789 " * 60 + b"1 0 x]")
+    assert len(value) == 62

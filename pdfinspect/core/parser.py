@@ -15,6 +15,18 @@ from .objects import Array, Dict, Ref, Stream
 
 MAX_DEPTH = 200
 
+# Fast paths for the two commonest arrays (/Widths, /Rect, /Kids …): numbers only, or
+# references only; anything else goes token by token. Possessive quantifiers throughout:
+# a number must match one way only, or a long array that fails at its end backtracks
+# exponentially.
+_WS = rb"[\x00\t\n\x0c\r ]"
+_END = rb"(?=[\x00\t\n\x0c\r \]])"
+_NUMBER = rb"[+-]?+(?:\d++(?:\.\d*+)?+|\.\d++)"
+_NUMBER_ARRAY = re.compile(rb"(?:" + _WS + rb"*+" + _NUMBER + _END + rb")*+" + _WS + rb"*+\]")
+_NUMBERS = re.compile(_NUMBER)
+_REF_ARRAY = re.compile(rb"(?:" + _WS + rb"*+\d++" + _WS + rb"++\d++" + _WS + rb"++R" + _END + rb")*+"
+                        + _WS + rb"*+\]")
+_REFS = re.compile(rb"(\d+)" + _WS + rb"+(\d+)" + _WS + rb"+R")
 _ENDSTREAM = re.compile(rb"endstream")
 _NEXT_OBJ = re.compile(rb"(?<![0-9])\d{1,10}[ \t\r\n\f\x00]+\d{1,5}[ \t\r\n\f\x00]+obj\b")
 _ENDSTREAM_AFTER = re.compile(rb"[\x00\t\n\x0c\r ]*endstream")
@@ -121,6 +133,16 @@ class Parser:
         return None
 
     def _parse_array(self, open_tok: Token, depth: int) -> Array:
+        if not self._pending:
+            lexer = self.lexer
+            m = _NUMBER_ARRAY.match(self.buf, lexer.pos, lexer.end)
+            if m is not None:
+                lexer.pos = m.end()
+                return Array(float(n) if b"." in n else int(n) for n in _NUMBERS.findall(m.group()))
+            m = _REF_ARRAY.match(self.buf, lexer.pos, lexer.end)
+            if m is not None:
+                lexer.pos = m.end()
+                return Array(Ref(int(a), int(b)) for a, b in _REFS.findall(m.group()))
         arr = Array()
         if depth >= MAX_DEPTH:
             self._warn("nesting-too-deep", f"nesting deeper than {MAX_DEPTH}; array cut", open_tok.start)
