@@ -394,51 +394,36 @@ def _load_type0(doc, ref, d, base_font, tounicode, tu_ref, usecmap, diags) -> Fo
 
 def _cid_widths(doc, value, diags) -> tuple[tuple[int, int, float], ...]:
     """Parse /W (9.7.4.3): ``c [w1 w2 …]`` and ``c_first c_last w`` groups."""
-    w = doc.resolve(value)
-    if not isinstance(w, Array):
-        return ()
-    items = [doc.resolve(x) for x in w]
-    out: list[tuple[int, int, float]] = []
-    i = 0
-    while i < len(items):
-        first = items[i]
-        nxt = items[i + 1] if i + 1 < len(items) else None
-        if isinstance(first, int) and isinstance(nxt, Array):
-            out.extend((first + k, first + k, _number(doc.resolve(x), 0.0)) for k, x in enumerate(nxt))
-            i += 2
-        elif isinstance(first, int) and isinstance(nxt, int) and i + 2 < len(items):
-            out.append((first, nxt, _number(items[i + 2], 0.0)))
-            i += 3
-        else:
-            diags.append(warning("w-malformed", f"/W entry {i} is malformed; the rest ignored",
-                                 clause="9.7.4.3"))
-            break
-    out.sort()
-    return tuple(out)
+    return _cid_metrics(doc, value, diags, "W", per_cid=1, default=0.0)
 
 
 def _cid_vertical_widths(doc, value, diags) -> tuple[tuple[int, int, float], ...]:
     """Parse /W2 (9.7.4.3): ``c [w1y v1x v1y …]`` and ``c_first c_last w1y v1x v1y`` groups;
     only w1y moves the pen, the position vectors place the glyph."""
-    w2 = doc.resolve(value)
-    if not isinstance(w2, Array):
+    return _cid_metrics(doc, value, diags, "W2", per_cid=3, default=-1000.0)
+
+
+def _cid_metrics(doc, value, diags, key: str, per_cid: int, default: float):
+    """The shared grammar of /W and /W2: sorted (first CID, last CID, first metric)."""
+    arr = doc.resolve(value)
+    if not isinstance(arr, Array):
         return ()
-    items = [doc.resolve(x) for x in w2]
+    items = [doc.resolve(x) for x in arr]
     out: list[tuple[int, int, float]] = []
     i = 0
     while i < len(items):
         first = items[i]
         nxt = items[i + 1] if i + 1 < len(items) else None
-        if isinstance(first, int) and isinstance(nxt, Array) and len(nxt) % 3 == 0:
-            triples = [doc.resolve(x) for x in nxt]
-            out.extend((first + k, first + k, _number(triples[3 * k], -1000.0)) for k in range(len(triples) // 3))
+        if isinstance(first, int) and isinstance(nxt, Array) and len(nxt) % per_cid == 0:
+            metrics = [doc.resolve(x) for x in nxt][::per_cid]
+            out.extend((first + k, first + k, _number(m, default)) for k, m in enumerate(metrics))
             i += 2
-        elif isinstance(first, int) and isinstance(nxt, int) and i + 4 < len(items):
-            out.append((first, nxt, _number(items[i + 2], -1000.0)))
-            i += 5
+        elif isinstance(first, int) and isinstance(nxt, int) and i + 1 + per_cid < len(items):
+            out.append((first, nxt, _number(items[i + 2], default)))
+            i += 2 + per_cid
         else:
-            diags.append(warning("w2-malformed", f"/W2 entry {i} is malformed; the rest ignored",
-                                 clause="9.7.4.3"))
+            diags.append(warning(f"{key.lower()}-malformed", f"/{key} entry {i} is malformed; the rest "
+                                 "ignored", clause="9.7.4.3"))
             break
     out.sort()
     return tuple(out)
