@@ -65,6 +65,7 @@ class Document:
         self._cache: dict[tuple[int, XrefEntry], IndirectObject | None] = {}
         self._objstm: dict[int, ObjectStream | None] = {}
         self._merged: dict[int, dict[int, XrefEntry]] = {}
+        self._numbers: dict[int, list[int]] = {}
         self._loading: set[int] = set()
         self._scan: dict[int, tuple[int, int]] | None = None
         self._backrefs: dict[int, list[BackRef]] | None = None
@@ -172,6 +173,7 @@ class Document:
         probe = Revision(0, -1, Dict(), [], entries)
         self.revisions = [probe]
         self._merged.clear()
+        self._numbers.clear()
         self._cache.clear()
         for num in repair.enclosing_objects(self.buf, repair.OBJSTM_PATTERN, headers):
             stm = self._object_stream(num)
@@ -185,6 +187,7 @@ class Document:
                                  "no catalog", offset=0))
         probe.trailer = trailer
         self._merged.clear()
+        self._numbers.clear()
         self.repaired = True
         self.note(warning("xref-reconstructed", f"cross-reference rebuilt by scanning: {len(entries)} "
                            f"objects found, trailer: {source}", offset=0, clause="7.5.4",
@@ -240,7 +243,12 @@ class Document:
         return merged
 
     def object_numbers(self, revision: int | None = None) -> list[int]:
-        return sorted(n for n, e in self.xref(revision).items() if e.kind != FREE and n > 0)
+        """In-use object numbers as of ``revision``, ascending (computed once per revision)."""
+        k = len(self.revisions) - 1 if revision is None else revision
+        nums = self._numbers.get(k)
+        if nums is None:
+            nums = self._numbers[k] = sorted(n for n, e in self.xref(k).items() if e.kind != FREE and n > 0)
+        return list(nums)
 
     def revision_changes(self, k: int) -> RevisionChanges:
         before = self.xref(k - 1) if k > 0 else {}
