@@ -227,8 +227,15 @@ def _common(p: argparse.ArgumentParser) -> None:
 def build_parser(content: bool = True) -> argparse.ArgumentParser:
     """The parser of every command; ``content=False`` leaves out the content commands,
     whose modules (interpreter, fonts, fontTools) cost start-up time."""
-    p = argparse.ArgumentParser(prog="pdfinspect", description="Inspect PDF internals: objects, "
-                                "streams, revisions, content operators and glyph resolution.")
+    p = argparse.ArgumentParser(
+        prog="pdfinspect", usage="pdfinspect COMMAND FILE [options]  |  pdfinspect FILE [-r N | -p N | "
+        "--object N | --page N [--step | --glyphs]]",
+        description="Inspect PDF internals: objects, streams, revisions, content operators and glyph "
+                    "resolution. 'pdfinspect FILE' opens the interactive app; -r N prints object N and "
+                    "-p N the text of page N (as hpdft does). 'pdfinspect COMMAND -h' shows a command's "
+                    "options.",
+        epilog="examples: pdfinspect -r 66 file.pdf | pdfinspect glyphs file.pdf -p 1 --path | "
+               "pdfinspect refs file.pdf 66 | pdfinspect objects file.pdf --json --decode")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     s = sub.add_parser("show", help="show one object (with its stream decoded)")
