@@ -13,6 +13,7 @@ import sys
 
 from .core.diagnostics import PdfError
 from .core.document import Document
+from .core.filters import DEFAULT_LIMIT
 from .core.objects import Dict, Name, Stream, type_name
 from .core.serialize import format_object
 from .present.text import bytes_as_text, hexdump, looks_like_text, safe_line
@@ -50,8 +51,10 @@ def _err(message: str) -> None:
     sys.stderr.write(f"pdfinspect: {safe_line(message)}\n")
 
 
-def _open(args) -> Document:
-    return Document.open(args.file, password=args.password or b"")
+def open_document(args) -> Document:
+    """Open ``args.file`` with the options every command shares."""
+    limit = args.decode_limit * 1024 * 1024 if getattr(args, "decode_limit", None) else DEFAULT_LIMIT
+    return Document.open(args.file, password=args.password or b"", decode_limit=limit)
 
 
 def _report_repairs(doc: Document) -> None:
@@ -62,7 +65,7 @@ def _report_repairs(doc: Document) -> None:
 
 # -- commands ------------------------------------------------------------------------------
 def cmd_show(args, out: Output) -> int:
-    doc = _open(args)
+    doc = open_document(args)
     obj = doc.get(args.num, args.gen, args.revision)
     if obj is None:
         entry = doc.xref(args.revision).get(args.num)
@@ -105,7 +108,7 @@ def cmd_show(args, out: Output) -> int:
 
 
 def cmd_trailer(args, out: Output) -> int:
-    doc = _open(args)
+    doc = open_document(args)
     rev = doc.revisions[args.revision if args.revision is not None else -1] if doc.revisions else None
     out.pdf("trailer\n" + format_object(rev.trailer if rev else Dict()))
     _report_repairs(doc)
@@ -113,7 +116,7 @@ def cmd_trailer(args, out: Output) -> int:
 
 
 def cmd_info(args, out: Output) -> int:
-    doc = _open(args)
+    doc = open_document(args)
     if not args.quick:
         for obj in doc.iter_objects(cache=False):  # parse everything so every repair is listed
             pass
@@ -148,7 +151,7 @@ def cmd_info(args, out: Output) -> int:
 
 
 def cmd_xref(args, out: Output) -> int:
-    doc = _open(args)
+    doc = open_document(args)
     from .core.xref import FREE, IN_FILE
     from .core.parser import Parser
 
@@ -180,7 +183,7 @@ def cmd_xref(args, out: Output) -> int:
 
 
 def cmd_refs(args, out: Output) -> int:
-    doc = _open(args)
+    doc = open_document(args)
     refs = doc.backrefs(args.num)
     for b in refs:
         out.line(safe_line(str(b)))
@@ -190,7 +193,7 @@ def cmd_refs(args, out: Output) -> int:
 
 
 def cmd_pages(args, out: Output) -> int:
-    doc = _open(args)
+    doc = open_document(args)
     for i, ref in enumerate(doc.page_refs(), 1):
         out.line(f"{i:>5}  {ref}")
     _report_repairs(doc)
@@ -198,7 +201,7 @@ def cmd_pages(args, out: Output) -> int:
 
 
 def cmd_objects(args, out: Output) -> int:
-    doc = _open(args)
+    doc = open_document(args)
     if args.json:
         from .core.qpdfjson import document_json
 
@@ -220,8 +223,11 @@ def cmd_objects(args, out: Output) -> int:
 
 
 # -- argument parsing -------------------------------------------------------------------------
-def _common(p: argparse.ArgumentParser) -> None:
+def add_common_options(p: argparse.ArgumentParser) -> None:
+    """Options every command takes."""
     p.add_argument("--password", default="", help="user or owner password (default: empty)")
+    p.add_argument("--decode-limit", type=int, metavar="MB",
+                   help=f"stop decoding a stream after MB megabytes (default {DEFAULT_LIMIT >> 20})")
 
 
 def build_parser(content: bool = True) -> argparse.ArgumentParser:
@@ -245,7 +251,7 @@ def build_parser(content: bool = True) -> argparse.ArgumentParser:
     s.add_argument("--raw", action="store_true", help="the object's bytes as stored in the file")
     s.add_argument("--revision", type=int, help="as of revision K (0 = oldest)")
     s.add_argument("--max-bytes", type=int, default=4096, help="cap on hex-dumped bytes (default 4096)")
-    _common(s)
+    add_common_options(s)
 
     for name, helptext in (("trailer", "show the trailer dictionary"),
                            ("pages", "list pages: page number → page object")):
@@ -253,30 +259,30 @@ def build_parser(content: bool = True) -> argparse.ArgumentParser:
         s.add_argument("file")
         if name == "trailer":
             s.add_argument("--revision", type=int, help="trailer of revision K (0 = oldest)")
-        _common(s)
+        add_common_options(s)
 
     s = sub.add_parser("info", help="version, producer, encryption, pages, revisions, repairs")
     s.add_argument("file")
     s.add_argument("--quick", action="store_true",
                    help="read only the xref and trailer (repairs inside objects are then not listed)")
-    _common(s)
+    add_common_options(s)
 
     s = sub.add_parser("xref", help="every revision's cross-reference entries")
     s.add_argument("file")
     s.add_argument("--check", action="store_true", help="compare each offset with where the object starts")
-    _common(s)
+    add_common_options(s)
 
     s = sub.add_parser("refs", help="every object that refers to object N, with key paths")
     s.add_argument("file")
     s.add_argument("num", type=int)
-    _common(s)
+    add_common_options(s)
 
     s = sub.add_parser("objects", help="list every object; --json for qpdf's JSON v2 layout")
     s.add_argument("file")
     s.add_argument("--json", action="store_true", help="qpdf JSON v2 (qpdf --json=2 --json-key=qpdf)")
     s.add_argument("--decode", action="store_true", help="decode streams with generalized filters")
     s.add_argument("--revision", type=int, help="as of revision K (0 = oldest)")
-    _common(s)
+    add_common_options(s)
     if content:
         from . import cli_content
 
@@ -301,7 +307,7 @@ def build_open_parser() -> argparse.ArgumentParser:
     p.add_argument("--page", type=int, help="open the app at page N")
     p.add_argument("--step", action="store_true", help="with --page: open the content stepper")
     p.add_argument("--glyphs", action="store_true", help="with --page: open the glyph inspector")
-    _common(p)
+    add_common_options(p)
     return p
 
 

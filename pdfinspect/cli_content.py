@@ -13,6 +13,7 @@ from collections import Counter
 from .content.interpreter import Step, iter_steps
 from .content.textlayout import GlyphRecord, layout, page_glyphs
 from .core.diagnostics import PdfError, error
+from .cli import add_common_options, open_document
 from .core.document import Document
 from .core.objects import Ref
 from .core.serialize import format_number, format_object
@@ -39,11 +40,7 @@ def register(subparsers) -> None:
             s.add_argument("--json", action="store_true", help="machine-readable records")
         if name == "glyphs":
             s.add_argument("--path", action="store_true", help="show each glyph's resolution path")
-        s.add_argument("--password", default="", help="user or owner password (default: empty)")
-
-
-def _open(args) -> Document:
-    return Document.open(args.file, password=args.password or b"")
+        add_common_options(s)
 
 
 def _page(doc: Document, n: int) -> Ref:
@@ -121,7 +118,7 @@ def changes(prev: Step | None, step: Step) -> list[str]:
 
 
 def cmd_ops(args, out) -> int:
-    doc = _open(args)
+    doc = open_document(args)
     steps = iter_steps(doc, _page(doc, args.page))
     if args.json:
         _dump([{"index": s.index, "op": s.op, "operands": [_operand_json(v) for v in s.operands],
@@ -164,7 +161,7 @@ def glyph_json(r: GlyphRecord) -> dict:
 
 
 def cmd_glyphs(args, out) -> int:
-    doc = _open(args)
+    doc = open_document(args)
     records = page_glyphs(doc, _page(doc, args.page))
     if args.json:
         _dump([glyph_json(r) for r in records])
@@ -214,7 +211,7 @@ def diagnose(font: Font, counts: Counter) -> str:
 
 
 def cmd_fonts(args, out) -> int:
-    doc = _open(args)
+    doc = open_document(args)
     pages = [args.page] if args.page else range(1, doc.page_count() + 1)
     fonts, resolver = FontCache(doc), Resolver(doc)
     usage: dict[Font, Counter] = {}
@@ -272,7 +269,7 @@ def cmd_fonts(args, out) -> int:
 
 # -- text ----------------------------------------------------------------------------------------
 def cmd_text(args, out) -> int:
-    doc = _open(args)
+    doc = open_document(args)
     text = layout(page_glyphs(doc, _page(doc, args.page)))
     out.line(safe(text).rstrip("\n"))
     return 0

@@ -123,3 +123,11 @@ def test_objects_json_agrees_with_qpdf(path, tmp_path):
     assert p.returncode == 0, p.stdout
     header = json.loads(ours.read_text())["qpdf"][0]
     assert header["jsonversion"] == 2
+
+
+def test_decode_limit_bounds_a_decompression_bomb():
+    f = sample("damaged-bomb.pdf")
+    form = next(line.split()[0] for line in run("objects", f).stdout.splitlines() if "/Form" in line)
+    p = run("show", f, form, "--decode-limit", "1")
+    assert "exceeds limit of 1048576 bytes" in p.stderr
+    assert "endstream" in p.stdout
