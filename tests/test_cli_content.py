@@ -84,7 +84,7 @@ def test_fonts_counts_and_diagnosis(capsys):
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext absent")
 @pytest.mark.parametrize("name, least", [
     ("gs-ps2pdf-base14-czech.pdf", 0.95), ("libreoffice-ru-el-ja-tagged-pdfa2b.pdf", 0.95),
-    # pdftotext reorders this page's blocks and composes OT1 accents (¨o → ö); we keep drawing order
+    # pdftotext reorders this page's blocks; we keep drawing order
     ("pdflatex-cm-tounicode.pdf", 0.8)])
 def test_text_is_close_to_pdftotext(capsys, name, least):
     path = corpus_file(name)
@@ -103,3 +103,16 @@ def test_missing_page_is_an_error_not_a_traceback(capsys):
 
     with pytest.raises(PdfError):
         _run(capsys, "glyphs", sample("kappa.pdf"), "-p", Document.open(sample("kappa.pdf")).page_count() + 1)
+
+
+@pytest.mark.parametrize("name", ["pdflatex-cm-tounicode.pdf", "pdflatex-cm-builtin-notounicode.pdf"])
+def test_text_composes_ot1_accents_drawn_over_letters(capsys, name):
+    """OT1 draws ö as ¨ then o moved back over it: text composes them, glyphs keeps both."""
+    path = corpus_file(name)
+    _, lines = _run(capsys, "text", path)
+    text = "\n".join(lines)
+    for word in ("Schrödinger", "Poincaré", "Löwdin", "Fréchet"):
+        assert word in text
+    stdout, _ = _run(capsys, "glyphs", path, "--json")
+    chars = "".join(r["unicode"] for r in json.loads(stdout))
+    assert "\u00a8o" in chars and "ö" not in chars

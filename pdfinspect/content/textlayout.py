@@ -5,11 +5,14 @@ glyph in drawing order (forms included), with ``/ActualText`` (14.9.4) replacing
 text of the glyphs it covers — the first covered glyph carries the whole replacement, the
 others none. :func:`page_text` lays the records out like hpdft: a new line starts when
 the pen moves left or its baseline jumps by more than a fraction of the font size; a
-space goes where the gap to the previous glyph is wider than a fraction of the size.
+space goes where the gap to the previous glyph is wider than a fraction of the size. A
+spacing accent drawn over the next or previous letter (TeX's OT1 fonts build ö from ¨ and
+o) is composed with it, as pdftotext does; ``glyphs`` still shows both glyphs.
 """
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -22,6 +25,21 @@ from .state import MarkedContent, multiply
 LINE_JUMP = 0.6  # baseline change, in font sizes, that starts a new line
 SPACE_GAP = 0.15  # gap, in font sizes, that reads as a space
 BACKWARDS = 2.0  # leftward move, in font sizes, that starts a new line (accents move back less)
+OVERLAP = 0.1  # leftward move, in font sizes, that puts a glyph over the previous one
+# Spacing accents and the combining marks they stand for (Unicode's compatibility mappings).
+COMBINING = {"\u00a8": "\u0308", "\u00b4": "\u0301", "`": "\u0300", "\u02c6": "\u0302", "^": "\u0302",
+             "\u02dc": "\u0303", "~": "\u0303", "\u00af": "\u0304", "\u02d8": "\u0306",
+             "\u02d9": "\u0307", "\u02da": "\u030a", "\u00b8": "\u0327", "\u02db": "\u0328",
+             "\u02c7": "\u030c", "\u02dd": "\u030b"}
+
+
+def _compose(a: str, b: str) -> str | None:
+    """``a`` and ``b`` drawn over each other as one precomposed letter, if they make one."""
+    accent, letter = (a, b) if a in COMBINING else (b, a)
+    if accent not in COMBINING or len(letter) != 1 or not letter.isalpha():
+        return None
+    composed = unicodedata.normalize("NFC", letter + COMBINING[accent])
+    return composed if len(composed) == 1 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +129,10 @@ def layout(records) -> str:
                 line = []
             elif gap > SPACE_GAP * em and line and not line[-1].endswith(" ") and not r.unicode.startswith(" "):
                 line.append(" ")
+            elif gap < -OVERLAP * em and line and (composed := _compose(line[-1], r.unicode)):
+                line[-1] = composed
+                prev = (max(px, x + r.glyph.advance * adv_scale), y, size, False) if not vertical else prev
+                continue
         line.append(r.unicode)
         if vertical:  # the advance is along text space y, scaled like the size
             prev = (x, y + r.glyph.advance * size / (abs(step.gstate.text.size) or 1.0), size, True)
