@@ -34,7 +34,8 @@ from ..widgets.source_excerpt import source_excerpt
 
 FIRST_BATCH = 500  # steps in the worker's first hand-over: the first operators show at once
 BATCH = 10_000  # steps per later hand-over (each costs the UI a redraw and blocks the worker)
-YIELD_EVERY = 100  # steps between the worker's pauses for the UI thread
+YIELD_EVERY = 10  # steps between the worker's looks at whether the UI thread wants the GIL
+QUIET = 0.06  # seconds the worker sleeps after a step is shown: the frame is drawn without it
 TEXT_WINDOW = 600  # glyphs laid out for "text so far": enough for the lines shown, cheap per step
 TEXT_LINES = 6
 SOURCE_BEFORE, SOURCE_AFTER = 3, 4  # lines of source shown around the current operator
@@ -119,8 +120,11 @@ class StepperScreen(PagePrompt, Screen):
         self.records: list[GlyphRecord] = []
         self.first_record: list[int] = []  # per step: records drawn before it
         self.shown_glyphs: list[GlyphRecord] = []
+        self.glyph_start = 0  # index in records of shown_glyphs[0]
         self.sources: dict[Ref, bytes] = {}  # decoded content of the page and of each form run
         self._state_rows = -1
+        self.quiet_until = 0.0  # time.monotonic() until which the worker leaves the GIL to the UI
+        self._shown: dict[str, object] = {}  # panel → what it shows: an unchanged panel is not redrawn
 
     def compose(self) -> ComposeResult:
         yield Static(id="stepper-header")
@@ -152,6 +156,7 @@ class StepperScreen(PagePrompt, Screen):
         ref = self.app.page_ref(n)
         self.page = n
         self.records, self.first_record, self.sources = [], [], {}
+        self._shown.clear()
         self.ops.clear_steps()
         if ref is None:
             self.query_one("#stepper-header", Static).update(Text(f"no page {n}", style="red"))
@@ -193,7 +198,11 @@ class StepperScreen(PagePrompt, Screen):
             total += len(drawn)
             steps.append(step)
             if not len(steps) % YIELD_EVERY:
-                time.sleep(0)  # hand the GIL to the UI thread so keys stay responsive while this runs
+                # While the user steps, sleep until the step is drawn: contending for the GIL,
+                # the UI thread gets it 5 ms at a time (sys.getswitchinterval) and a step took twice as long.
+                while time.monotonic() < self.quiet_until and not worker.is_cancelled:
+                    time.sleep(0.005)
+                time.sleep(0)  # hand the GIL to the UI thread so batches and other keys are handled
             if len(steps) >= (BATCH if step.index >= FIRST_BATCH else FIRST_BATCH):
                 self.app.call_from_thread(self.arrived, n, steps, records, firsts, sources, False)
                 steps, records, firsts, sources = [], [], [], {}
@@ -209,8 +218,9 @@ class StepperScreen(PagePrompt, Screen):
         self.sources.update(sources)
         self.ops.append(steps)
         self.running = not done
-        if done:  # the steps live as long as the screen: keep the cycle collector from walking them
-            gc.freeze()  # on every collection (it made steps stall for 0.5 s on 100,000 operators)
+        # The steps live as long as the screen: keep the cycle collector from walking them on every
+        # full collection (one took 0.2-0.3 s at 50,000 operators, holding the GIL, and a step with it).
+        gc.freeze()
         self.update_header()
         if empty and self.ops.steps:
             self.show_step(0)
@@ -226,6 +236,7 @@ class StepperScreen(PagePrompt, Screen):
         steps = self.ops.steps
         if not 0 <= i < len(steps):
             return
+        self.quiet_until = time.monotonic() + QUIET
         step = steps[i]
         state = state_text(step)
         # fixed-size panels are updated without a layout pass; the state panel only when it grows or shrinks
@@ -234,7 +245,11 @@ class StepperScreen(PagePrompt, Screen):
         self._state_rows = rows
         start = self.first_record[i]
         end = start + len(step.glyphs)
-        self.shown_glyphs = self.records[start:end]
+        self.show_source(step)
+        if not self._changed("text", (start, end)):
+            return  # the same glyphs as the step shown before (none, usually): the panels stay
+        self.glyph_start, self.shown_glyphs = start, self.records[start:end]
+        self.show_text(start, end)
         rows = []
         for r in self.shown_glyphs:
             res = r.resolution
@@ -245,27 +260,35 @@ class StepperScreen(PagePrompt, Screen):
                                  + ("  !" if res.flags else "")), None, None))
         self.query_one("#step-glyphs", PickList).set_items(rows)
         self.show_path(0)
-        self.show_text(start, end)
-        self.show_source(step)
+
+    def _changed(self, panel: str, key) -> bool:
+        """Whether ``panel`` is to show something new (``key`` says what), noting it if so."""
+        if panel in self._shown and self._shown[panel] == key:
+            return False
+        self._shown[panel] = key
+        return True
 
     def show_source(self, step: Step) -> None:
         """The decoded content around the step, the operator marked (a form's own stream inside forms)."""
         data = self.sources.get(step.source)
         where = (f"form {step.source.num} {step.source.gen} R" if step.depth else "page content") \
             if step.source is not None else "content"
+        panel = self.query_one("#step-source", Static)
+        width = panel.content_region.width or 70
+        if not self._changed("source", (step.source, step.span, width)):
+            return
         title = f"source: {where}, bytes {step.span[0]}–{step.span[1]}"
         self.query_one("#step-source-title", Static).update(Text(title), layout=False)
-        panel = self.query_one("#step-source", Static)
         if data is None:
             panel.update(Text("(content not decoded)", style="italic"), layout=False)
             return
-        width = panel.content_region.width or 70
         panel.update(Content("\n").join(source_excerpt(data, step.span, width, SOURCE_BEFORE, SOURCE_AFTER)),
                      layout=False)
 
     def show_path(self, k: int) -> None:
-        path = self.query_one("#step-path", PathList)
-        path.show(self.shown_glyphs[k] if 0 <= k < len(self.shown_glyphs) else None)
+        valid = 0 <= k < len(self.shown_glyphs)
+        if self._changed("path", self.glyph_start + k if valid else None):
+            self.query_one("#step-path", PathList).show(self.shown_glyphs[k] if valid else None)
 
     def show_text(self, start: int, end: int) -> None:
         """Lay out the page's glyphs up to this step; the step's own glyphs in reverse video."""

@@ -103,8 +103,11 @@ class LineView(ScrollView, can_focus=True):
         return max(0, min(value, self.line_count - 1))
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self.refresh()
+        scrolled = self.scroll_offset
         self.scroll_to_cursor()
+        if self.scroll_offset == scrolled:  # only the two cursor lines change (a scroll repaints all)
+            self.refresh_lines(old)
+            self.refresh_lines(new)
         if old != new:
             self.post_message(self.Moved(self, new))
 
