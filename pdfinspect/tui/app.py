@@ -32,6 +32,7 @@ from pdfinspect.core.document import BackRef, Document
 from pdfinspect.core.objects import Dict, Ref
 
 from .commands import PdfCommands
+from .memory import keep_out_of_collections
 from .messages import ObjectRequested, Target
 from .screens.browser import BrowserScreen
 from .screens.help import HelpScreen
@@ -85,9 +86,12 @@ class PdfInspectApp(App):
         self.backrefs_progress = Signal(self, "backrefs-progress")
         self._loader_doc: Document | None = None
         self._loader_lock = threading.Lock()
+        self.numbers: list[int] | None = None  # in-use object numbers, listed by a worker at start
+        self.numbers_ready = Signal(self, "numbers-ready")
         self.sub_title = Path(doc.path).name if doc.path else ""
 
     def on_mount(self) -> None:
+        self.list_numbers()
         if self.start_view is not None:
             self.open_content_view(*self.start_view)
         elif self.start is not None:
@@ -259,9 +263,30 @@ class PdfInspectApp(App):
                 self._loader_doc = self.reopen()
             yield self._loader_doc
 
+    @work(thread=True, exclusive=True, group="numbers", exit_on_error=False)
+    def list_numbers(self) -> None:
+        """List the object numbers off the UI thread: reading every xref entry of a file of
+        126,639 objects (TeX Live's source3.pdf) takes 0.2-0.3 s."""
+        try:
+            with self.loader() as doc:
+                numbers = doc.object_numbers()
+        except Exception as e:  # the file could not be opened a second time: count on the UI thread
+            numbers, error = None, str(e)
+        else:
+            error = None
+        self.call_from_thread(self._numbers_listed, numbers, error)
+
+    def _numbers_listed(self, numbers: list[int] | None, error: str | None) -> None:
+        if error is not None:
+            self.notify(f"listing objects failed: {error}", severity="error", markup=False)
+        self.numbers = self.doc.object_numbers() if numbers is None else numbers
+        keep_out_of_collections()
+        self.numbers_ready.publish(self.numbers)
+
     @work(thread=True, exclusive=True, group="backrefs", exit_on_error=False)
     def build_backrefs(self) -> None:
         def progress(done: int, total: int) -> None:
+            keep_out_of_collections()  # the index grows to millions of objects
             self.call_from_thread(self._backrefs_progressed, done, total)
 
         try:
@@ -283,3 +308,4 @@ class PdfInspectApp(App):
         if error:
             self.notify(f"back-reference index failed: {error}", severity="error", markup=False)
         self.backrefs_ready.publish(None)
+

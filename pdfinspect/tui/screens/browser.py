@@ -119,9 +119,17 @@ class BrowserScreen(Screen):
     def on_mount(self) -> None:
         self.app.backrefs_ready.subscribe(self, self.on_backrefs_ready)
         self.app.backrefs_progress.subscribe(self, self.on_backrefs_progress)
-        doc = self.app.doc
-        self.query_one(ObjectTree).load(doc)
-        self.query_one(ObjectList).load(doc)
+        self.app.numbers_ready.subscribe(self, self.on_numbers_ready)
+        self.query_one(ObjectTree).load(self.app.doc)
+        if self.app.numbers is not None:
+            self.on_numbers_ready(self.app.numbers)
+
+    def on_numbers_ready(self, numbers: list[int]) -> None:
+        """Fill the object list once the app's worker has listed the numbers."""
+        listing = self.query_one(ObjectList)
+        listing.load(self.app.doc, numbers)
+        if self.shown is not None and self.shown.ref is not None:
+            listing.select_number(self.shown.ref.num)
 
     def on_screen_resume(self) -> None:
         if self.app.current is None:  # opened from the overview: start at the trailer

@@ -26,8 +26,9 @@ def _info_text(doc, key: str) -> str:
     return safe_line(decode_text(v.value)) if isinstance(v, String) else "—"
 
 
-def summary(doc) -> Text:
-    """The facts block of the overview, all values made terminal-safe."""
+def summary(doc, numbers: list[int] | None) -> Text:
+    """The facts block of the overview, all values made terminal-safe; ``numbers`` are the
+    in-use object numbers (``None`` while a worker lists them)."""
     t = Text()
 
     def row(label: str, value: str, style: str = "") -> None:
@@ -45,7 +46,7 @@ def summary(doc) -> Text:
     row("Revisions", str(len(doc.revisions)))
     size = doc.trailer.get("Size")
     declared = f"/Size {safe_line(str(size))}" if size is not None else "no /Size in the trailer"
-    row("Objects", f"{len(doc.object_numbers()):,} in use ({declared})")
+    row("Objects", f"{len(numbers):,} in use ({declared})" if numbers is not None else f"counting… ({declared})")
     row("Repaired", "yes: see below" if doc.repaired or any(d.repair for d in doc.diagnostics) else "no",
         "bold yellow" if doc.repaired else "")
     return t
@@ -110,15 +111,25 @@ class OverviewScreen(Screen):
 
     def on_mount(self) -> None:
         doc = self.app.doc
+        self.show_summary()
         try:
-            self.query_one("#summary", Static).update(summary(doc))
             items = entry_points(self.app)
         except Exception as e:  # keep the screen up whatever the core did
-            self.query_one("#summary", Static).update(Text(f"error: {safe_line(str(e))}", style="red"))
-            items = []
+            items = [(Content(f"error: {safe_line(str(e))}").stylize("$text-error"), None, None)]
+        self.app.numbers_ready.subscribe(self, self.on_numbers_ready)
         self.query_one("#diagnostics", Static).update(diagnostics_text(doc))
         self.query_one("#entry-points", RefList).set_items(items)
         self.query_one("#entry-points").focus()
+
+    def on_numbers_ready(self, _) -> None:
+        self.show_summary()
+
+    def show_summary(self) -> None:
+        try:
+            text = summary(self.app.doc, self.app.numbers)
+        except Exception as e:  # keep the screen up whatever the core did
+            text = Text(f"error: {safe_line(str(e))}", style="red")
+        self.query_one("#summary", Static).update(text)
 
     def on_screen_resume(self) -> None:
         # repairs can be found lazily after opening (objects parsed since)

@@ -21,7 +21,7 @@ def describe_value(value) -> tuple[str, str]:
 
 
 class ObjectList(LineView):
-    """A virtual list over ``doc.object_numbers()``; fast at 100,000 objects."""
+    """A virtual list over object numbers (``doc.object_numbers()``); fast at 100,000 objects."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -29,9 +29,9 @@ class ObjectList(LineView):
         self.numbers: list[int] = []
         self.marks: dict[int, str] = {}
 
-    def load(self, doc, marks: dict[int, str] | None = None) -> None:
+    def load(self, doc, numbers: list[int], marks: dict[int, str] | None = None) -> None:
         self.doc = doc
-        self.numbers = doc.object_numbers()
+        self.numbers = numbers
         self.marks = marks or {}
         self.reset(60)
 
