@@ -1,6 +1,7 @@
 """Pilot tests: each screen walked by keyboard, checked against pikepdf/qpdf and the bytes."""
 from __future__ import annotations
 
+import gc
 import re
 import subprocess
 import threading
@@ -12,6 +13,7 @@ from conftest import corpus_file, sample
 from pdfinspect.core.document import Document
 from pdfinspect.tui import start_target
 from pdfinspect.tui.app import PdfInspectApp
+from pdfinspect.tui.memory import building
 from pdfinspect.tui.screens import browser
 from pdfinspect.tui.screens.browser import BrowserScreen
 from pdfinspect.tui.screens.help import HelpScreen
@@ -19,6 +21,7 @@ from pdfinspect.tui.screens.revisions import RevisionsScreen
 from pdfinspect.tui.widgets.line_view import LineView
 from pdfinspect.tui.widgets.object_list import ObjectList
 from pdfinspect.tui.widgets.stream_view import StreamView
+from textual.geometry import Region
 
 SIZE = (120, 40)
 
@@ -88,6 +91,7 @@ async def test_overview_facts_match_pikepdf():
         assert "minimal.pdf" in text
         assert f"Version       {version}" in text
         assert f"Pages         {pages}" in text
+        assert f"Objects       {len(qpdf_objects(path))} in use" in text  # listed by a worker
         entries = [line for line in drawn(app.screen.query_one("#entry-points")) if line]
         assert entries[0] == "trailer" and any(line.startswith("Catalog /Root") for line in entries)
 
@@ -309,6 +313,34 @@ async def test_object_list_matches_qpdf_objects():
         assert listing.numbers == expected
         await press(pilot, "end", "enter")
         assert header(app).startswith(f"{expected[-1]} ")
+
+
+async def test_cursor_highlight_follows_moves_and_scrolls():
+    """What the list would draw (its line cache included): the highlight on the cursor line
+    only, whether a move repaints two lines or scrolls the list."""
+    app = make_app(sample("pages.pdf"))
+    async with app.run_test(size=(100, 12)) as pilot:
+        await press(pilot, "b", "l")
+        listing = app.screen.query_one(ObjectList)
+        cursor_bg = listing.get_visual_style("line-view--cursor").rich_style.bgcolor
+        height = listing.scrollable_content_region.height
+        assert 1 < height < listing.line_count
+        for key in ["home"] + ["down"] * (height + 2) + ["up"] * (height + 1):
+            await press(pilot, key)
+            strips = listing.render_lines(Region(0, 0, listing.size.width, height))
+            lit = [y for y, strip in enumerate(strips)
+                   if any(seg.style is not None and seg.style.bgcolor == cursor_bg for seg in strip)]
+            assert lit == [listing.cursor - listing.scroll_offset.y], key
+
+
+def test_building_pauses_the_collector_until_the_last_builder_is_done():
+    assert gc.isenabled()
+    with building():
+        with building():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # another builder is still at work
+        kept = [[n] for n in range(10)]
+    assert gc.isenabled() and gc.get_freeze_count() >= len(kept)
 
 
 async def test_tree_expands_lazily_and_opens_objects():

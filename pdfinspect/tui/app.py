@@ -32,7 +32,7 @@ from pdfinspect.core.document import BackRef, Document
 from pdfinspect.core.objects import Dict, Ref
 
 from .commands import PdfCommands
-from .memory import keep_out_of_collections
+from .memory import building
 from .messages import ObjectRequested, Target
 from .screens.browser import BrowserScreen
 from .screens.help import HelpScreen
@@ -268,7 +268,7 @@ class PdfInspectApp(App):
         """List the object numbers off the UI thread: reading every xref entry of a file of
         126,639 objects (TeX Live's source3.pdf) takes 0.2-0.3 s."""
         try:
-            with self.loader() as doc:
+            with building(), self.loader() as doc:
                 numbers = doc.object_numbers()
         except Exception as e:  # the file could not be opened a second time: count on the UI thread
             numbers, error = None, str(e)
@@ -280,18 +280,17 @@ class PdfInspectApp(App):
         if error is not None:
             self.notify(f"listing objects failed: {error}", severity="error", markup=False)
         self.numbers = self.doc.object_numbers() if numbers is None else numbers
-        keep_out_of_collections()
         self.numbers_ready.publish(self.numbers)
 
     @work(thread=True, exclusive=True, group="backrefs", exit_on_error=False)
     def build_backrefs(self) -> None:
         def progress(done: int, total: int) -> None:
-            keep_out_of_collections()  # the index grows to millions of objects
             self.call_from_thread(self._backrefs_progressed, done, total)
 
         try:
-            doc = self.reopen()
-            doc.build_backrefs(progress=progress)
+            with building():  # the index grows to millions of objects
+                doc = self.reopen()
+                doc.build_backrefs(progress=progress)
         except Exception as e:  # report, keep browsing
             self.call_from_thread(self._backrefs_built, None, str(e))
         else:

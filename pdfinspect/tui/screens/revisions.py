@@ -3,10 +3,15 @@
 Left: the revisions, oldest first. Middle: the objects the selected revision wrote,
 marked ``+`` added, ``~`` changed, ``-`` freed, ``=`` written again unchanged. Right: the
 object under the cursor as of the previous revision beside its value in this one.
+
+Comparing revisions reads every cross-reference entry (126,639 in TeX Live's
+source3.pdf) and an object may be huge, so both run in workers on the app's loader
+Document; the lists are built a line at a time as they are drawn.
 """
 from __future__ import annotations
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -14,26 +19,95 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
+from pdfinspect.core.document import RevisionChanges
 from pdfinspect.core.objects import Ref
+from pdfinspect.core.xref import XrefEntry
 from pdfinspect.present.text import safe_line
 
+from ..memory import building
 from ..messages import TRAILER_REF, ObjectRequested, Target
-from ..widgets.line_view import LineView, RefList
-from ..widgets.object_view import ObjectView
+from ..widgets.line_view import LineView
+from ..widgets.object_view import Item, ObjectView, lines_not_in, object_items
 
 MARKS = (("+", "added", "$text-success"), ("~", "changed", "$text-warning"), ("-", "freed", "$text-error"),
          ("=", "relisted", "$text-muted"))
+Row = tuple[int, int, XrefEntry]  # (index in MARKS, object number, the revision's entry for it)
 
 
-def revision_label(doc, k: int) -> Text:
+TRAILER_LINE = Content.assemble(("T", "$text-primary"), " trailer")
+
+
+def change_rows(ch: RevisionChanges, entries: dict[int, XrefEntry]) -> list[Row]:
+    return [(m, num, entries[num]) for m, nums in enumerate((ch.added, ch.changed, ch.freed, ch.relisted))
+            for num in nums]
+
+
+def change_line(row: Row) -> Content:
+    m, num, entry = row
+    mark, label, style = MARKS[m]
+    return Content.assemble((mark, style), f" {num:>6} {label:<9}", (safe_line(entry.describe()), "$text-muted"))
+
+
+def rows_width(rows: list[Row]) -> int:
+    """The width of the widest of the first 5,000 lines: the list's virtual width."""
+    return max([TRAILER_LINE.cell_length] + [change_line(row).cell_length for row in rows[:5000]])
+
+
+def revision_label(doc, k: int, ch: RevisionChanges | None) -> Text:
+    """Revision ``k``: its startxref and section kinds, and its changes once counted."""
     rev = doc.revisions[k]
-    ch = doc.revision_changes(k)
     kinds = "+".join(sorted({s.kind for s in rev.sections})) or "rebuilt"
     t = Text(f"Revision {k + 1}", style="bold")
     t.append(f"  startxref {rev.startxref}  {kinds}\n")
-    t.append(f"  +{len(ch.added)} ~{len(ch.changed)} -{len(ch.freed)} ={len(ch.relisted)}", style="dim")
+    counts = f"+{len(ch.added)} ~{len(ch.changed)} -{len(ch.freed)} ={len(ch.relisted)}" if ch else "counting…"
+    t.append(f"  {counts}", style="dim")
     return t
+
+
+def side(doc, ref: Ref, rev: int, k: int, width: int) -> tuple[Text, list[Item]]:
+    """(title, lines ``width`` columns wide) of one side of the comparison: ``ref`` as of revision ``rev``."""
+    if rev < 0:
+        return Text("Before: nothing (first revision)"), object_items(None, ["% no earlier revision"])
+    try:
+        if ref == TRAILER_REF:
+            value, label = doc.revisions[rev].trailer, "trailer"
+        else:
+            obj = doc.get(ref.num, None, rev)
+            value, label = (obj.value if obj else None), f"{ref.num} {ref.gen} obj"
+            if obj is None:
+                label += " (absent or free)"
+        return Text(f"{'Before' if rev < k else 'After'}: {label} in revision {rev + 1}"), object_items(value, width=width)
+    except Exception as e:  # a broken object shows its error in place
+        return Text(f"revision {rev + 1}: error", style="red"), object_items(None, [f"% error: {safe_line(str(e))}"])
+
+
+class ChangeList(LineView):
+    """The objects one revision wrote: the trailer, then ``(mark, num, entry)`` rows."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[Row] = []
+
+    def show(self, rows: list[Row], width: int) -> None:
+        self.rows = rows
+        self.set_reactive(LineView.cursor, 1 if self.rows else 0)
+        self.reset(width)
+        self.scroll_to(y=0, animate=False, immediate=True)
+
+    @property
+    def line_count(self) -> int:
+        return len(self.rows) + 1
+
+    def build_line(self, index: int) -> Content:
+        return change_line(self.rows[index - 1]) if index else TRAILER_LINE
+
+    def line_ref(self, index: int) -> tuple[Ref, str | None]:
+        if not index:
+            return TRAILER_REF, None
+        _, num, entry = self.rows[index - 1]
+        return Ref(num, entry.gen), None
 
 
 class RevisionsScreen(Screen):
@@ -47,6 +121,8 @@ class RevisionsScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self.revision = 0
+        self.changes: dict[int, tuple[RevisionChanges, list[Row], int]] = {}  # by revision: changes, rows, width
+        self._token = 0
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -55,7 +131,7 @@ class RevisionsScreen(Screen):
                 yield OptionList(id="revision-list")
             with Vertical(id="revision-changes"):
                 yield Static("Written by this revision", classes="panel-title")
-                yield RefList(id="changed-objects")
+                yield ChangeList(id="changed-objects")
             with Vertical(id="revision-before"):
                 yield Static("Before", id="before-title", classes="panel-title", markup=False)
                 yield ObjectView(id="before-view")
@@ -67,27 +143,45 @@ class RevisionsScreen(Screen):
     def on_mount(self) -> None:
         doc = self.app.doc
         options = self.query_one("#revision-list", OptionList)
-        options.add_options([Option(revision_label(doc, k), id=str(k)) for k in range(len(doc.revisions))])
+        options.add_options([Option(revision_label(doc, k, None), id=str(k)) for k in range(len(doc.revisions))])
         if doc.revisions:
             options.highlighted = len(doc.revisions) - 1
         options.focus()
+        self.count_changes()
+
+    @work(thread=True, exclusive=True, group="revisions", exit_on_error=False)
+    def count_changes(self) -> None:
+        with building(), self.app.loader() as doc:  # 126,639 rows for source3.pdf
+            for k in range(len(doc.revisions) - 1, -1, -1):  # the newest is shown first
+                if get_current_worker().is_cancelled:
+                    return
+                try:
+                    ch = doc.revision_changes(k)
+                    rows = change_rows(ch, doc.revisions[k].entries)
+                except Exception:  # a core bug on one revision: the others still count
+                    ch, rows = RevisionChanges((), (), (), ()), []
+                self.app.call_from_thread(self._counted, k, ch, rows, rows_width(rows))
+
+    def _counted(self, k: int, ch: RevisionChanges, rows: list[Row], width: int) -> None:
+        self.changes[k] = ch, rows, width
+        self.query_one("#revision-list", OptionList).replace_option_prompt(str(k), revision_label(self.app.doc, k, ch))
+        if k == self.revision:
+            self.show_changes(k)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self.select_revision(int(event.option.id))
 
     def select_revision(self, k: int) -> None:
         self.revision = k
-        doc = self.app.doc
-        ch = doc.revision_changes(k)
-        items = [(Content.assemble(("T", "$text-primary"), " trailer"), TRAILER_REF, None)]
-        for (mark, label, style), nums in zip(MARKS, (ch.added, ch.changed, ch.freed, ch.relisted)):
-            for num in nums:
-                entry = doc.revisions[k].entries[num]
-                items.append((Content.assemble((mark, style), f" {num:>6} {label:<9}",
-                                               (safe_line(entry.describe()), "$text-muted")),
-                              Ref(num, entry.gen), None))
-        changes = self.query_one("#changed-objects", RefList)
-        changes.set_items(items, 1 if len(items) > 1 else 0)
+        if k in self.changes:
+            self.show_changes(k)
+        else:
+            self.query_one("#changed-objects", ChangeList).show([], TRAILER_LINE.cell_length)
+            self.compare(0)
+
+    def show_changes(self, k: int) -> None:
+        changes = self.query_one("#changed-objects", ChangeList)
+        changes.show(*self.changes[k][1:])
         self.compare(changes.cursor)
 
     def on_line_view_moved(self, event: LineView.Moved) -> None:
@@ -95,35 +189,36 @@ class RevisionsScreen(Screen):
             self.compare(event.index)
 
     def compare(self, index: int) -> None:
-        items = self.query_one("#changed-objects", RefList).items
-        if not items:
+        """Show the object on line ``index`` before and after the revision (read in a worker)."""
+        self._token += 1
+        for view_id in ("#before-view", "#after-view"):
+            self.query_one(view_id, ObjectView).set_items([(Content("loading…").stylize("$text-muted"), None, None)])
+        ref = self.query_one("#changed-objects", ChangeList).line_ref(index)[0]
+        width = max(self.query_one("#after-view").size.width - 2, 24)
+        self.load_sides(ref, self.revision, width, self._token)
+
+    @work(thread=True, exclusive=True, group="revision-object", exit_on_error=False)
+    def load_sides(self, ref: Ref, k: int, width: int, token: int) -> None:
+        try:
+            with self.app.loader() as doc:
+                if get_current_worker().is_cancelled:
+                    return
+                before, after = side(doc, ref, k - 1, k, width), side(doc, ref, k, k, width)
+        except Exception as e:  # the file could not be opened a second time
+            error = Text(f"error: {safe_line(str(e))}", style="red"), []
+            before = after = error
+        if k > 0:  # mark the lines the other side does not have (a line-wise diff)
+            before, after = (before[0], lines_not_in(before[1], after[1])), (after[0], lines_not_in(after[1], before[1]))
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_sides, token, before, after)
+
+    def _show_sides(self, token: int, before: tuple[Text, list[Item]], after: tuple[Text, list[Item]]) -> None:
+        if token != self._token:
             return
-        ref = items[index][1]
-        k = self.revision
-        for view_id, title_id, rev in (("#before-view", "#before-title", k - 1), ("#after-view", "#after-title", k)):
-            view = self.query_one(view_id, ObjectView)
-            title = self.query_one(title_id, Static)
-            if rev < 0:
-                title.update(Text("Before: nothing (first revision)"))
-                view.show_value(None, ["% no earlier revision"])
-                continue
-            try:
-                if ref == TRAILER_REF:
-                    value, label = self.app.doc.revisions[rev].trailer, "trailer"
-                else:
-                    obj = self.app.doc.get(ref.num, None, rev)
-                    value, label = (obj.value if obj else None), f"{ref.num} {ref.gen} obj"
-                    if obj is None:
-                        label += " (absent or free)"
-                title.update(Text(f"{'Before' if rev < k else 'After'}: {label} in revision {rev + 1}"))
-                view.show_value(value, width=max(view.size.width - 2, 24))
-            except Exception as e:  # a broken object shows its error in place
-                title.update(Text(f"revision {rev + 1}: error", style="red"))
-                view.show_value(None, [f"% error: {safe_line(str(e))}"])
-        before, after = self.query_one("#before-view", ObjectView), self.query_one("#after-view", ObjectView)
-        if k > 0:
-            before.mark_lines_not_in(after)
-            after.mark_lines_not_in(before)
+        for (title, items), view_id, title_id in ((before, "#before-view", "#before-title"),
+                                                   (after, "#after-view", "#after-title")):
+            self.query_one(title_id, Static).update(title)
+            self.query_one(view_id, ObjectView).show_items(items)
 
     def on_line_view_followed(self, event: LineView.Followed) -> None:
         event.stop()

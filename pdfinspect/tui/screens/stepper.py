@@ -26,7 +26,7 @@ from pdfinspect.core.objects import Dict, Ref, Stream
 from pdfinspect.fonts.resolve import Resolver, format_unicode
 from pdfinspect.present.text import safe, safe_line
 
-from ..memory import keep_out_of_collections
+from ..memory import building
 from ..widgets.glyph_panels import PagePrompt, PathList, PickList
 from ..widgets.line_view import LineView
 from ..widgets.op_list import OpList
@@ -175,6 +175,12 @@ class StepperScreen(PagePrompt, Screen):
 
     @work(thread=True, exclusive=True, group="stepper", exit_on_error=False)
     def run_page(self, n: int, ref) -> None:
+        # The steps live as long as the screen: a full collection walking them took 0.2-0.3 s
+        # at 50,000 operators, holding the GIL, and a step waited for it.
+        with building():
+            self._run_page(n, ref)
+
+    def _run_page(self, n: int, ref) -> None:
         worker = get_current_worker()
         doc = self.app.reopen()
         resolver = Resolver(doc)
@@ -218,9 +224,6 @@ class StepperScreen(PagePrompt, Screen):
         self.sources.update(sources)
         self.ops.append(steps)
         self.running = not done
-        # The steps live as long as the screen: a full collection walking them took 0.2-0.3 s at
-        # 50,000 operators, holding the GIL, and a step with it.
-        keep_out_of_collections()
         self.update_header()
         if empty and self.ops.steps:
             self.show_step(0)

@@ -38,7 +38,7 @@ class LineView(ScrollView, can_focus=True):
     LineView:focus > .line-view--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
     """
 
-    cursor: reactive[int] = reactive(0, always_update=True)
+    cursor: reactive[int] = reactive(0, always_update=True, repaint=False)  # watch_cursor repaints
 
     class Followed(Message):
         """The user pressed enter on a line that refers to an object."""

@@ -104,19 +104,16 @@ def object_items(value, trailer_lines: list[str] = (), width: int = 88) -> list[
     return items + [(c, None, None) for c in contents[len(lines):]]
 
 
+def lines_not_in(items: list[Item], other: list[Item]) -> list[Item]:
+    """``items`` with the lines that ``other`` does not have highlighted (a line-wise diff)."""
+    theirs = {content.plain for content, _, _ in other}
+    return [(content if content.plain in theirs else content.stylize("on $warning-muted"), ref, key)
+            for content, ref, key in items]
+
+
 class ObjectView(RefList):
     """Shows one PDF value; ``enter`` on a line with a reference posts ``Followed``."""
 
     def show_items(self, items: list[Item]) -> None:
         """Show lines made by :func:`object_items`, the cursor on the first reference."""
         self.set_items(items, next((i for i, (_, ref, _) in enumerate(items) if ref is not None), 0))
-
-    def show_value(self, value, trailer_lines: list[str] = (), width: int = 88) -> None:
-        self.show_items(object_items(value, trailer_lines, width))
-
-    def mark_lines_not_in(self, other: "ObjectView") -> None:
-        """Highlight the lines that ``other`` does not have (a line-wise diff)."""
-        theirs = {content.plain for content, _, _ in other.items}
-        marked = [(content if content.plain in theirs else content.stylize("on $warning-muted"), ref, key)
-                  for content, ref, key in self.items]
-        self.set_items(marked, self.cursor)
