@@ -5,9 +5,11 @@ the time per step (``n``), target under 50 ms a step.
 
 Runs the app headless (``App.run_test``) on ``bench/data/dense-1.pdf`` (one page of at
 least 100,000 operators, from ``bench/make_large.py``). Times are wall-clock and include
-``Document.open``. A step is timed twice: through the pilot (key press until the screen
-has redrawn; the pilot's own cost for an unbound key is printed beside it) and as the
-screen's own work (``show_step``: state, glyphs, path, text so far, source panel).
+``Document.open``. A step is timed from the ``n`` key event handed to the driver (as a
+terminal would) to the end of the first frame painted after the step was shown, turned
+into escape codes as a terminal driver would: while the page is still being run in its
+worker and after. Also printed: the pilot's round trip (it waits for the app to go idle,
+its cost for an unbound key beside it) and the screen's own work per step (``show_step``).
 """
 from __future__ import annotations
 

@@ -13,7 +13,8 @@ pilot's own cost per key (it waits for the app to go idle after each key, 40 ms 
 measured by pressing as many unbound keys and printed beside it. And from the Enter key
 event handed to the driver to the first frame painted whose header reads ``N G obj``
 (``App.post_display_hook``), with the longest stall of the event loop meanwhile (a 2 ms
-ticker): that is what a person at the terminal waits. The 1,000-page file comes from ``bench/make_large.py``; the
+ticker): that is what a person at the terminal waits. The first ``g N`` after launch also
+builds the browser while the app's workers run, and is printed apart. The 1,000-page file comes from ``bench/make_large.py``; the
 100,000-object file is written with pikepdf into a temporary directory.
 """
 from __future__ import annotations
@@ -66,6 +67,38 @@ async def launch(path: Path) -> float:
         await pilot.pause()
         elapsed = time.perf_counter() - t0
     return elapsed
+
+
+async def launch_counted(path: Path) -> tuple[float, float, float]:
+    """(launch → first frame painted, → a frame with the overview's object count, the
+    longest event-loop stall meanwhile): the app lists the object numbers in a worker."""
+    from pdfinspect.core.document import Document
+    from pdfinspect.tui.app import PdfInspectApp
+
+    t0 = time.perf_counter()
+    frames: list[tuple[float, bool]] = []  # (time, count shown)
+    stall, last = 0.0, time.perf_counter()
+
+    def painted() -> None:
+        summary = app.screen.query("#summary")
+        counted = bool(summary) and "in use" in str(summary.first().render())
+        frames.append((time.perf_counter() - t0, counted))
+
+    async def ticker() -> None:
+        nonlocal stall, last
+        while True:
+            await asyncio.sleep(0.002)
+            now = time.perf_counter()
+            stall, last = max(stall, now - last), now
+
+    tick = asyncio.create_task(ticker())
+    app = PdfInspectApp(Document.open(path))
+    app.post_display_hook = painted
+    async with app.run_test(size=SIZE) as pilot:
+        while not any(counted for _, counted in frames):
+            await pilot.pause(0.01)
+    tick.cancel()
+    return frames[0][0], next(t for t, counted in frames if counted), stall
 
 
 async def header_after(pilot, keys: list[str], expected: str) -> float:
@@ -193,6 +226,11 @@ def main() -> None:
     print(f"launch → overview drawn, {small.name}: {median(small_t)}")
     print(f"launch → overview drawn, {large.name}: {median(large_t)}  "
           f"(ratio {statistics.median(large_t) / statistics.median(small_t):.2f})")
+    if SOURCE3.exists():
+        counted = [asyncio.run(launch_counted(SOURCE3)) for _ in range(args.repeat)]
+        print(f"launch → first frame, {SOURCE3.name}: {median([c[0] for c in counted])}, "
+              f"→ overview with its object count {median([c[1] for c in counted])}, "
+              f"longest loop stall meanwhile {max(c[2] for c in counted) * 1000:.1f} ms")
     runs = [asyncio.run(goto(large, 1001)) for _ in range(args.repeat)]
     print(f"g 1001 on {large.name}, first (builds the browser): {median([r[0] for r in runs])}")
     print(f"g 999 on {large.name}, browser already up:          {median([r[1] for r in runs])}")
