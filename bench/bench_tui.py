@@ -57,6 +57,26 @@ def many_objects(path: Path, count: int) -> Path:
     return path
 
 
+class StallWatch:
+    """The longest gap between the ticks of a 2 ms ticker on the event loop (``longest``,
+    seconds) while the ``async with`` body runs: the longest time no key could be handled."""
+
+    async def __aenter__(self) -> "StallWatch":
+        self.longest, self._last = 0.0, time.perf_counter()
+        self._task = asyncio.create_task(self._tick())
+        await asyncio.sleep(0)
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        self._task.cancel()
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(0.002)
+            now = time.perf_counter()
+            self.longest, self._last = max(self.longest, now - self._last), now
+
+
 async def launch(path: Path) -> float:
     from pdfinspect.core.document import Document
     from pdfinspect.tui.app import PdfInspectApp
@@ -77,28 +97,19 @@ async def launch_counted(path: Path) -> tuple[float, float, float]:
 
     t0 = time.perf_counter()
     frames: list[tuple[float, bool]] = []  # (time, count shown)
-    stall, last = 0.0, time.perf_counter()
 
     def painted() -> None:
         summary = app.screen.query("#summary")
         counted = bool(summary) and "in use" in str(summary.first().render())
         frames.append((time.perf_counter() - t0, counted))
 
-    async def ticker() -> None:
-        nonlocal stall, last
-        while True:
-            await asyncio.sleep(0.002)
-            now = time.perf_counter()
-            stall, last = max(stall, now - last), now
-
-    tick = asyncio.create_task(ticker())
-    app = PdfInspectApp(Document.open(path))
-    app.post_display_hook = painted
-    async with app.run_test(size=SIZE) as pilot:
-        while not any(counted for _, counted in frames):
-            await pilot.pause(0.01)
-    tick.cancel()
-    return frames[0][0], next(t for t, counted in frames if counted), stall
+    async with StallWatch() as stalls:
+        app = PdfInspectApp(Document.open(path))
+        app.post_display_hook = painted
+        async with app.run_test(size=SIZE) as pilot:
+            while not any(counted for _, counted in frames):
+                await pilot.pause(0.01)
+    return frames[0][0], next(t for t, counted in frames if counted), stalls.longest
 
 
 async def header_after(pilot, keys: list[str], expected: str) -> float:
@@ -165,34 +176,25 @@ async def enter_to_shown(pilot, num: int) -> tuple[float, float]:
     app = pilot.app
     await pilot.press("g", *str(num))
     await pilot.pause()
-    shown, stall, last = asyncio.Event(), 0.0, time.perf_counter()
+    shown = asyncio.Event()
 
     def painted() -> None:
         header = app.screen.query("#object-header")
         if header and str(header.first().render()).startswith(f"{num} "):
             shown.set()
 
-    async def ticker() -> None:
-        nonlocal stall, last
-        while True:
-            await asyncio.sleep(0.002)
-            now = time.perf_counter()
-            stall, last = max(stall, now - last), now
-
     app.post_display_hook = painted
-    tick = asyncio.create_task(ticker())
-    await asyncio.sleep(0)
-    key = events.Key("enter", "\r")
-    key.set_sender(app)
-    t0 = time.perf_counter()
-    app._driver.send_message(key)
-    await asyncio.wait_for(shown.wait(), 10)
-    elapsed = time.perf_counter() - t0
-    tick.cancel()
+    async with StallWatch() as stalls:
+        key = events.Key("enter", "\r")
+        key.set_sender(app)
+        t0 = time.perf_counter()
+        app._driver.send_message(key)
+        await asyncio.wait_for(shown.wait(), 10)
+        elapsed = time.perf_counter() - t0
     del app.post_display_hook
     await app.workers.wait_for_complete()
     await pilot.pause()
-    return elapsed, stall
+    return elapsed, stalls.longest
 
 
 async def frames(path: Path, nums: list[int]) -> list[tuple[float, float]]:
