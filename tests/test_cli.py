@@ -131,3 +131,13 @@ def test_decode_limit_bounds_a_decompression_bomb():
     p = run("show", f, form, "--decode-limit", "1")
     assert "exceeds limit of 1048576 bytes" in p.stderr
     assert "endstream" in p.stdout
+
+
+def test_app_launch_errors_use_the_cli_exit_codes():
+    """`pdfinspect FILE` exits like the commands when it cannot open the file: no app starts."""
+    p = run(corpus_file("qpdf-aes-256-userpw.pdf"), check=False)
+    assert p.returncode == 1 and "--password" in p.stderr and "Traceback" not in p.stderr
+    p = run(ROOT / "README.md", check=False)
+    assert p.returncode == 1 and p.stderr.startswith("pdfinspect: ")
+    p = run(sample("minimal.pdf"), "--page", "9", check=False)
+    assert p.returncode == 2 and "no page 9" in p.stderr

@@ -6,6 +6,7 @@ import sys
 from pdfinspect.core.diagnostics import PasswordError, PdfError
 from pdfinspect.core.document import Document
 from pdfinspect.core.objects import Ref
+from pdfinspect.present.text import safe_line
 
 from .messages import Target
 
@@ -28,7 +29,8 @@ def start_target(doc: Document, object_num: int | None, page: int | None) -> Tar
 
 def run_app(path, password: str = "", object_num: int | None = None, page: int | None = None,
             step: bool = False, glyphs: bool = False) -> int:
-    """Open ``path`` and run the app; returns the exit status (2 if it cannot be opened).
+    """Open ``path`` and run the app; returns the exit status, as the CLI does: 1 when the
+    file cannot be read (or the password is wrong), 2 for a page the file does not have.
 
     ``step`` opens the content stepper and ``glyphs`` the glyph inspector on page ``page``
     (default 1) instead of the browser.
@@ -39,9 +41,12 @@ def run_app(path, password: str = "", object_num: int | None = None, page: int |
         doc = Document.open(path, password)
         start = start_target(doc, object_num, page)
     except PasswordError as e:
-        print(f"pdfinspect: {e} (use --password)", file=sys.stderr)
-        return 2
-    except (PdfError, ValueError) as e:
+        print(f"pdfinspect: {safe_line(str(e))} (use --password)", file=sys.stderr)
+        return 1
+    except PdfError as e:
+        print(f"pdfinspect: {safe_line(str(e))}", file=sys.stderr)
+        return 1
+    except ValueError as e:
         print(f"pdfinspect: {e}", file=sys.stderr)
         return 2
     view = "stepper" if step else "glyphs" if glyphs else None
