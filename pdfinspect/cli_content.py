@@ -16,7 +16,7 @@ from .core.diagnostics import PdfError, error
 from .cli import add_common_options, open_document
 from .core.document import Document
 from .core.objects import Ref
-from .core.serialize import format_number, format_object
+from .core.serialize import format_matrix, format_object, format_rounded
 from .fonts.font import Font, FontCache
 from .fonts.resolve import METHODS, Resolver, format_unicode
 from .present.text import safe, safe_line
@@ -55,14 +55,6 @@ def _dump(value) -> None:
     sys.stdout.write("\n")
 
 
-def _num(v: float) -> str:
-    return format_number(round(v, 4)) if isinstance(v, float) else str(v)
-
-
-def _matrix(m) -> str:
-    return "[" + " ".join(_num(float(x)) for x in m) + "]"
-
-
 def _operand_json(v):
     if v is None or isinstance(v, (bool, int, float)):
         return v
@@ -84,11 +76,11 @@ def changes(prev: Step | None, step: Step) -> list[str]:
     b = step.gstate
     if a is not b:
         if a is None or a.ctm != b.ctm:
-            out.append(f"CTM {_matrix(b.ctm)}")
+            out.append(f"CTM {format_matrix(b.ctm)}")
         for attr, label in (("fill_color", "fill"), ("stroke_color", "stroke")):
             space = getattr(b, f"{label}_space")
             if a is None or getattr(a, attr) != getattr(b, attr) or getattr(a, f"{label}_space") != space:
-                values = " ".join(_num(x) if isinstance(x, float) else str(x) for x in getattr(b, attr))
+                values = " ".join(format_rounded(x) if isinstance(x, float) else str(x) for x in getattr(b, attr))
                 out.append(f"{label} {space} {values}")
         for attr in ("line_width", "line_cap", "line_join", "miter_limit", "dash", "rendering_intent",
                      "flatness", "ext_gstate"):
@@ -97,13 +89,13 @@ def changes(prev: Step | None, step: Step) -> list[str]:
         ta, tb = (a.text if a is not None else None), b.text
         if ta is not tb and ta is not None:
             if (ta.font_name, ta.font_ref, ta.size) != (tb.font_name, tb.font_ref, tb.size):
-                out.append(f"font /{tb.font_name} {_ref(tb.font_ref) or '(direct)'} size {_num(tb.size)}")
+                out.append(f"font /{tb.font_name} {_ref(tb.font_ref) or '(direct)'} size {format_rounded(tb.size)}")
             for attr, label in (("char_spacing", "Tc"), ("word_spacing", "Tw"), ("scale", "Tz"),
                                 ("leading", "TL"), ("rise", "Ts"), ("render", "Tr")):
                 if getattr(ta, attr) != getattr(tb, attr):
-                    out.append(f"{label} {_num(getattr(tb, attr))}")
+                    out.append(f"{label} {format_rounded(getattr(tb, attr))}")
     if (prev is None or prev.tm != step.tm) and step.tm is not None:
-        out.append(f"Tm {_matrix(step.tm)}")
+        out.append(f"Tm {format_matrix(step.tm)}")
     if prev is not None and prev.marked != step.marked:
         if len(step.marked) > len(prev.marked):
             m = step.marked[-1]

@@ -43,6 +43,16 @@ def format_number(v) -> str:
     return text if text[-1] != "." else text + "0"
 
 
+def format_rounded(v) -> str:
+    """A number for a state display: reals rounded to 4 decimals, written as PDF numbers."""
+    return format_number(round(v, 4)) if isinstance(v, float) else str(v)
+
+
+def format_matrix(m) -> str:
+    """A matrix (CTM, Tm …) as a PDF array of rounded numbers; ``—`` when there is none."""
+    return "—" if m is None else "[" + " ".join(format_rounded(float(x)) for x in m) + "]"
+
+
 def format_object(value, indent: int = 0, width: int = 88) -> str:
     """Pretty-print ``value`` as PDF syntax; short containers stay on one line."""
     flat = _flat(value)

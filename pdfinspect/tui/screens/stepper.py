@@ -23,6 +23,7 @@ from pdfinspect.content.interpreter import Step, iter_steps, page_content
 from pdfinspect.content.state import transform
 from pdfinspect.content.textlayout import GlyphRecord, layout, step_records
 from pdfinspect.core.objects import Dict, Ref, Stream
+from pdfinspect.core.serialize import format_matrix, format_rounded
 from pdfinspect.fonts.resolve import Resolver, format_unicode
 from pdfinspect.present.text import safe, safe_line
 
@@ -41,14 +42,6 @@ TEXT_LINES = 6
 SOURCE_BEFORE, SOURCE_AFTER = 3, 4  # lines of source shown around the current operator
 
 
-def _num(v: float) -> str:
-    return f"{v:.4g}" if isinstance(v, float) else str(v)
-
-
-def _matrix(m) -> str:
-    return "—" if m is None else "[" + " ".join(_num(float(x)) for x in m) + "]"
-
-
 def state_text(step: Step) -> Text:
     """The state panel: matrices, text state, pen, colours, marked content, form depth."""
     gs, ts = step.gstate, step.gstate.text
@@ -60,21 +53,21 @@ def state_text(step: Step) -> Text:
 
     row("step", f"{step.index}  {safe_line(step.op)}  offset {step.span[0]}"
         + (f"  in form {step.source}" if step.depth else ""))
-    row("CTM", _matrix(gs.ctm))
-    row("Tm", _matrix(step.tm))
-    row("Tlm", _matrix(step.tlm))
+    row("CTM", format_matrix(gs.ctm))
+    row("Tm", format_matrix(step.tm))
+    row("Tlm", format_matrix(step.tlm))
     font_ref = f"{ts.font_ref.num} {ts.font_ref.gen} R" if ts.font_ref else "(direct)"
     row("font", f"/{safe_line(ts.font_name)} {font_ref}" if ts.font_name else "none")
-    row("size", f"{_num(ts.size)}   Tc {_num(ts.char_spacing)}  Tw {_num(ts.word_spacing)}  "
-        f"Tz {_num(ts.scale)}  TL {_num(ts.leading)}  Ts {_num(ts.rise)}  Tr {ts.render}")
+    row("size", f"{format_rounded(ts.size)}   Tc {format_rounded(ts.char_spacing)}  Tw {format_rounded(ts.word_spacing)}  "
+        f"Tz {format_rounded(ts.scale)}  TL {format_rounded(ts.leading)}  Ts {format_rounded(ts.rise)}  Tr {ts.render}")
     if step.tm is not None:  # the pen: the text matrix's origin
         x, y = transform(gs.ctm, step.tm[4], step.tm[5])
-        row("pen", f"({_num(x)}, {_num(y)}) on the page, ({_num(step.tm[4])}, {_num(step.tm[5])}) in user space")
+        row("pen", f"({format_rounded(x)}, {format_rounded(y)}) on the page, ({format_rounded(step.tm[4])}, {format_rounded(step.tm[5])}) in user space")
     else:
         row("pen", "— (outside BT/ET)")
-    row("fill", f"{safe_line(gs.fill_space)} {' '.join(_num(c) for c in gs.fill_color)}")
-    row("stroke", f"{safe_line(gs.stroke_space)} {' '.join(_num(c) for c in gs.stroke_color)}  "
-        f"width {_num(gs.line_width)}")
+    row("fill", f"{safe_line(gs.fill_space)} {' '.join(format_rounded(c) for c in gs.fill_color)}")
+    row("stroke", f"{safe_line(gs.stroke_space)} {' '.join(format_rounded(c) for c in gs.stroke_color)}  "
+        f"width {format_rounded(gs.line_width)}")
     row("forms", f"depth {step.depth}")
     if not step.marked:
         row("marked", "none")
