@@ -44,8 +44,11 @@ def format_number(v) -> str:
 
 
 def format_rounded(v) -> str:
-    """A number for a state display: reals rounded to 4 decimals, written as PDF numbers."""
-    return format_number(round(v, 4)) if isinstance(v, float) else str(v)
+    """A number for a state display: reals rounded to 4 decimals, whole ones without ``.0``."""
+    if isinstance(v, float):
+        r = round(v, 4)
+        return str(int(r)) if r == int(r) and abs(r) < 1e15 else format_number(r)
+    return str(v)
 
 
 def format_matrix(m) -> str:
