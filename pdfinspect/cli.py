@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from .core.diagnostics import PdfError
+from .core.diagnostics import PdfError, error
 from .core.document import Document
 from .core.filters import DEFAULT_LIMIT
 from .core.objects import Dict, Name, Stream, type_name
@@ -54,7 +54,12 @@ def _err(message: str) -> None:
 def open_document(args) -> Document:
     """Open ``args.file`` with the options every command shares."""
     limit = args.decode_limit * 1024 * 1024 if getattr(args, "decode_limit", None) else DEFAULT_LIMIT
-    return Document.open(args.file, password=args.password or b"", decode_limit=limit)
+    doc = Document.open(args.file, password=args.password or b"", decode_limit=limit)
+    revision = getattr(args, "revision", None)
+    if revision is not None and not 0 <= revision < len(doc.revisions):
+        raise PdfError(error("revision-missing", f"no revision {revision} (the document has "
+                                                 f"{len(doc.revisions)}, numbered from 0)"))
+    return doc
 
 
 def _report_repairs(doc: Document) -> None:

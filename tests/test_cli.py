@@ -60,6 +60,15 @@ def test_exit_codes():
     assert run("info", "/nonexistent.pdf", check=False).returncode == 1
 
 
+@pytest.mark.parametrize("command", [["show", "{f}", "1"], ["trailer", "{f}"], ["objects", "{f}"]])
+@pytest.mark.parametrize("revision", ["3", "-1"])
+def test_revision_out_of_range_is_an_error_not_a_traceback(command, revision):
+    f = sample("incremental.pdf")  # three revisions: 0, 1 and 2
+    p = run(*[a.format(f=f) for a in command], "--revision", revision, check=False)
+    assert p.returncode == 1 and "Traceback" not in p.stderr
+    assert p.stderr.startswith("pdfinspect: ") and "revision" in p.stderr
+
+
 def test_repaired_file_exits_zero_with_repairs_on_stderr():
     p = run("pages", sample("damaged-no-xref.pdf"))
     assert "1 0 R" in p.stdout or " R" in p.stdout
