@@ -62,6 +62,12 @@ def open_document(args) -> Document:
     return doc
 
 
+def dump_json(value) -> None:
+    """``value`` as indented ASCII JSON on stdout, ending with a newline."""
+    json.dump(value, sys.stdout, indent=1, ensure_ascii=True)
+    sys.stdout.write("\n")
+
+
 def _report_repairs(doc: Document) -> None:
     """Every repair and warning met while running the command goes to stderr."""
     for d in doc.diagnostics:
@@ -210,9 +216,7 @@ def cmd_objects(args, out: Output) -> int:
     if args.json:
         from .core.qpdfjson import document_json
 
-        json.dump(document_json(doc, decode=args.decode, revision=args.revision), sys.stdout,
-                  indent=1, ensure_ascii=True)
-        sys.stdout.write("\n")
+        dump_json(document_json(doc, decode=args.decode, revision=args.revision))
     else:
         entries = doc.xref(args.revision)
         for obj in doc.iter_objects(args.revision, cache=False):

@@ -6,14 +6,12 @@
 """
 from __future__ import annotations
 
-import json
-import sys
 from collections import Counter
 
 from .content.interpreter import Step, iter_steps
 from .content.textlayout import GlyphRecord, layout, page_glyphs
 from .core.diagnostics import PdfError, error
-from .cli import add_common_options, open_document
+from .cli import add_common_options, dump_json, open_document
 from .core.document import Document
 from .core.objects import Ref
 from .core.serialize import format_matrix, format_object, format_rounded
@@ -48,11 +46,6 @@ def _page(doc: Document, n: int) -> Ref:
     if ref is None:
         raise PdfError(error("page-missing", f"no page {n} (the document has {doc.page_count()})"))
     return ref
-
-
-def _dump(value) -> None:
-    json.dump(value, sys.stdout, indent=1, ensure_ascii=True)
-    sys.stdout.write("\n")
 
 
 def _operand_json(v):
@@ -113,7 +106,7 @@ def cmd_ops(args, out) -> int:
     doc = open_document(args)
     steps = iter_steps(doc, _page(doc, args.page))
     if args.json:
-        _dump([{"index": s.index, "op": s.op, "operands": [_operand_json(v) for v in s.operands],
+        dump_json([{"index": s.index, "op": s.op, "operands": [_operand_json(v) for v in s.operands],
                 "offset": s.span[0], "end": s.span[1], "depth": s.depth, "source": _ref(s.source),
                 "diagnostics": [str(d) for d in s.diagnostics]} for s in steps])
         return 0
@@ -156,7 +149,7 @@ def cmd_glyphs(args, out) -> int:
     doc = open_document(args)
     records = page_glyphs(doc, _page(doc, args.page))
     if args.json:
-        _dump([glyph_json(r) for r in records])
+        dump_json([glyph_json(r) for r in records])
         return 0
     out.line(f"{'#':>5} {'op':>5} {'font':<8} {'code':<6} {'CID':>6} {'GID':>6} {'glyph':<14} "
              f"{'Unicode':<18} method")
@@ -239,7 +232,7 @@ def cmd_fonts(args, out) -> int:
                "diagnostics": [str(d) for d in font.diagnostics + (prog.diagnostics if prog else ())]}
         records.append(rec)
     if args.json:
-        _dump(records)
+        dump_json(records)
         return 0
     for rec in records:
         out.line(f"{rec['ref'] or '(direct)'}  {'/'.join(safe_line(n) for n in rec['names'])}  "
