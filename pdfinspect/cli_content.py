@@ -48,12 +48,17 @@ def _page(doc: Document, n: int) -> Ref:
     return ref
 
 
-def _operand_json(v):
-    if v is None or isinstance(v, (bool, int, float)):
-        return v
+def _operand_text(v) -> str:
+    """An operand on one line; inline image data only by its size."""
     if isinstance(v, (bytes, bytearray)):
         return f"<{len(v)} bytes>"
     return format_object(v, width=_FLAT)
+
+
+def _operand_json(v):
+    if v is None or isinstance(v, (bool, int, float)):
+        return v
+    return _operand_text(v)
 
 
 def _ref(ref) -> str | None:
@@ -113,8 +118,7 @@ def cmd_ops(args, out) -> int:
     prev = None
     for s in steps:
         pad = "  " * s.depth
-        operands = " ".join(format_object(v, width=_FLAT) if not isinstance(v, bytes) else f"<{len(v)} bytes>"
-                            for v in s.operands)
+        operands = " ".join(_operand_text(v) for v in s.operands)
         if len(operands) > 120:
             operands = operands[:117] + "…"
         text = f"{pad}{operands} {s.op}".rstrip() if operands else f"{pad}{s.op}"
