@@ -240,12 +240,12 @@ def cmd_fonts(args, out) -> int:
         return 0
     for rec in records:
         out.line(f"{rec['ref'] or '(direct)'}  {'/'.join(safe_line(n) for n in rec['names'])}  "
-                 f"{rec['subtype']}  {safe_line(rec['base_font'])}")
+                 f"{safe_line(rec['subtype'])}  {safe_line(rec['base_font'])}")
         out.line(f"    encoding:  {safe_line(rec['encoding'])}")
         if rec["descendant"]:
             out.line(f"    CIDFont:   {safe_line(rec['descendant'])}")
         out.line(f"    ToUnicode: {rec['tounicode'] or 'none'}")
-        out.line(f"    program:   {rec['embedded'] or 'not embedded'}")
+        out.line(f"    program:   {safe_line(rec['embedded'] or 'not embedded')}")
         methods = ", ".join(f"{m} {k}" for m, k in rec["methods"].items()) or "no glyphs drawn"
         out.line(f"    codes:     {rec['codes']} distinct — {methods}"
                  + (f"; {rec['conflicts']} with conflicts" if rec["conflicts"] else ""))

@@ -81,6 +81,26 @@ def test_fonts_counts_and_diagnosis(capsys):
     assert font["embedded"].startswith("/FontFile Type1")
 
 
+def test_fonts_rows_escape_control_characters(capsys, tmp_path):
+    # a font /Subtype and a FontFile3 /Subtype whose names carry ESC [ … m (#1b in the file)
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    program = pikepdf.Stream(pdf, b"not a font")
+    program.Subtype = pikepdf.Name("/OpenType\x1b[31m")
+    descriptor = pikepdf.Dictionary(Type=pikepdf.Name.FontDescriptor, FontName=pikepdf.Name("/Foo"), Flags=32,
+                                    FontFile3=program)
+    font = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name("/Type1\x1b[32m"),
+                                                BaseFont=pikepdf.Name("/Foo"), FontDescriptor=descriptor))
+    pdf.pages[0].Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+    pdf.pages[0].Contents = pdf.make_stream(b"BT /F1 12 Tf 72 700 Td (A) Tj ET")
+    path = tmp_path / "escape.pdf"
+    pdf.save(path)
+    _, lines = _run(capsys, "fonts", path)
+    text = "\n".join(lines)
+    assert "Type1\\x1b[32m" in text and "OpenType\\x1b[31m" in text
+    assert not any(ch < " " for ch in text.replace("\n", ""))
+
+
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext absent")
 @pytest.mark.parametrize("name, least", [
     ("gs-ps2pdf-base14-czech.pdf", 0.95), ("libreoffice-ru-el-ja-tagged-pdfa2b.pdf", 0.95),
