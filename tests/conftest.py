@@ -26,3 +26,11 @@ def sample(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"sample {name} not generated")
     return path
+
+
+async def settle(pilot) -> None:
+    """Let the app handle what is pending and wait for its workers (a worker may start another)."""
+    await pilot.pause()
+    while any(not worker.is_finished for worker in pilot.app.workers):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()

@@ -8,7 +8,7 @@ import threading
 
 import pikepdf
 import pytest
-from conftest import corpus_file, sample
+from conftest import corpus_file, sample, settle
 
 from pdfinspect.core.document import Document
 from pdfinspect.tui import start_target
@@ -29,13 +29,6 @@ SIZE = (120, 40)
 def make_app(path, **kw) -> PdfInspectApp:
     doc = Document.open(path)
     return PdfInspectApp(doc, "", start_target(doc, kw.get("object_num"), kw.get("page")))
-
-
-async def settle(pilot) -> None:
-    await pilot.pause()
-    while any(not worker.is_finished for worker in pilot.app.workers):  # a worker may start another
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 async def press(pilot, *keys: str) -> None:

@@ -5,20 +5,13 @@ Nothing a PDF contains may crash the app: an exception inside it fails ``run_tes
 from __future__ import annotations
 
 import pytest
-from conftest import corpus_files
+from conftest import corpus_files, settle
 
 from pdfinspect.core.diagnostics import PdfError
 from pdfinspect.core.document import Document
 from pdfinspect.tui.app import PdfInspectApp
 
 PASSWORDS = {"qpdf-aes-256-userpw.pdf": "opensesame"}
-
-
-async def _settle(pilot) -> None:
-    await pilot.pause()
-    while any(not worker.is_finished for worker in pilot.app.workers):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 @pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
@@ -31,21 +24,21 @@ async def test_every_screen_opens_on_every_corpus_file(path):
     nums = doc.object_numbers()
     app = PdfInspectApp(doc, password=password)
     async with app.run_test(size=(120, 40)) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         last = nums[-1]
         for key in ("g", *str(last), "enter"):
             await pilot.press(key)
-        await _settle(pilot)
+        await settle(pilot)
         header = str(app.screen.query_one("#object-header").render())
         assert header.startswith(f"{last} {doc.get(last).gen} obj")
         for key in ("r", "v"):
             await pilot.press(key)
-            await _settle(pilot)
+            await settle(pilot)
         if doc.page_count():
             for mode in ("stepper", "glyphs"):
                 app.open_content_view(mode, 1)
-                await _settle(pilot)
+                await settle(pilot)
                 for key in ("end", "t", "enter"):
                     await pilot.press(key)
-                    await _settle(pilot)
+                    await settle(pilot)
         await pilot.press("q")

@@ -1,7 +1,7 @@
 """SVG snapshots of the main screens on sample files (accept changes: pytest --snapshot-update)."""
 from __future__ import annotations
 
-from conftest import sample
+from conftest import sample, settle
 
 from pdfinspect.core.document import Document
 from pdfinspect.tui import start_target
@@ -15,34 +15,26 @@ def app_on(name: str, object_num: int | None = None) -> PdfInspectApp:
     return PdfInspectApp(doc, "", start_target(doc, object_num, None))
 
 
-async def settled(pilot) -> None:
-    """Wait for the back-reference index and stream decoding, so nothing is mid-spinner."""
-    await pilot.pause()
-    while any(not worker.is_finished for worker in pilot.app.workers):  # a worker may start another
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-
-
 def test_overview_of_a_repaired_file(snap_compare):
-    assert snap_compare(app_on("damaged-bad-offsets.pdf"), terminal_size=SIZE, run_before=settled)
+    assert snap_compare(app_on("damaged-bad-offsets.pdf"), terminal_size=SIZE, run_before=settle)
 
 
 def test_browser_object_with_referrers(snap_compare):
-    assert snap_compare(app_on("minimal.pdf", 3), terminal_size=SIZE, run_before=settled)
+    assert snap_compare(app_on("minimal.pdf", 3), terminal_size=SIZE, run_before=settle)
 
 
 def test_browser_content_stream(snap_compare):
-    assert snap_compare(app_on("content.pdf", 4), terminal_size=SIZE, run_before=settled)
+    assert snap_compare(app_on("content.pdf", 4), terminal_size=SIZE, run_before=settle)
 
 
 def test_browser_binary_stream_as_hex(snap_compare):
-    assert snap_compare(app_on("filters.pdf", 11), terminal_size=SIZE, run_before=settled)
+    assert snap_compare(app_on("filters.pdf", 11), terminal_size=SIZE, run_before=settle)
 
 
 def test_revisions(snap_compare):
     async def open_revisions(pilot) -> None:
         await pilot.press("v")
-        await settled(pilot)
+        await settle(pilot)
 
     assert snap_compare(app_on("incremental.pdf"), terminal_size=SIZE, run_before=open_revisions)
 
@@ -50,6 +42,6 @@ def test_revisions(snap_compare):
 def test_help(snap_compare):
     async def open_help(pilot) -> None:
         await pilot.press("question_mark")
-        await settled(pilot)
+        await settle(pilot)
 
     assert snap_compare(app_on("minimal.pdf"), terminal_size=SIZE, run_before=open_help)

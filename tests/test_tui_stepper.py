@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
-from conftest import sample
+from conftest import sample, settle
 from fontTools import agl
 
 from pdfinspect.core.document import Document
@@ -33,9 +33,7 @@ async def press(pilot, *keys: str) -> None:
     for key in keys or (None,):
         if key is not None:
             await pilot.press(key)
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
 
 
 def kappa_facts():
