@@ -69,6 +69,22 @@ def test_revision_out_of_range_is_an_error_not_a_traceback(command, revision):
     assert p.stderr.startswith("pdfinspect: ") and "revision" in p.stderr
 
 
+def test_overlong_real_is_shown_not_a_traceback(tmp_path):
+    # 400 digits overflow a double: the value read is infinity (ISO 32000 Annex C bounds reals)
+    big = b"9" * 400 + b".5"
+    content = b"BT " + big + b" 0 0 1 0 0 Tm ET"
+    f = tmp_path / "big.pdf"
+    f.write_bytes(b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n"
+                  b"2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n"
+                  b"3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 " + big + b" 792] /Contents 4 0 R >>\n"
+                  b"endobj\n4 0 obj\n<< /Length " + str(len(content)).encode() + b" >>\nstream\n" + content +
+                  b"\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n")
+    for argv in (["show", f, 3], ["objects", f, "--json"], ["ops", f]):
+        p = run(*argv, check=False)
+        assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    assert "inf" in run("show", f, 3).stdout and "Tm [inf" in run("ops", f).stdout
+
+
 def test_repaired_file_exits_zero_with_repairs_on_stderr():
     p = run("pages", sample("damaged-no-xref.pdf"))
     assert "1 0 R" in p.stdout or " R" in p.stdout

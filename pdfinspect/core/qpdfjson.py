@@ -10,6 +10,7 @@ import base64
 from .diagnostics import warning
 from .document import Document
 from .objects import Array, Dict, Name, Ref, Stream, String
+from .serialize import is_whole
 from .textstrings import decode_text
 
 # What qpdf's --decode-level=generalized decodes; RunLengthDecode belongs to its
@@ -42,7 +43,7 @@ def to_json(value):
     if value is None or isinstance(value, (bool, int)):
         return value
     if isinstance(value, float):
-        return int(value) if value == int(value) and abs(value) < 1e15 else value
+        return int(value) if is_whole(value) else value
     if isinstance(value, Name):
         return json_name(value)
     if isinstance(value, String):

@@ -32,12 +32,18 @@ def format_string(s: String) -> str:
     return "(" + "".join(out) + ")"
 
 
+def is_whole(v: float) -> bool:
+    """True for a real that is a whole number small enough to write exactly; False for
+    infinity and NaN, which an overlong real in the file (or arithmetic on one) gives."""
+    return abs(v) < 1e15 and v == int(v)
+
+
 def format_number(v) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
         return str(v)
-    if v == int(v) and abs(v) < 1e15:
+    if is_whole(v):
         return f"{int(v)}.0"
     text = f"{v:.10f}".rstrip("0")
     return text if text[-1] != "." else text + "0"
@@ -47,7 +53,7 @@ def format_rounded(v) -> str:
     """A number for a state display: reals rounded to 4 decimals, whole ones without ``.0``."""
     if isinstance(v, float):
         r = round(v, 4)
-        return str(int(r)) if r == int(r) and abs(r) < 1e15 else format_number(r)
+        return str(int(r)) if is_whole(r) else format_number(r)
     return str(v)
 
 
