@@ -140,11 +140,6 @@ class StepperScreen(PagePrompt, Screen):
     def ops(self) -> OpList:
         return self.query_one("#ops", OpList)
 
-    def on_screen_resume(self) -> None:
-        wanted = getattr(self.app, "content_page", None) or 1
-        if wanted != self.page:
-            self.show_page(wanted)
-
     def show_page(self, n: int) -> None:
         ref = self.app.page_ref(n)
         self.page = n

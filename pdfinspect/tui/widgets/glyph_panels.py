@@ -148,9 +148,15 @@ class PageBar(GotoBar):
 
 
 class PagePrompt:
-    """Screen mixin: ``p`` asks for a page number and shows that page in ``PAGE_MODE``."""
+    """Screen mixin: ``p`` asks for a page number and shows that page in ``PAGE_MODE``; on
+    resume the screen shows the app's ``content_page`` (page 1 at first) with ``show_page``."""
 
     PAGE_MODE = ""
+
+    def on_screen_resume(self) -> None:
+        wanted = self.app.content_page or 1
+        if wanted != self.page:
+            self.show_page(wanted)
 
     def action_pick_page(self) -> None:
         self.query(GotoBar).remove()  # the app feeds keys to the first prompt of the screen
