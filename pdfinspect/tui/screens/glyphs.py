@@ -69,6 +69,16 @@ def code_rows(records) -> list[CodeRow]:
     return [CodeRow(k[0], first[k], counts[k]) for k in keys]
 
 
+def font_diagnoses(rows: list[CodeRow]) -> dict[Font, str]:
+    """Per font of ``rows``: why its text extracts badly (``""`` when it extracts cleanly)."""
+    usage: dict[Font, Counter] = {}
+    for r in rows:
+        c = usage.setdefault(r.font, Counter())
+        c[r.record.resolution.method] += 1
+        c["conflict"] += bool(r.record.resolution.conflicts)
+    return {f: diagnose(f, c) for f, c in usage.items()}
+
+
 class GlyphScreen(PagePrompt, Screen):
     """Glyphs of page N (open from the palette or ``--page N --glyphs``)."""
 
@@ -112,14 +122,9 @@ class GlyphScreen(PagePrompt, Screen):
                 yield PathList(id="glyph-path")
         yield Footer()
 
-    def on_screen_resume(self) -> None:
-        wanted = getattr(self.app, "content_page", None) or 1
-        if wanted != self.page:
-            self.show_page(wanted)
-
     def show_page(self, n: int) -> None:
         self.page = n
-        self.rows = []
+        self.rows, self.diagnoses = [], {}
         ref = self.app.page_ref(n)
         if ref is None:
             self.query_one("#glyphs-header", Static).update(Text(f"no page {n}", style="red"))
@@ -133,24 +138,19 @@ class GlyphScreen(PagePrompt, Screen):
         resolver = Resolver(doc)
         rows = code_rows(page_glyphs(doc, ref, resolver))
         programs = {r.font: resolver.program(r.font) for r in rows}
-        self.app.call_from_thread(self.loaded, n, rows, programs)
+        self.app.call_from_thread(self.loaded, n, rows, programs, font_diagnoses(rows))
 
-    def loaded(self, n: int, rows: list[CodeRow], programs: dict[Font, FontProgram | None]) -> None:
+    def loaded(self, n: int, rows: list[CodeRow], programs: dict[Font, FontProgram | None],
+               diagnoses: dict[Font, str]) -> None:
         if n == self.page:
             self.rows = rows
             self.programs = programs
+            self.diagnoses = diagnoses
             self.refill()
 
     def refill(self) -> None:
         tests = [FILTERS[f][1] for f in self.filters]
         rows = [r for r in self.rows if not tests or any(t(r) for t in tests)]
-        usage: dict[Font, Counter] = {}
-        for r in self.rows:
-            c = usage.setdefault(r.font, Counter())
-            c[r.record.resolution.method] += 1
-            c["conflict"] += bool(r.record.resolution.conflicts)
-        fonts = {r.font for r in self.rows}
-        self.diagnoses = {f: diagnose(f, usage[f]) for f in fonts}
         items, shown, last_font = [], [], None
         for r in rows:
             if r.font is not last_font:
@@ -166,7 +166,7 @@ class GlyphScreen(PagePrompt, Screen):
         active = ", ".join(FILTERS[f][0] for f in sorted(self.filters)) or "none (u x f m toggle)"
         problems = [f"{safe_line(self.font_name(f))}: {safe_line(d)}" for f, d in self.diagnoses.items() if d]
         header = Text.assemble((f"page {self.page}", "bold"),
-                               f"  {len(self.rows)} distinct codes in {len(fonts)} fonts, {len(rows)} shown  "
+                               f"  {len(self.rows)} distinct codes in {len(self.diagnoses)} fonts, {len(rows)} shown  "
                                f"filters: {active}")
         for p in problems:
             header.append("\n" + p, style="yellow")
