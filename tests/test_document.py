@@ -252,3 +252,14 @@ def test_mutated_corpus_files_never_raise_anything_but_pdf_error(data):
     except PdfError:
         return
     _exercise(doc)
+
+
+@pytest.mark.parametrize("count", [b"-3", b"true"])
+def test_unusable_page_count_falls_back_to_the_page_tree(count):
+    # /Count must be a non-negative integer (ISO 32000 7.7.3.2, Table 29); otherwise count the leaves
+    buf = (b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n"
+           b"2 0 obj\n<< /Type /Pages /Kids [3 0 R 4 0 R] /Count " + count + b" >>\nendobj\n"
+           b"3 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\n"
+           b"4 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n")
+    doc = Document(buf)
+    assert doc.page_count() == 2 == len(doc.page_refs())

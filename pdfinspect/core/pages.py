@@ -54,9 +54,8 @@ def page_ref(doc: Document, n: int) -> Ref | None:
             kd = doc.resolve(kid)
             if not isinstance(kd, Dict):
                 continue
-            count = doc.resolve(kd.get("Count"))
             is_leaf = kd.get("Type") == "Page" or not isinstance(doc.resolve(kd.get("Kids")), Array)
-            size = 1 if is_leaf else (count if isinstance(count, int) and count >= 0 else None)
+            size = 1 if is_leaf else _count(doc, kd)
             if size is None:  # no usable /Count: fall back to the full walk
                 refs = page_refs(doc)
                 return refs[n - 1] if 0 < n <= len(refs) else None
@@ -68,10 +67,15 @@ def page_ref(doc: Document, n: int) -> Ref | None:
             return None
     return None
 
+def _count(doc: Document, node) -> int | None:
+    """A node's /Count when usable: a non-negative integer (7.7.3.2, Table 29)."""
+    count = doc.resolve(node.get("Count")) if isinstance(node, Dict) else None
+    return count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else None
+
+
 def page_count(doc: Document) -> int:
-    root = doc.resolve(doc.catalog.get("Pages"))
-    count = root.get("Count") if isinstance(root, Dict) else None
-    return count if isinstance(count, int) and not isinstance(count, bool) else len(page_refs(doc))
+    count = _count(doc, doc.resolve(doc.catalog.get("Pages")))
+    return count if count is not None else len(page_refs(doc))
 
 def inherited(doc: Document, page: Dict, key: str):
     """A page attribute, looked up through /Parent (7.7.3.4); (value, source node)."""
