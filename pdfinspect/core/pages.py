@@ -78,7 +78,7 @@ def page_count(doc: Document) -> int:
     return count if count is not None else len(page_refs(doc))
 
 def inherited(doc: Document, page: Dict, key: str):
-    """A page attribute, looked up through /Parent (7.7.3.4); (value, source node)."""
+    """A page attribute, looked up through /Parent (7.7.3.4)."""
     node = page
     for _ in range(64):
         if key in node:
