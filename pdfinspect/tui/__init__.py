@@ -5,10 +5,9 @@ import sys
 
 from pdfinspect.core.diagnostics import PasswordError, PdfError
 from pdfinspect.core.document import Document
-from pdfinspect.core.objects import Ref
 from pdfinspect.present.text import safe_line
 
-from .messages import Target
+from .messages import Target, object_ref
 
 
 def start_target(doc: Document, object_num: int | None, page: int | None) -> Target | None:
@@ -17,8 +16,7 @@ def start_target(doc: Document, object_num: int | None, page: int | None) -> Tar
     Raises ``ValueError`` for a page the file does not have.
     """
     if object_num is not None:
-        entry = doc.xref().get(object_num)
-        return Target(Ref(object_num, entry.gen if entry is not None else 0))
+        return Target(object_ref(doc, object_num))
     if page is not None:
         ref = doc.page_ref(page)
         if ref is None:

@@ -33,7 +33,7 @@ from pdfinspect.core.objects import Dict, Ref
 
 from .commands import PdfCommands
 from .memory import building
-from .messages import ObjectRequested, Target
+from .messages import ObjectRequested, Target, object_ref
 from .screens.browser import BrowserScreen
 from .screens.help import HelpScreen
 from .screens.overview import OverviewScreen
@@ -160,10 +160,7 @@ class PdfInspectApp(App):
             self.goto_object(parsed[1], parsed[2])
 
     def goto_object(self, num: int, gen: int | None = None) -> None:
-        if gen is None:
-            entry = self.doc.xref().get(num)
-            gen = entry.gen if entry is not None else 0
-        self.show_target(Target(Ref(num, gen)))
+        self.show_target(Target(object_ref(self.doc, num, gen)))
 
     def goto_page(self, n: int) -> None:
         ref = self.page_ref(n)

@@ -35,6 +35,14 @@ class Target:
         return name if self.revision is None else f"{name} (revision {self.revision + 1})"
 
 
+def object_ref(doc, num: int, gen: int | None = None) -> Ref:
+    """Object ``num`` with ``gen``, or the generation the current cross-reference table gives it (0 if none)."""
+    if gen is None:
+        entry = doc.xref().get(num)
+        gen = entry.gen if entry is not None else 0
+    return Ref(num, gen)
+
+
 class ObjectRequested(Message):
     """Show ``target`` in the object browser (and record it in the history)."""
 

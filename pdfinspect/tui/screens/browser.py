@@ -13,11 +13,11 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static, TabbedContent, TabPane
 
-from pdfinspect.core.objects import Ref, Stream
+from pdfinspect.core.objects import Stream
 from pdfinspect.core.xref import IN_OBJSTM
 from pdfinspect.present.text import safe_line
 
-from ..messages import TRAILER_REF, ObjectRequested, Target
+from ..messages import TRAILER_REF, ObjectRequested, Target, object_ref
 from ..widgets.line_view import LineView, RefList
 from ..widgets.object_list import ObjectList
 from ..widgets.object_tree import ObjectTree
@@ -296,8 +296,7 @@ class BrowserScreen(Screen):
         elif delta < 0:
             i -= 1
         num = numbers[max(0, min(i, len(numbers) - 1))]
-        entry = self.app.doc.xref().get(num)
-        self.post_message(ObjectRequested(Target(Ref(num, entry.gen if entry else 0))))
+        self.post_message(ObjectRequested(Target(object_ref(self.app.doc, num))))
 
     def action_focus_pane(self, pane_id: str) -> None:
         if pane_id == "object-tree":

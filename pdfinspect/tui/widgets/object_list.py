@@ -7,6 +7,7 @@ from pdfinspect.core.objects import Dict, Name, Ref, Stream, type_name
 from pdfinspect.core.xref import IN_OBJSTM
 from pdfinspect.present.text import safe_line
 
+from ..messages import object_ref
 from .line_view import LineView
 
 
@@ -57,9 +58,7 @@ class ObjectList(LineView):
         return content.stylize("$text-error", 11, 21) if obj.diagnostics else content
 
     def line_ref(self, index: int) -> tuple[Ref, str | None] | None:
-        num = self.numbers[index]
-        entry = self.doc.xref().get(num)
-        return Ref(num, entry.gen if entry is not None else 0), None
+        return object_ref(self.doc, self.numbers[index]), None
 
     def select_number(self, num: int) -> None:
         """Put the cursor on object ``num`` if it is listed."""
