@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Iterator
 
 from ..core.diagnostics import Diagnostic, warning
-from ..core.objects import Array, Dict, Name, Ref, Stream, String
+from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number
 from ..core.textstrings import decode_text
 from ..fonts.font import Font, FontCache
 from .state import IDENTITY, GraphicsState, MarkedContent, Matrix, TextState, multiply, transform, translate
@@ -239,7 +239,7 @@ def _matrix(doc, value) -> Matrix:
     m = doc.resolve(value)
     if isinstance(m, Array) and len(m) == 6:
         nums = [doc.resolve(x) for x in m]
-        if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in nums):
+        if all(is_number(x) for x in nums):
             return tuple(float(x) for x in nums)
     return IDENTITY
 
@@ -278,7 +278,7 @@ def _gs(run, ops, res, diags):
         for key, field_name in (("LW", "line_width"), ("LC", "line_cap"), ("LJ", "line_join"),
                                 ("ML", "miter_limit")):
             v = run.doc.resolve(ext.get(key))
-            if isinstance(v, (int, float)) and not isinstance(v, bool):
+            if is_number(v):
                 changes[field_name] = v
         font = run.doc.resolve(ext.get("Font"))
         if isinstance(font, Array) and len(font) == 2:
@@ -368,7 +368,7 @@ def _TJ(run, ops, res, diags):
     for item in arr if isinstance(arr, Array) else ():
         if isinstance(item, String):
             glyphs.extend(run.show(item.value, diags))
-        elif isinstance(item, (int, float)) and not isinstance(item, bool) and run.tm is not None:
+        elif is_number(item) and run.tm is not None:
             run.move_pen(float(item))
     return tuple(glyphs)
 
@@ -397,7 +397,7 @@ def _BDC(run, ops, res, diags):
     mcid = actual = None
     if isinstance(props, Dict):
         m = run.doc.resolve(props.get("MCID"))
-        mcid = m if isinstance(m, int) and not isinstance(m, bool) else None
+        mcid = m if is_integer(m) else None
         a = run.doc.resolve(props.get("ActualText"))
         actual = decode_text(a.value, diags) if isinstance(a, String) else None
     run.marked += (MarkedContent(str(tag), name, mcid, actual),)

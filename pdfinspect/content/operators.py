@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.objects import Array, Dict, Name, String
+from ..core.objects import Array, Dict, Name, String, is_integer, is_number
 
 # Categories, in the order of Table 51 (ISO 32000-1 8.2).
 GENERAL_GRAPHICS_STATE = "General graphics state"
@@ -198,13 +198,9 @@ def is_text_showing(op: bytes) -> bool:
     return op in TEXT_SHOWING_OPERATORS
 
 
-def _is_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
 _KIND_TEST = {
-    "number": _is_number,
-    "integer": lambda x: isinstance(x, int) and not isinstance(x, bool),
+    "number": is_number,
+    "integer": is_integer,
     "name": lambda x: isinstance(x, Name),
     "string": lambda x: isinstance(x, String),
     "array": lambda x: isinstance(x, Array),
@@ -215,7 +211,7 @@ _KIND_TEST = {
 
 def kind_of(value) -> str:
     """The operand kind a value satisfies best (for messages)."""
-    if _is_number(value):
+    if is_number(value):
         return "integer" if isinstance(value, int) else "number"
     for kind in ("name", "string", "array", "dict"):
         if _KIND_TEST[kind](value):
@@ -272,10 +268,10 @@ def check_operands(op: bytes, operands: list) -> list[str]:
             pos = count - i
             messages.append(f"{info.name} operand {pos} should be {want}, got {kind_of(value)}")
     if op == b"TJ" and operands and isinstance(operands[-1], Array):
-        bad = [kind_of(x) for x in operands[-1] if not (isinstance(x, String) or _is_number(x))]
+        bad = [kind_of(x) for x in operands[-1] if not (isinstance(x, String) or is_number(x))]
         if bad:
             messages.append(f"TJ array may hold only strings and numbers, got {', '.join(sorted(set(bad)))}")
     if op == b"d" and operands and isinstance(operands[0], Array):
-        if not all(_is_number(x) for x in operands[0]):
+        if not all(is_number(x) for x in operands[0]):
             messages.append("d dash array may hold only numbers")
     return messages

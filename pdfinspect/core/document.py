@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from . import pages, repair
 from .diagnostics import Diagnostic, PdfError, error, warning
 from .filters import DEFAULT_LIMIT, DecodeResult, decode, filter_chain
-from .objects import Array, Dict, Name, Ref, Stream, String
+from .objects import Array, Dict, Name, Ref, Stream, String, is_integer
 from .objstm import ObjectStream
 from .parser import IndirectObject, Parser, parse_object_at
 from .xref import FREE, IN_FILE, IN_OBJSTM, Revision, XrefEntry, find_startxref, read_revisions
@@ -343,7 +343,7 @@ class Document:
     def _length_of(self, ref: Ref) -> int | None:
         obj = self.get(ref.num)
         v = obj.value if obj is not None else None
-        return v if isinstance(v, int) and not isinstance(v, bool) else None
+        return v if is_integer(v) else None
 
     def _object_stream(self, num: int) -> ObjectStream | None:
         if num in self._objstm:

@@ -98,6 +98,16 @@ class Stream:
 PdfObject = Union[None, bool, int, float, Name, String, Array, Dict, Ref, Stream]
 
 
+def is_integer(value: Any) -> bool:
+    """True for a PDF integer: an ``int`` that is not a ``bool`` (Python's bool is an int)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: Any) -> bool:
+    """True for a PDF integer or real (7.3.3), booleans excluded."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def type_name(obj: Any) -> str:
     """A short human name for the kind of a PDF object."""
     if obj is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .diagnostics import warning
-from .objects import Array, Dict, Ref
+from .objects import Array, Dict, Ref, is_integer
 
 if TYPE_CHECKING:
     from .document import Document
@@ -70,7 +70,7 @@ def page_ref(doc: Document, n: int) -> Ref | None:
 def _count(doc: Document, node) -> int | None:
     """A node's /Count when usable: a non-negative integer (7.7.3.2, Table 29)."""
     count = doc.resolve(node.get("Count")) if isinstance(node, Dict) else None
-    return count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else None
+    return count if is_integer(count) and count >= 0 else None
 
 
 def page_count(doc: Document) -> int:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, warning
 from .filters import decode, filter_chain
-from .objects import Array, Dict, Stream
+from .objects import Array, Dict, Stream, is_integer
 from .parser import Parser
 
 FREE, IN_FILE, IN_OBJSTM = 0, 1, 2
@@ -278,7 +278,7 @@ def read_revisions(buf, startxref: int) -> tuple[list[Revision], list[Diagnostic
                 sections.append(hybrid)
         chain.append((offset, sections))
         prev = section.trailer.get("Prev")
-        offset = prev if isinstance(prev, int) and not isinstance(prev, bool) else None
+        offset = prev if is_integer(prev) else None
     revisions: list[Revision] = []
     for i, (off, sections) in enumerate(reversed(chain)):
         entries = sections[0].entries

@@ -21,7 +21,7 @@ from typing import Callable
 
 from ..core.diagnostics import Diagnostic, info, warning
 from ..core.lexer import DELIM, KEYWORD, Lexer
-from ..core.objects import Name, String
+from ..core.objects import Name, String, is_integer
 from .agl import glyph_to_unicode
 
 Dest = bytes | tuple[str, ...] | int | str
@@ -602,5 +602,5 @@ def _fits(shape: str, value) -> bool:
     if shape == "s":
         return isinstance(value, String)
     if shape == "i":
-        return isinstance(value, int) and not isinstance(value, bool)
+        return is_integer(value)
     return isinstance(value, (String, Name, list))

@@ -12,7 +12,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ..core.diagnostics import Diagnostic, warning
-from ..core.objects import Array, Dict, Name, Ref, Stream, String
+from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number
 from . import cmap as cmaps
 from .agl import glyph_to_unicode
 from .encodings import BASE_ENCODING_NAMES, BUILTIN_FONT_ENCODINGS, apply_differences, base_encoding
@@ -219,7 +219,7 @@ def _predefined(name: str):
 
 
 def _number(v, default: float) -> float:
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
+    return float(v) if is_number(v) else default
 
 
 def _load_cmap(doc, value, usecmap, diags: list, what: str) -> cmaps.CMap | None:
@@ -243,7 +243,7 @@ def _descriptor(doc, d: Dict, diags: list):
     if not isinstance(desc, Dict):
         return desc_ref, None, None, None, None, 0.0
     flags = doc.resolve(desc.get("Flags"))
-    flags = flags if isinstance(flags, int) and not isinstance(flags, bool) else None
+    flags = flags if is_integer(flags) else None
     key = prog_ref = prog_sub = None
     for k in FONT_FILE_KEYS:
         if k in desc:
@@ -297,7 +297,7 @@ def _load_simple(doc, ref, d, subtype, base_font, tounicode, tu_ref, diags) -> F
         explicit, source = _implicit_base(subtype, flags, prog_ref, std_name)
         desc_parts.insert(0, f"({source})" if explicit is None else f"{explicit} (implicit)")
     first = doc.resolve(d.get("FirstChar"))
-    first = first if isinstance(first, int) and not isinstance(first, bool) else 0
+    first = first if is_integer(first) else 0
     widths = doc.resolve(d.get("Widths"))
     widths = tuple(_number(doc.resolve(w), missing) for w in widths) if isinstance(widths, Array) else ()
     afm = None

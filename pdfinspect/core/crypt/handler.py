@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, PasswordError, PdfError, error, warning
-from ..objects import Dict, String
+from ..objects import Dict, String, is_integer
 from .ciphers import aes_cbc_decrypt, rc4, rc4_key
 from .standard import (
     decrypt_perms, file_key_r4, file_key_r6, object_key, saslprep, user_entry_r4,
@@ -167,7 +167,7 @@ def _int(d: Mapping, key: str, default: int) -> int:
     value = d.get(key, default)
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
+    return value if is_integer(value) else default
 
 
 def _bytes(d: Mapping, key: str) -> bytes:
