@@ -183,7 +183,7 @@ class _Run:
                                  clause="7.8.3"))
         return value
 
-    def select_font(self, value, name: str, size, diags: list) -> None:
+    def select_font(self, value, name: str, size) -> None:
         font = self.fonts.get(value) if value is not None else None
         self.font = font
         self.set_text(font_name=name, font_ref=value if isinstance(value, Ref) else None, size=float(size))
@@ -282,7 +282,7 @@ def _gs(run, ops, res, diags):
                 changes[field_name] = v
         font = run.doc.resolve(ext.get("Font"))
         if isinstance(font, Array) and len(font) == 2:
-            run.select_font(font[0], "(ExtGState)", run.doc.resolve(font[1]) or 0, diags)
+            run.select_font(font[0], "(ExtGState)", run.doc.resolve(font[1]) or 0)
     run.gs = replace(run.gs, **changes)
 
 
@@ -323,7 +323,7 @@ def _text_param(field_name, cast=float):
 
 def _Tf(run, ops, res, diags):
     name, size = ops[-2], _nums(ops, 1)[0]
-    run.select_font(run.resource(res, "Font", name, diags), str(name), size, diags)
+    run.select_font(run.resource(res, "Font", name, diags), str(name), size)
 
 
 def _BT(run, ops, res, diags):
