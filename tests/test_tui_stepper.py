@@ -324,3 +324,21 @@ async def test_text_drawn_so_far_shows_actual_text_instead_of_the_glyphs(tmp_pat
         await press(pilot, "t")
         text = str(app.screen.query_one("#step-text").render())
         assert text.split("\n")[-2:] == [actual, shown[1]]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("view, module, name", [("stepper", "stepper", "iter_steps"),
+                                                ("glyphs", "glyphs", "page_glyphs")])
+async def test_a_page_the_core_fails_on_says_so_instead_of_running_forever(monkeypatch, view, module, name):
+    from importlib import import_module
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("core bug [b]here[/b]\x1b[2J")
+
+    monkeypatch.setattr(import_module(f"pdfinspect.tui.screens.{module}"), name, broken)
+    app = make_app(view)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot)
+        text = str(app.screen.query_one(f"#{view}-header").render())
+        assert "running" not in text and "resolving" not in text
+        assert "error: core bug [b]here[/b]" in text and "\x1b" not in text

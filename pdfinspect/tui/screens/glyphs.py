@@ -134,11 +134,20 @@ class GlyphScreen(PagePrompt, Screen):
 
     @work(thread=True, exclusive=True, group="glyphs", exit_on_error=False)
     def load(self, n: int, ref) -> None:
-        doc = self.app.reopen()
-        resolver = Resolver(doc)
-        rows = code_rows(page_glyphs(doc, ref, resolver))
-        programs = {r.font: resolver.program(r.font) for r in rows}
-        self.app.call_from_thread(self.loaded, n, rows, programs, font_diagnoses(rows))
+        try:
+            doc = self.app.reopen()
+            resolver = Resolver(doc)
+            rows = code_rows(page_glyphs(doc, ref, resolver))
+            programs = {r.font: resolver.program(r.font) for r in rows}
+            diagnoses = font_diagnoses(rows)
+        except Exception as e:  # a core bug on this page: say so instead of "resolving glyphs…"
+            self.app.call_from_thread(self.failed, n, str(e))
+        else:
+            self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses)
+
+    def failed(self, n: int, error: str) -> None:
+        if n == self.page:
+            self.query_one("#glyphs-header", Static).update(Text(f"page {n}: error: {safe_line(error)}", style="red"))
 
     def loaded(self, n: int, rows: list[CodeRow], programs: dict[Font, FontProgram | None],
                diagnoses: dict[Font, str]) -> None:

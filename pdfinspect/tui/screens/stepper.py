@@ -110,6 +110,7 @@ class StepperScreen(PagePrompt, Screen):
         super().__init__()
         self.page: int | None = None
         self.running = False
+        self.error: str | None = None  # why the worker stopped short of the page's end
         self.records: list[GlyphRecord] = []
         self.first_record: list[int] = []  # per step: records drawn before it
         self.shown_glyphs: list[GlyphRecord] = []
@@ -143,6 +144,7 @@ class StepperScreen(PagePrompt, Screen):
     def show_page(self, n: int) -> None:
         ref = self.app.page_ref(n)
         self.page = n
+        self.error = None
         self.records, self.first_record, self.sources = [], [], {}
         self._shown.clear()
         self.ops.clear_steps()
@@ -155,18 +157,27 @@ class StepperScreen(PagePrompt, Screen):
 
     def update_header(self) -> None:
         count = len(self.ops.steps)
-        status = "running…" if self.running else "done"
+        status = "running…" if self.running else "stopped" if self.error is not None else "done"
         marks = ", ".join(sorted(self.ops.breakpoints)) or "none"
         self.query_one("#stepper-header", Static).update(Text.assemble(
             (f"page {self.page}", "bold"), f"  {count} operators ({status})  glyphs {len(self.records)}  "
-            f"breakpoints: {safe_line(marks)}"))
+            f"breakpoints: {safe_line(marks)}",
+            (f"  error: {safe_line(self.error)}" if self.error is not None else "", "red")))
 
     @work(thread=True, exclusive=True, group="stepper", exit_on_error=False)
     def run_page(self, n: int, ref) -> None:
         # The steps live as long as the screen: a full collection walking them took 0.2-0.3 s
         # at 50,000 operators, holding the GIL, and a step waited for it.
-        with building():
-            self._run_page(n, ref)
+        try:
+            with building():
+                self._run_page(n, ref)
+        except Exception as e:  # a core bug on this page: say so, keep the steps that came
+            self.app.call_from_thread(self.failed, n, str(e))
+
+    def failed(self, n: int, error: str) -> None:
+        if n == self.page:
+            self.running, self.error = False, error
+            self.update_header()
 
     def _run_page(self, n: int, ref) -> None:
         worker = get_current_worker()
