@@ -7,7 +7,6 @@ import subprocess
 import threading
 
 import pikepdf
-import pytest
 from conftest import corpus_file, sample, settle
 
 from pdfinspect.core.document import Document
