@@ -188,7 +188,7 @@ class _Run:
         self.font = font
         self.set_text(font_name=name, font_ref=value if isinstance(value, Ref) else None, size=float(size))
 
-    def show(self, data: bytes, diags: list, adjust: list | None = None) -> list[Glyph]:
+    def show(self, data: bytes, diags: list) -> list[Glyph]:
         """Draw the codes of ``data`` and move the pen (9.4.3, 9.4.4)."""
         out: list[Glyph] = []
         if self.tm is None:

@@ -203,8 +203,7 @@ class Parser:
                 self._object_from(tok, depth + 1)
 
     # -- indirect objects ------------------------------------------------------------
-    def parse_indirect(self, expect: tuple[int, int] | None = None,
-                       length_of: Callable[[Ref], int | None] | None = None) -> IndirectObject | None:
+    def parse_indirect(self, length_of: Callable[[Ref], int | None] | None = None) -> IndirectObject | None:
         """Parse ``N G obj … endobj`` at the current position.
 
         Returns ``None`` when there is no object header here. ``length_of`` resolves an
