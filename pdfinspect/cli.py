@@ -14,8 +14,10 @@ import sys
 from .core.diagnostics import PdfError, error
 from .core.document import Document
 from .core.filters import DEFAULT_LIMIT
-from .core.objects import Dict, Name, Stream, type_name
+from .core.objects import Dict, Name, Stream, String, type_name
+from .core.parser import Parser
 from .core.serialize import format_object
+from .core.xref import FREE, IN_FILE
 from .present.text import bytes_as_text, hexdump, looks_like_text, safe_line
 
 CORE_COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
@@ -131,8 +133,7 @@ def cmd_info(args, out: Output) -> int:
     if not args.quick:
         for obj in doc.iter_objects(cache=False):  # parse everything so every repair is listed
             pass
-    from .core.textstrings import decode_text
-    from .core.objects import String
+    from .core.textstrings import decode_text  # only info decodes text strings
 
     out.line(f"File:        {safe_line(args.file)} ({doc.size} bytes)")
     out.line(f"Version:     {doc.header_version or '?'}"
@@ -163,9 +164,6 @@ def cmd_info(args, out: Output) -> int:
 
 def cmd_xref(args, out: Output) -> int:
     doc = open_document(args)
-    from .core.xref import FREE, IN_FILE
-    from .core.parser import Parser
-
     bad = 0
     for r in doc.revisions:
         ch = doc.revision_changes(r.index) if r.index > 0 else None
