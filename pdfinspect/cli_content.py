@@ -112,8 +112,8 @@ def cmd_ops(args, out) -> int:
     steps = iter_steps(doc, _page(doc, args.page))
     if args.json:
         dump_json([{"index": s.index, "op": s.op, "operands": [_operand_json(v) for v in s.operands],
-                "offset": s.span[0], "end": s.span[1], "depth": s.depth, "source": _ref(s.source),
-                "diagnostics": [str(d) for d in s.diagnostics]} for s in steps])
+                    "offset": s.span[0], "end": s.span[1], "depth": s.depth, "source": _ref(s.source),
+                    "diagnostics": [str(d) for d in s.diagnostics]} for s in steps])
         return 0
     prev = None
     for s in steps:
