@@ -474,3 +474,14 @@ async def test_back_reference_index_reports_progress(tmp_path):
         assert seen == [(n, objects) for n in range(1000, objects, 1000)] + [(objects, objects)]
         assert (bar.progress, bar.total) == (objects, objects) and not bar.display
         assert app.index_progress is None
+
+
+async def test_next_object_from_the_trailer_is_the_first_object():
+    path = sample("minimal.pdf")
+    first = min(qpdf_objects(path))
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "b")  # the browser opens at the trailer
+        assert header(app).startswith("trailer")
+        await press(pilot, "right_square_bracket")
+        assert shows(app, (first, 0))

@@ -289,13 +289,16 @@ class BrowserScreen(Screen):
         numbers = self.query_one(ObjectList).numbers
         if not numbers:
             return
-        current = self.shown.ref.num if self.shown and self.shown.ref else numbers[0]
-        i = bisect_left(numbers, current)
-        if delta > 0 and i < len(numbers) and numbers[i] == current:
-            i += 1
-        elif delta < 0:
-            i -= 1
-        num = numbers[max(0, min(i, len(numbers) - 1))]
+        if self.shown is None or self.shown.ref is None:  # the trailer comes before every object
+            num = numbers[0]
+        else:
+            current = self.shown.ref.num
+            i = bisect_left(numbers, current)
+            if delta > 0 and i < len(numbers) and numbers[i] == current:
+                i += 1
+            elif delta < 0:
+                i -= 1
+            num = numbers[max(0, min(i, len(numbers) - 1))]
         self.post_message(ObjectRequested(Target(object_ref(self.app.doc, num))))
 
     def action_focus_pane(self, pane_id: str) -> None:
