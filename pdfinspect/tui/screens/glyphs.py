@@ -28,7 +28,7 @@ from pdfinspect.fonts.resolve import ACTUAL_TEXT, FONT_PROGRAM, NONE, TOUNICODE,
 from pdfinspect.present.text import safe_line
 
 from ..messages import ObjectRequested, Target
-from ..widgets.glyph_panels import PagePrompt, PathList, PickList, font_panel
+from ..widgets.glyph_panels import PagePrompt, PathList, PickList, font_panel, glyph_cells
 from ..widgets.line_view import LineView
 
 # Filter id → (label, test on a row). A row is shown when any active filter accepts it.
@@ -193,14 +193,13 @@ class GlyphScreen(PagePrompt, Screen):
 
     @staticmethod
     def row_line(row: CodeRow) -> Content:
-        r, res = row.record, row.record.resolution
-        cid = "" if r.glyph.cid is None else str(r.glyph.cid)
-        gid = "" if res.gid is None else str(res.gid)
-        conflicts = ", ".join(f"{c.method} {format_unicode(c.unicode)}" for c in res.conflicts)
+        r = row.record
+        ids, unicode = glyph_cells(r, 16)
+        conflicts = ", ".join(f"{c.method} {format_unicode(c.unicode)}" for c in r.resolution.conflicts)
         style = "$text-error" if r.method == NONE else ("$text-warning" if row.fallback else "")
         return Content.assemble(
-            f"{r.glyph.code.hex():<6} {cid:>5} {gid:>5} {safe_line(res.glyph_name or ''):<16} ",
-            (f"{safe_line(format_unicode(r.unicode)):<16} {r.method:<13}", style),
+            f"{ids} ",
+            (f"{unicode} {r.method:<13}", style),
             f" {row.count:>6}  {safe_line(conflicts)}")
 
     def show_path(self, index: int) -> None:

@@ -24,11 +24,11 @@ from pdfinspect.content.state import transform
 from pdfinspect.content.textlayout import GlyphRecord, layout, step_records
 from pdfinspect.core.objects import Dict, Ref, Stream
 from pdfinspect.core.serialize import format_matrix, format_rounded
-from pdfinspect.fonts.resolve import Resolver, format_unicode
+from pdfinspect.fonts.resolve import Resolver
 from pdfinspect.present.text import safe, safe_line
 
 from ..memory import building
-from ..widgets.glyph_panels import PagePrompt, PathList, PickList
+from ..widgets.glyph_panels import PagePrompt, PathList, PickList, glyph_cells
 from ..widgets.line_view import LineView
 from ..widgets.op_list import OpList
 from ..widgets.source_excerpt import source_excerpt
@@ -254,12 +254,8 @@ class StepperScreen(PagePrompt, Screen):
         self.show_text(start, end)
         rows = []
         for r in self.shown_glyphs:
-            res = r.resolution
-            cid = "" if r.glyph.cid is None else str(r.glyph.cid)
-            gid = "" if res.gid is None else str(res.gid)
-            rows.append((Content(f"{r.glyph.code.hex():<6} {cid:>5} {gid:>5} {safe_line(res.glyph_name or ''):<14} "
-                                 f"{safe_line(format_unicode(r.unicode)):<14} {r.method}"
-                                 + ("  !" if res.flags else "")), None, None))
+            ids, unicode = glyph_cells(r, 14)
+            rows.append((Content(f"{ids} {unicode} {r.method}" + ("  !" if r.resolution.flags else "")), None, None))
         self.query_one("#step-glyphs", PickList).set_items(rows)
         self.show_path(0)
 

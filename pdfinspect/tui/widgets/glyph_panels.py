@@ -83,6 +83,16 @@ def tounicode_line(font: Font, code: bytes) -> tuple[int, bool] | None:
     return (near.line, False) if near is not None else None
 
 
+def glyph_cells(record: GlyphRecord, width: int) -> tuple[str, str]:
+    """The terminal-safe cells of a glyph's row: ``code CID GID glyph-name`` and its Unicode,
+    the name and the Unicode padded to ``width`` columns."""
+    res = record.resolution
+    cid = "" if record.glyph.cid is None else str(record.glyph.cid)
+    gid = "" if res.gid is None else str(res.gid)
+    return (f"{record.glyph.code.hex():<6} {cid:>5} {gid:>5} {safe_line(res.glyph_name or ''):<{width}}",
+            f"{safe_line(format_unicode(record.unicode)):<{width}}")
+
+
 class PathList(PanelList):
     """A glyph's resolution path; ``enter`` opens a step's object (a ToUnicode CMap at the entry's line)."""
 
