@@ -18,7 +18,7 @@ from pdfinspect.core.xref import IN_OBJSTM
 from pdfinspect.present.text import safe_line
 
 from ..messages import TRAILER_REF, ObjectRequested, Target, object_ref
-from ..widgets.line_view import LineView, RefList
+from ..widgets.line_view import LineView, RefList, note
 from ..widgets.object_list import ObjectList
 from ..widgets.object_tree import ObjectTree
 from ..widgets.object_view import ObjectView, object_items, object_lines
@@ -143,7 +143,7 @@ class BrowserScreen(Screen):
         self._object_token += 1
         self._obj = None
         self.query_one("#object-header", Static).update(Text(f"loading {target.describe()}…", style="italic"))
-        self.query_one(ObjectView).set_items([(Content("loading…").stylize("$text-muted"), None, None)])
+        self.query_one(ObjectView).set_items([note("loading…")])
         if target.ref is not None:
             self.query_one(ObjectList).select_number(target.ref.num)
         self.show_backrefs()
@@ -236,7 +236,7 @@ class BrowserScreen(Screen):
         target = self.shown
         if target is None or target.ref is None:
             loading.display = False
-            panel.set_items([(Content("(the trailer is not an object)").stylize("$text-muted"), None, None)])
+            panel.set_items([note("(the trailer is not an object)")])
             return
         from_trailer = [(Content.assemble(("trailer", "$text-accent underline"), " ", line.key or ""),
                          TRAILER_REF, None)
@@ -246,14 +246,14 @@ class BrowserScreen(Screen):
         if refs is None:
             self.on_backrefs_progress(self.app.index_progress)
         if refs is None:
-            panel.set_items(from_trailer + [(Content("indexing references…").stylize("$text-muted"), None, None)])
+            panel.set_items(from_trailer + [note("indexing references…")])
             return
         items = from_trailer
         for br in refs:
             path = safe_line(" ".join(br.path))
             items.append((Content.assemble((f"{br.source.num} {br.source.gen} R", "$text-accent underline"),
                                            " ", path), br.source, None))
-        panel.set_items(items or [(Content("nothing refers to this object").stylize("$text-muted"), None, None)])
+        panel.set_items(items or [note("nothing refers to this object")])
 
     def on_backrefs_progress(self, progress: tuple[int, int] | None) -> None:
         if progress is not None:

@@ -28,7 +28,7 @@ from pdfinspect.present.text import safe_line
 
 from ..memory import building
 from ..messages import TRAILER_REF, ObjectRequested, Target
-from ..widgets.line_view import LineView
+from ..widgets.line_view import LineView, note
 from ..widgets.object_view import Item, ObjectView, lines_not_in, object_items
 
 MARKS = (("+", "added", "$text-success"), ("~", "changed", "$text-warning"), ("-", "freed", "$text-error"),
@@ -192,7 +192,7 @@ class RevisionsScreen(Screen):
         """Show the object on line ``index`` before and after the revision (read in a worker)."""
         self._token += 1
         for view_id in ("#before-view", "#after-view"):
-            self.query_one(view_id, ObjectView).set_items([(Content("loading…").stylize("$text-muted"), None, None)])
+            self.query_one(view_id, ObjectView).set_items([note("loading…")])
         ref = self.query_one("#changed-objects", ChangeList).line_ref(index)[0]
         width = max(self.query_one("#after-view").size.width - 2, 24)
         self.load_sides(ref, self.revision, width, self._token)

@@ -165,6 +165,11 @@ class LineView(ScrollView, can_focus=True):
         return Strip(segments).crop(scroll_x, scroll_x + width).extend_cell_length(width, style.rich_style)
 
 
+def note(text: str) -> tuple[Content, None, None]:
+    """A muted line without a reference, for a RefList: "loading…", "nothing refers to this object"."""
+    return Content(text).stylize("$text-muted"), None, None
+
+
 class RefList(LineView):
     """A LineView over a prepared list of ``(content, ref, key)`` lines."""
 
