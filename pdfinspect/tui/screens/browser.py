@@ -34,13 +34,12 @@ def object_header(doc, target: Target) -> tuple[Text, object, object]:
         return Text(f"trailer  revision {k + 1} of {rev_total}", style="bold"), trailer, None
     ref = target.ref
     obj = doc.get(ref.num, None, target.revision)
+    entry = doc.xref(target.revision).get(ref.num)
     header = Text(f"{ref.num} {obj.gen if obj else ref.gen} obj", style="bold")
     if obj is None:
-        entry = doc.xref(target.revision).get(ref.num)
         why = entry.describe() if entry is not None else "not in the cross-reference table"
         header.append(f"  missing: {why}", style="red")
         return header, None, None
-    entry = doc.xref(target.revision).get(ref.num)
     if entry is not None and entry.kind == IN_OBJSTM:
         where = f"in object stream {entry.a} index {entry.b}, offset {obj.start} in its data"
     else:
@@ -245,7 +244,6 @@ class BrowserScreen(Screen):
         loading.display = refs is None
         if refs is None:
             self.on_backrefs_progress(self.app.index_progress)
-        if refs is None:
             panel.set_items(from_trailer + [note("indexing references…")])
             return
         items = from_trailer
