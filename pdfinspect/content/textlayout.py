@@ -105,14 +105,11 @@ def layout(records) -> str:
     lines: list[str] = []
     line: list[str] = []
     prev = None  # (x at pen end, y, size, vertical)
-    scales_of: dict[int, tuple[float, float]] = {}
+    scaled_step = None  # the step whose scales adv_scale and size are
     for r in records:
         step = r.step
-        key = id(step)
-        if key not in scales_of:
-            scales_of.clear()
-            scales_of[key] = _scales(step)
-        adv_scale, size = scales_of[key]
+        if step is not scaled_step:
+            scaled_step, (adv_scale, size) = step, _scales(step)
         x, y = r.glyph.page_xy
         vertical = step.font is not None and step.font.vertical
         if prev is not None:
