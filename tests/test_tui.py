@@ -485,3 +485,16 @@ async def test_next_object_from_the_trailer_is_the_first_object():
         assert header(app).startswith("trailer")
         await press(pilot, "right_square_bracket")
         assert shows(app, (first, 0))
+
+
+async def test_a_search_the_core_fails_on_says_so_instead_of_searching_forever(monkeypatch):
+    def broken(self, *args, **kwargs):
+        raise RuntimeError("core bug [b]x[/b]\x1b[2J")
+
+    monkeypatch.setattr(Document, "iter_objects", broken)
+    app = make_app(sample("minimal.pdf"))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "slash", *"hello", "enter")
+        status = str(app.screen.query_one("#search-status").render())
+        assert "searching" not in status
+        assert "error: core bug [b]x[/b]" in status and "\x1b" not in status

@@ -96,12 +96,13 @@ class SearchScreen(Screen):
     BINDINGS = [Binding("escape", "focus_input", "Edit query", id="edit-query")]
 
     class Progress(Message):
-        def __init__(self, hits: list[Hit], scanned: int, total: int, done: bool) -> None:
+        def __init__(self, hits: list[Hit], scanned: int, total: int, done: bool, error: str | None = None) -> None:
             super().__init__()
             self.hits = hits
             self.scanned = scanned
             self.total = total
             self.done = done
+            self.error = error  # why the scan stopped short (then ``done`` is true)
 
     def __init__(self) -> None:
         super().__init__()
@@ -147,6 +148,12 @@ class SearchScreen(Screen):
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def scan(self, pattern: re.Pattern[bytes]) -> None:
+        try:
+            self._scan(pattern)
+        except Exception as e:  # the file could not be reopened, or the core failed walking it
+            self.post_message(self.Progress([], 0, 0, True, str(e)))
+
+    def _scan(self, pattern: re.Pattern[bytes]) -> None:
         worker = get_current_worker()
         doc = self.app.reopen()
         total = len(doc.object_numbers())
@@ -179,10 +186,14 @@ class SearchScreen(Screen):
             self.hits.extend(message.hits)
             cursor = hit_list.cursor
             hit_list.set_items([(hit_line(h), h.ref, None) for h in self.hits], cursor)
+        status = self.query_one("#search-status", Static)
+        if message.error is not None:
+            status.update(Content(f"stopped: {len(self.hits)} hits, error: {safe_line(message.error)}")
+                          .stylize("$text-error"))
+            return
         state = "done" if message.done else "searching"
         capped = f" (stopped at {MAX_HITS})" if len(self.hits) >= MAX_HITS else ""
-        self.query_one("#search-status", Static).update(
-            Content(f"{state}: {len(self.hits)} hits{capped} in {message.scanned} of {message.total} objects"))
+        status.update(Content(f"{state}: {len(self.hits)} hits{capped} in {message.scanned} of {message.total} objects"))
 
     def on_line_view_followed(self, event: LineView.Followed) -> None:
         event.stop()
