@@ -175,6 +175,22 @@ def test_actual_text_replaces_the_glyphs_it_covers():
     assert covered[0].path[-1].method == "ActualText"
 
 
+def test_every_actual_text_sequence_gives_its_text_when_records_are_streamed():
+    # Consumed one by one (as the text and fonts commands do), earlier steps are freed; a
+    # later sequence must not be taken for one whose text was already given.
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page()
+    font = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                                                BaseFont=pikepdf.Name.Helvetica))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+    page.Contents = pdf.make_stream(b"BT /F1 12 Tf 72 700 Td " + b" ".join(
+        b"/Span <</ActualText (w%d)>> BDC (a) Tj EMC" % i for i in range(50)) + b" ET")
+    buf = io.BytesIO()
+    pdf.save(buf)
+    doc = Document(buf.getvalue())
+    assert [r.unicode for r in page_glyphs(doc, doc.page_ref(1))] == [f"w{i}" for i in range(50)]
+
+
 @pytest.mark.skipif(shutil.which("mutool") is None or not AGREE.exists(), reason="mutool or tool absent")
 def test_glyph_unicode_agrees_with_mupdf_on_the_corpus(tmp_path):
     from pdfinspect.cli_content import glyph_json

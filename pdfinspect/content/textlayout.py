@@ -70,16 +70,21 @@ def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
     """Every glyph drawn on the page, resolved, in drawing order."""
     resolver = resolver or Resolver(doc)
     used: set[int] = set()
+    given: list[MarkedContent] = []  # keeps the sequences in ``used`` alive, so no id is reused
     n = 0
     for step in iter_steps(doc, page_ref, fonts):
+        before = len(used)
         records = step_records(step, resolver, used, n)
+        if len(used) > before:
+            given.append(records[0].actual_text)
         n += len(records)
         yield from records
 
 
 def step_records(step: Step, resolver: Resolver, used: set[int], start: int) -> list[GlyphRecord]:
     """The glyph records of one step, numbered from ``start``; ``used`` holds the id() of
-    the ActualText sequences whose text was already given (pass the same set for a page)."""
+    the ActualText sequences whose text was already given (pass the same set for a page,
+    and keep those sequences alive while it is in use: a freed one's id can be reused)."""
     actual = next((m for m in step.marked if m.actual_text is not None), None) if step.glyphs else None
     out = []
     for n, g in enumerate(step.glyphs, start):
