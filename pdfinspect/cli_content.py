@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .content.interpreter import Step, iter_steps
-from .content.textlayout import GlyphRecord, layout, page_glyphs
+from .content.textlayout import GlyphRecord, page_glyphs, page_text
 from .core.diagnostics import PdfError, error
 from .cli import add_common_options, dump_json, open_document
 from .core.document import Document
@@ -259,6 +259,6 @@ def cmd_fonts(args, out) -> int:
 # -- text ----------------------------------------------------------------------------------------
 def cmd_text(args, out) -> int:
     doc = open_document(args)
-    text = layout(page_glyphs(doc, _page(doc, args.page)))
+    text = page_text(doc, _page(doc, args.page))
     out.line(safe(text).rstrip("\n"))
     return 0
