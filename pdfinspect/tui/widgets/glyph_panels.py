@@ -152,9 +152,8 @@ class PageBar(GotoBar):
             parsed = parse_goto(self.text or "")
             return parsed[1] if parsed is not None else None
 
-    def _draw(self) -> None:
-        typed = Content(self.text) if self.text else Content("page number").stylize("$text-muted")
-        self.update(Content.assemble(("page: ", "bold"), typed, ("▏", "$text-accent")))
+    PROMPT = "page: "
+    PLACEHOLDER = "page number"
 
 
 class PagePrompt:

@@ -16,8 +16,6 @@ from textual.widgets import Static
 
 GOTO = re.compile(r"\s*(?:(?P<page>p|page)\s*(?P<pnum>\d+)|(?P<num>\d+)(?:\s+(?P<gen>\d+))?(?:\s+R)?)\s*",
                   re.IGNORECASE)
-PROMPT = "go to: "
-PLACEHOLDER = "N, N G, or p N for page N"
 
 
 def parse_goto(text: str) -> tuple[str, int, int | None] | None:
@@ -32,6 +30,9 @@ def parse_goto(text: str) -> tuple[str, int, int | None] | None:
 
 class GotoBar(Static):
     """Collects a line of text from the keys it is fed; posts ``Answered`` (``None`` on escape)."""
+
+    PROMPT = "go to: "
+    PLACEHOLDER = "N, N G, or p N for page N"
 
     KEYS = [
         Binding("enter", "", "Go", id="answer-go-to", tooltip="Show the object or page typed"),
@@ -69,5 +70,5 @@ class GotoBar(Static):
         return True
 
     def _draw(self) -> None:
-        typed = Content(self.text) if self.text else Content(PLACEHOLDER).stylize("$text-muted")
-        self.update(Content.assemble((PROMPT, "bold"), typed, ("▏", "$text-accent")))
+        typed = Content(self.text) if self.text else Content(self.PLACEHOLDER).stylize("$text-muted")
+        self.update(Content.assemble((self.PROMPT, "bold"), typed, ("▏", "$text-accent")))
