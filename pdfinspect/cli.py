@@ -230,10 +230,21 @@ def cmd_objects(args, out: Output) -> int:
 
 
 # -- argument parsing -------------------------------------------------------------------------
+def _megabytes(text: str) -> int:
+    """``--decode-limit``: a whole number of megabytes, 0 or more (the decoder rejects less)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
 def add_common_options(p: argparse.ArgumentParser) -> None:
     """Options every command takes."""
     p.add_argument("--password", default="", help="user or owner password (default: empty)")
-    p.add_argument("--decode-limit", type=int, metavar="MB",
+    p.add_argument("--decode-limit", type=_megabytes, metavar="MB",
                    help=f"stop decoding a stream after MB megabytes (default {DEFAULT_LIMIT >> 20})")
 
 
