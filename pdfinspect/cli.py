@@ -230,8 +230,8 @@ def cmd_objects(args, out: Output) -> int:
 
 
 # -- argument parsing -------------------------------------------------------------------------
-def _megabytes(text: str) -> int:
-    """``--decode-limit``: a whole number of megabytes, 0 or more (the decoder rejects less)."""
+def _non_negative(text: str) -> int:
+    """A whole number, 0 or more: a size or a count (the decoder rejects a limit below 0)."""
     try:
         value = int(text)
     except ValueError:
@@ -244,7 +244,7 @@ def _megabytes(text: str) -> int:
 def add_common_options(p: argparse.ArgumentParser) -> None:
     """Options every command takes."""
     p.add_argument("--password", default="", help="user or owner password (default: empty)")
-    p.add_argument("--decode-limit", type=_megabytes, metavar="MB",
+    p.add_argument("--decode-limit", type=_non_negative, metavar="MB",
                    help=f"stop decoding a stream after MB megabytes (default {DEFAULT_LIMIT >> 20})")
 
 
@@ -268,7 +268,7 @@ def build_parser(content: bool = True) -> argparse.ArgumentParser:
     s.add_argument("gen", type=int, nargs="?")
     s.add_argument("--raw", action="store_true", help="the object's bytes as stored in the file")
     s.add_argument("--revision", type=int, help="as of revision K (0 = oldest)")
-    s.add_argument("--max-bytes", type=int, default=4096, help="cap on hex-dumped bytes (default 4096)")
+    s.add_argument("--max-bytes", type=_non_negative, default=4096, help="cap on hex-dumped bytes (default 4096)")
     add_common_options(s)
 
     for name, helptext in (("trailer", "show the trailer dictionary"),

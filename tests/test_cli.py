@@ -85,9 +85,10 @@ def test_overlong_real_is_shown_not_a_traceback(tmp_path):
     assert "inf" in run("show", f, 3).stdout and "Tm [inf" in run("ops", f).stdout
 
 
-def test_negative_decode_limit_is_a_usage_error():
-    p = run("show", sample("minimal.pdf"), 4, "--decode-limit", "-1", check=False)
-    assert p.returncode == 2 and "Traceback" not in p.stderr and "--decode-limit" in p.stderr
+@pytest.mark.parametrize("option", ["--decode-limit", "--max-bytes"])
+def test_negative_size_is_a_usage_error(option):
+    p = run("show", sample("minimal.pdf"), 4, option, "-1", check=False)
+    assert p.returncode == 2 and "Traceback" not in p.stderr and option in p.stderr
 
 
 def test_repaired_file_exits_zero_with_repairs_on_stderr():
