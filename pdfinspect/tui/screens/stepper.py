@@ -58,11 +58,12 @@ def state_text(step: Step) -> Text:
     row("Tlm", format_matrix(step.tlm))
     font_ref = f"{ts.font_ref.num} {ts.font_ref.gen} R" if ts.font_ref else "(direct)"
     row("font", f"/{safe_line(ts.font_name)} {font_ref}" if ts.font_name else "none")
-    row("size", f"{format_rounded(ts.size)}   Tc {format_rounded(ts.char_spacing)}  Tw {format_rounded(ts.word_spacing)}  "
-        f"Tz {format_rounded(ts.scale)}  TL {format_rounded(ts.leading)}  Ts {format_rounded(ts.rise)}  Tr {ts.render}")
+    n = format_rounded
+    row("size", f"{n(ts.size)}   Tc {n(ts.char_spacing)}  Tw {n(ts.word_spacing)}  "
+        f"Tz {n(ts.scale)}  TL {n(ts.leading)}  Ts {n(ts.rise)}  Tr {ts.render}")
     if step.tm is not None:  # the pen: the text matrix's origin
         x, y = transform(gs.ctm, step.tm[4], step.tm[5])
-        row("pen", f"({format_rounded(x)}, {format_rounded(y)}) on the page, ({format_rounded(step.tm[4])}, {format_rounded(step.tm[5])}) in user space")
+        row("pen", f"({n(x)}, {n(y)}) on the page, ({n(step.tm[4])}, {n(step.tm[5])}) in user space")
     else:
         row("pen", "— (outside BT/ET)")
     row("fill", f"{safe_line(gs.fill_space)} {' '.join(format_rounded(c) for c in gs.fill_color)}")
