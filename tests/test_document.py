@@ -263,3 +263,36 @@ def test_unusable_page_count_falls_back_to_the_page_tree(count):
            b"4 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n")
     doc = Document(buf)
     assert doc.page_count() == 2 == len(doc.page_refs())
+
+
+def test_page_tree_problems_are_reported_not_skipped_silently(tmp_path):
+    import pikepdf
+
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pages = pdf.Root.Pages
+    pages.Kids.append(pikepdf.Dictionary(Type=pikepdf.Name.Page))  # direct, not a reference
+    pages.Kids.append(pdf.make_indirect(pikepdf.Array([7])))       # not a dictionary
+    path = tmp_path / "odd-kids.pdf"
+    pdf.save(path)
+    doc = Document.open(path)
+    assert len(doc.page_refs()) == 1
+    assert {"pages-kid-direct", "pages-kid-missing"} <= codes(doc)
+
+
+def test_deep_page_tree_is_cut_with_a_warning(tmp_path):
+    import pikepdf
+
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    node = pdf.Root.Pages
+    for _ in range(70):  # wrap the tree in 70 single-child levels
+        parent = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Pages, Kids=[node], Count=1))
+        node.Parent = parent
+        node = parent
+    pdf.Root.Pages = node
+    path = tmp_path / "deep.pdf"
+    pdf.save(path)
+    doc = Document.open(path)
+    assert doc.page_refs() == []
+    assert "pages-too-deep" in codes(doc)

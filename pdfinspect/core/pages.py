@@ -9,6 +9,8 @@ from .objects import Array, Dict, Ref, is_integer
 if TYPE_CHECKING:
     from .document import Document
 
+MAX_DEPTH = 64  # page tree levels followed before a branch is cut
+
 
 def page_refs(doc: Document) -> list[Ref]:
     """Page objects in order, walking /Pages /Kids (7.7.3.2) with a cycle guard."""
@@ -17,14 +19,24 @@ def page_refs(doc: Document) -> list[Ref]:
     root = doc.catalog.get("Pages")
 
     def walk(ref, depth):
-        if not isinstance(ref, Ref) or ref.num in seen or depth > 64:
-            if isinstance(ref, Ref) and ref.num in seen:
-                doc.note(warning("pages-loop", f"page tree node {ref.num} appears twice; skipped",
-                                 ref=(ref.num, ref.gen), clause="7.7.3.2"))
+        if not isinstance(ref, Ref):
+            doc.note(warning("pages-kid-direct", f"/Kids entry {type(ref).__name__} is not a reference to "
+                             "a page or page tree node; skipped", clause="7.7.3.2"))
+            return
+        where = (ref.num, ref.gen)
+        if ref.num in seen:
+            doc.note(warning("pages-loop", f"page tree node {ref.num} appears twice; skipped", ref=where,
+                             clause="7.7.3.2"))
+            return
+        if depth > MAX_DEPTH:
+            doc.note(warning("pages-too-deep", f"page tree deeper than {MAX_DEPTH} levels at node {ref.num}; "
+                             "the rest of this branch skipped", ref=where, clause="7.7.3.2"))
             return
         seen.add(ref.num)
         node = doc.resolve(ref)
         if not isinstance(node, Dict):
+            doc.note(warning("pages-kid-missing", f"page tree entry {ref.num} {ref.gen} R is not a dictionary; "
+                             "skipped", ref=where, clause="7.7.3.2"))
             return
         kids = doc.resolve(node.get("Kids"))
         if node.get("Type") == "Page" or (not isinstance(kids, Array) and node.get("Type") != "Pages"):
@@ -77,10 +89,11 @@ def page_count(doc: Document) -> int:
     count = _count(doc, doc.resolve(doc.catalog.get("Pages")))
     return count if count is not None else len(page_refs(doc))
 
+
 def inherited(doc: Document, page: Dict, key: str):
     """A page attribute, looked up through /Parent (7.7.3.4)."""
     node = page
-    for _ in range(64):
+    for _ in range(MAX_DEPTH):
         if key in node:
             return node[key]
         parent = doc.resolve(node.get("Parent"))
