@@ -14,6 +14,8 @@ from .lexer import DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token
 from .objects import Array, Dict, Ref, Stream
 
 MAX_DEPTH = 200
+# Keywords that end the object being read: an array or dictionary still open there is unterminated.
+_OBJECT_ENDS = frozenset({b"endobj", b"stream", b"obj", b"endstream"})
 
 # Fast paths for the two commonest arrays (/Widths, /Rect, /Kids …): numbers only, or
 # references only; anything else goes token by token. Possessive quantifiers throughout:
@@ -151,8 +153,8 @@ class Parser:
             tok = self.next_token()
             if tok.kind == DELIM and tok.value == b"]":
                 return arr
-            if tok.kind == EOF or (tok.kind == KEYWORD and tok.value in (b"endobj", b"stream", b"obj", b"endstream")) \
-                    or (tok.kind == DELIM and tok.value in (b">>",)):
+            if tok.kind == EOF or (tok.kind == KEYWORD and tok.value in _OBJECT_ENDS) \
+                    or (tok.kind == DELIM and tok.value == b">>"):
                 self._warn("array-unterminated", "array not closed with ']'", open_tok.start, "7.3.6")
                 self.push(tok)
                 return arr
@@ -182,7 +184,7 @@ class Parser:
                                tok.start, "7.3.7")
                     d[tok.value] = None
                     return d
-                if vt.kind == KEYWORD and vt.value in (b"endobj", b"stream", b"obj", b"endstream"):
+                if vt.kind == KEYWORD and vt.value in _OBJECT_ENDS:
                     self._warn("dict-unterminated", "dictionary not closed with '>>'", open_tok.start, "7.3.7")
                     self.push(vt)
                     return d
@@ -194,7 +196,7 @@ class Parser:
                                tok.start, "7.3.7")
                 d[tok.value] = value
                 continue
-            if tok.kind == EOF or (tok.kind == KEYWORD and tok.value in (b"endobj", b"stream", b"obj", b"endstream")):
+            if tok.kind == EOF or (tok.kind == KEYWORD and tok.value in _OBJECT_ENDS):
                 self._warn("dict-unterminated", "dictionary not closed with '>>'", open_tok.start, "7.3.7")
                 self.push(tok)
                 return d
