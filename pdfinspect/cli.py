@@ -21,8 +21,13 @@ from .core.xref import FREE, IN_FILE
 from .present.text import bytes_as_text, hexdump, looks_like_text, safe_line
 
 CORE_COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
-CONTENT_COMMANDS = ("ops", "glyphs", "fonts", "text")  # in cli_content, imported on use
-COMMANDS = CORE_COMMANDS + CONTENT_COMMANDS
+# Commands that live in their own modules, imported only when one of them runs (they pull in
+# the interpreter, fontTools, Pillow…). Each module has ``register(subparsers)`` and a
+# ``cmd_<name>(args, out)`` per command; adding a command is one entry here.
+COMMAND_MODULES = {
+    "ops": "cli_content", "glyphs": "cli_content", "fonts": "cli_content", "text": "cli_content",
+}
+COMMANDS = CORE_COMMANDS + tuple(COMMAND_MODULES)
 EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE = 0, 1, 2
 
 
@@ -248,9 +253,15 @@ def add_common_options(p: argparse.ArgumentParser) -> None:
                    help=f"stop decoding a stream after MB megabytes (default {DEFAULT_LIMIT >> 20})")
 
 
-def build_parser(content: bool = True) -> argparse.ArgumentParser:
-    """The parser of every command; ``content=False`` leaves out the content commands,
-    whose modules (interpreter, fonts, fontTools) cost start-up time."""
+def _load(module: str):
+    import importlib
+
+    return importlib.import_module(f"{__package__}.{module}")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; with ``only``, the core commands and just the module
+    that defines ``only``: the other modules (interpreter, fontTools…) cost start-up time."""
     p = argparse.ArgumentParser(
         prog="pdfinspect", usage="pdfinspect COMMAND FILE [options]  |  pdfinspect FILE [-r N | -p N | "
         "--object N | --page N [--step | --glyphs]]",
@@ -301,10 +312,10 @@ def build_parser(content: bool = True) -> argparse.ArgumentParser:
     s.add_argument("--decode", action="store_true", help="decode streams with generalized filters")
     s.add_argument("--revision", type=int, help="as of revision K (0 = oldest)")
     add_common_options(s)
-    if content:
-        from . import cli_content
-
-        cli_content.register(sub)
+    wanted = COMMAND_MODULES.values() if only is None else \
+        [COMMAND_MODULES[only]] if only in COMMAND_MODULES else []
+    for module in dict.fromkeys(wanted):
+        _load(module).register(sub)
     return p
 
 
@@ -345,11 +356,9 @@ def main(argv: list[str] | None = None) -> int:
 def _dispatch(argv: list[str]) -> int:
     out = Output()
     if argv and argv[0] in COMMANDS:
-        args = build_parser(content=argv[0] in CONTENT_COMMANDS).parse_args(argv)
-        if args.command in CONTENT_COMMANDS:
-            from . import cli_content
-
-            return getattr(cli_content, f"cmd_{args.command}")(args, out)
+        args = build_parser(only=argv[0]).parse_args(argv)
+        if args.command in COMMAND_MODULES:
+            return getattr(_load(COMMAND_MODULES[args.command]), f"cmd_{args.command}")(args, out)
         return globals()[f"cmd_{args.command}"](args, out)
     if not argv or argv[0] in ("-h", "--help"):
         build_parser().print_help() if argv else build_open_parser().print_usage(sys.stderr)
