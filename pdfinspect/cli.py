@@ -26,6 +26,7 @@ CORE_COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
 # ``cmd_<name>(args, out)`` per command; adding a command is one entry here.
 COMMAND_MODULES = {
     "ops": "cli_content", "glyphs": "cli_content", "fonts": "cli_content", "text": "cli_content",
+    "render": "cli_render", "extract": "cli_render",
 }
 COMMANDS = CORE_COMMANDS + tuple(COMMAND_MODULES)
 EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE = 0, 1, 2
@@ -90,6 +91,10 @@ def cmd_show(args, out: Output) -> int:
         state = "free" if entry is not None else "not in the cross-reference table"
         _err(f"object {args.num} {args.gen if args.gen is not None else 0} is {state}")
         return EXIT_UNREADABLE
+    if args.raw and not sys.stdout.isatty():  # into a pipe or a file: the bytes themselves
+        sys.stdout.flush()
+        sys.stdout.buffer.write(doc.raw_bytes(obj))
+        return EXIT_OK
     rev = doc.revision_of(obj.num, args.revision)
     where = f"offset {obj.start}" if obj.container is None else \
         f"object stream {obj.container} index {obj.index}"
@@ -277,7 +282,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     s.add_argument("file")
     s.add_argument("num", type=int)
     s.add_argument("gen", type=int, nargs="?")
-    s.add_argument("--raw", action="store_true", help="the object's bytes as stored in the file")
+    s.add_argument("--raw", action="store_true", help="the object's bytes as stored in the file (into a "
+                   "pipe: the bytes themselves; on a terminal: text or a hex dump)")
     s.add_argument("--revision", type=int, help="as of revision K (0 = oldest)")
     s.add_argument("--max-bytes", type=_non_negative, default=4096, help="cap on hex-dumped bytes (default 4096)")
     add_common_options(s)
