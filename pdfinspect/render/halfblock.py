@@ -12,11 +12,13 @@ def cell_rows(image) -> list[list[tuple[Colour, Colour]]]:
     a W×H picture gives ceil(H/2) rows of W cells (an odd last row has a white lower half)."""
     rgb = image.convert("RGB")
     w, h = rgb.size
-    data = list(rgb.getdata())
-    white = (255, 255, 255)
+    data = rgb.tobytes()
+    row = 3 * w
+    white = b"\xff" * row
     rows = []
     for y in range(0, h, 2):
-        top = data[y * w:(y + 1) * w]
-        bottom = data[(y + 1) * w:(y + 2) * w] if y + 1 < h else [white] * w
-        rows.append(list(zip(top, bottom)))
+        top = data[y * row:(y + 1) * row]
+        bottom = data[(y + 1) * row:(y + 2) * row] if y + 1 < h else white
+        rows.append([((top[i], top[i + 1], top[i + 2]), (bottom[i], bottom[i + 1], bottom[i + 2]))
+                     for i in range(0, row, 3)])
     return rows
