@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
@@ -97,6 +98,16 @@ def diffs(before: dict[int, PageText], after_doc: Document) -> list[PageDiff]:
     return out
 
 
+def _show(text: str) -> str:
+    """One terminal-safe line, private-use and unassigned characters written as \\uXXXX."""
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Co", "Cn") else c for c in safe_line(text))
+
+
+def _short(text: str, width: int = 40) -> str:
+    text = _show(text)
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
 def _cell(text: str | None) -> str:
     return safe_line(format_unicode(text)) if text is not None else "—"
 
@@ -140,17 +151,17 @@ def diff_lines(page_diffs: list[PageDiff], max_lines: int = 40, max_pairs: int =
     out = []
     for d in page_diffs:
         out.append(f"page {d.page}: 9.10.2 extraction changed"
-                   + ("" if d.full_unchanged else " (! pdfinspect's own text changed too)"))
+                   + ("" if d.full_unchanged else " (pdfinspect's own text too: the old ToUnicode won there)"))
         body = []
         for old, new in d.hunks():
             old, new = [a for a in old if a.strip()], [b for b in new if b.strip()]
-            body += [f"  - {safe_line(a)}" for a in old or ["(no text)"] if new or old]
-            body += [f"  + {safe_line(b)}" for b in new or ["(no text)"] if new or old]
+            body += [f"  - {_show(a)}" for a in old or ["(no text)"] if new or old]
+            body += [f"  + {_show(b)}" for b in new or ["(no text)"] if new or old]
         out += body[:max_lines]
         if len(body) > max_lines:
             out.append(f"  … {len(body) - max_lines} more lines")
         pairs = Counter((a, b) for a, b in d.changes() if a.strip() or b.strip()).most_common()
-        shown = ", ".join(f"{safe_line(a) or '∅'} → {safe_line(b) or '∅'}" + (f" ×{k}" if k > 1 else "")
+        shown = ", ".join(f"{_short(a) or '∅'} → {_short(b) or '∅'}" + (f" ×{k}" if k > 1 else "")
                           for (a, b), k in pairs[:max_pairs])
         out.append(f"    changed: {shown}" + (f", … {len(pairs) - max_pairs} more" if len(pairs) > max_pairs else ""))
     return out
