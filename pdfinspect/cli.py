@@ -18,6 +18,8 @@ from .core.objects import Dict, Name, Stream, String, type_name
 from .core.parser import Parser
 from .core.serialize import format_object
 from .core.xref import FREE, IN_FILE
+from .present.objects import object_header, object_lines
+from .present.streams import LEXERS, StreamHeader, stream_kind
 from .present.text import bytes_as_text, hexdump, looks_like_text, safe_line
 
 CORE_COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
@@ -84,16 +86,11 @@ def _report_repairs(doc: Document) -> None:
 # -- commands ------------------------------------------------------------------------------
 def cmd_show(args, out: Output) -> int:
     doc = open_document(args)
-    obj = doc.get(args.num, args.gen, args.revision)
+    header, obj = object_header(doc, args.num, args.gen, args.revision)
     if obj is None:
-        entry = doc.xref(args.revision).get(args.num)
-        state = "free" if entry is not None else "not in the cross-reference table"
-        _err(f"object {args.num} {args.gen if args.gen is not None else 0} is {state}")
+        _err(f"{header.title}: {header.missing}")
         return EXIT_UNREADABLE
-    rev = doc.revision_of(obj.num, args.revision)
-    where = f"offset {obj.start}" if obj.container is None else \
-        f"object stream {obj.container} index {obj.index}"
-    out.line(f"% {where}, {obj.end - obj.start} bytes, revision {rev}")
+    out.line(f"% {header.detail}")
     if args.raw:
         raw = doc.raw_bytes(obj)
         if looks_like_text(raw):
@@ -101,23 +98,21 @@ def cmd_show(args, out: Output) -> int:
         else:
             out.line(hexdump(raw))
         return EXIT_OK
-    out.pdf(f"{obj.num} {obj.gen} obj\n{format_object(obj.value)}")
+    out.pdf("\n".join([header.title] + [line.text for line in object_lines(obj.value, limit=None)]))
     if isinstance(obj.value, Stream):
         res = doc.stream_data(obj)
-        steps = " → ".join(f"{s.name} ({s.size_in}→{s.size_out} bytes)" for s in res.steps)
+        kind = stream_kind(obj.value.dict, res.data)
         out.line("stream")
-        if steps:
-            out.line(f"% filters: {steps}")
+        out.line(f"% {StreamHeader(False, len(obj.value.raw), res, kind).line}")
         if res.error:
             _err(f"object {obj.num} {obj.gen}: {res.error} (data offset {obj.value.data_offset}); "
                  "showing partial data")
-        data = res.data
-        if looks_like_text(data):
-            subtype = obj.value.dict.get("Type")
-            lexer = "pdfcmap" if b"begincmap" in data[:4096] else ("pdf" if subtype == "ObjStm" else "pdfcontent")
-            out.pdf(bytes_as_text(data), lexer)
+        if kind == "hex":
+            out.line(hexdump(res.data, limit=args.max_bytes))
+        elif kind in LEXERS:
+            out.pdf(bytes_as_text(res.data), LEXERS[kind])
         else:
-            out.line(hexdump(data, limit=args.max_bytes))
+            out.line(bytes_as_text(res.data))
         out.line("endstream")
     out.line("endobj")
     for d in obj.diagnostics:
