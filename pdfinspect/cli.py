@@ -20,6 +20,7 @@ from .core.serialize import format_object
 from .core.xref import FREE, IN_FILE
 from .present.objects import object_header, object_lines
 from .present.streams import LEXERS, StreamHeader, stream_kind
+from .present.summary import document_summary
 from .present.text import bytes_as_text, hexdump, looks_like_text, safe_line
 
 CORE_COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
@@ -60,10 +61,17 @@ def _err(message: str) -> None:
     sys.stderr.write(f"pdfinspect: {safe_line(message)}\n")
 
 
-def open_document(args) -> Document:
+# Documents opened by the running command, with how many of their diagnostics went to stderr:
+# the dispatcher reports the rest when the command ends, whatever the command.
+_opened: list[list] = []
+
+
+def open_document(args, allow_locked: bool = False) -> Document:
     """Open ``args.file`` with the options every command shares."""
     limit = args.decode_limit * 1024 * 1024 if getattr(args, "decode_limit", None) else DEFAULT_LIMIT
-    doc = Document.open(args.file, password=args.password or b"", decode_limit=limit)
+    doc = Document.open(args.file, password=args.password or b"", decode_limit=limit,
+                        allow_locked=allow_locked)
+    _opened.append([doc, 0])
     revision = getattr(args, "revision", None)
     if revision is not None and not 0 <= revision < len(doc.revisions):
         raise PdfError(error("revision-missing", f"no revision {revision} (the document has "
@@ -78,9 +86,22 @@ def dump_json(value) -> None:
 
 
 def _report_repairs(doc: Document) -> None:
-    """Every repair and warning met while running the command goes to stderr."""
-    for d in doc.diagnostics:
+    """Every repair and warning met while running the command goes to stderr, each once."""
+    for seen in _opened:
+        if seen[0] is doc:
+            break
+    else:
+        seen = [doc, 0]
+        _opened.append(seen)
+    for d in doc.diagnostics[seen[1]:]:
         _err(str(d))
+    seen[1] = len(doc.diagnostics)
+
+
+def _report_all_repairs() -> None:
+    for doc, _ in list(_opened):
+        _report_repairs(doc)
+    _opened.clear()
 
 
 # -- commands ------------------------------------------------------------------------------
@@ -88,7 +109,7 @@ def cmd_show(args, out: Output) -> int:
     doc = open_document(args)
     header, obj = object_header(doc, args.num, args.gen, args.revision)
     if obj is None:
-        _err(f"{header.title}: {header.missing}")
+        _err(header.missing)
         return EXIT_UNREADABLE
     out.line(f"% {header.detail}")
     if args.raw:
@@ -115,8 +136,6 @@ def cmd_show(args, out: Output) -> int:
             out.line(bytes_as_text(res.data))
         out.line("endstream")
     out.line("endobj")
-    for d in obj.diagnostics:
-        _err(str(d))
     return EXIT_OK
 
 
@@ -133,31 +152,15 @@ def cmd_info(args, out: Output) -> int:
     if not args.quick:
         for obj in doc.iter_objects(cache=False):  # parse everything so every repair is listed
             pass
-    from .core.textstrings import decode_text  # only info decodes text strings
-
-    out.line(f"File:        {safe_line(args.file)} ({doc.size} bytes)")
-    out.line(f"Version:     {doc.header_version or '?'}"
-             + (f" (catalog /Version {doc.version})" if doc.version != doc.header_version else ""))
-    for key in ("Title", "Author", "Creator", "Producer", "CreationDate", "ModDate"):
-        v = doc.resolve(doc.info.get(key))
-        if isinstance(v, String):
-            out.line(f"{key + ':':<13}{safe_line(decode_text(v.value))}")
-    out.line(f"Encryption:  {doc.security.describe() if doc.security else 'none'}")
-    out.line(f"Pages:       {doc.page_count()}")
-    out.line(f"Revisions:   {len(doc.revisions)}" + ("  (linearized: first-page and main xref sections "
-                                                       "form revision 0)" if doc.linearized else ""))
-    for r in doc.revisions:
-        kinds = "+".join(s.kind for s in r.sections) or "reconstructed"
-        out.line(f"  {r.index}: startxref {r.startxref}, {kinds}, {len(r.entries)} entries")
-    out.line(f"Objects:     {len(doc.object_numbers())}")
-    repairs = [d for d in doc.diagnostics if d.repair]
-    out.line(f"Repairs:     {len(repairs) or 'none'}")
-    for d in repairs:
-        out.line(f"  {safe_line(str(d))}")
-    others = [d for d in doc.diagnostics if not d.repair]
-    if others:
-        out.line(f"Warnings:    {len(others)}")
-        for d in others:
+    summary = document_summary(doc, doc.object_numbers())
+    follow = {"Encryption": summary.security, "Revisions": summary.revisions}
+    for fact in summary.facts:
+        out.line(f"{fact.label + ':':<13}{fact.value}")
+        for line in follow.get(fact.label, ()):
+            out.line(f"  {line}")
+    for label, found in (("Repairs", summary.repairs), ("Warnings", summary.warnings)):
+        out.line(f"{label + ':':<13}{len(found) or 'none'}")
+        for d in found:
             out.line(f"  {safe_line(str(d))}")
     return EXIT_OK
 
@@ -346,6 +349,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+    finally:
+        try:
+            _report_all_repairs()
+        except BrokenPipeError:
+            pass
 
 
 def _dispatch(argv: list[str]) -> int:

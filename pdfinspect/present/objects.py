@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from ..core.objects import Array, Dict, Ref, Stream, String
 from ..core.serialize import format_name, format_object
 from ..core.textstrings import decode_text
-from ..core.xref import FREE
 from .text import safe_line
 
 MAX_LINES = 20_000
@@ -104,21 +103,12 @@ class ObjectHeader:
 
 def object_header(doc, num: int, gen: int | None = None, revision: int | None = None):
     """``(ObjectHeader, IndirectObject or None)`` for object ``num`` (at ``gen``, if given)
-    as of ``revision``."""
+    as of ``revision``; without an object, ``missing`` is ``Document.lookup``'s reason."""
     count = len(doc.revisions)
-    obj = doc.get(num, gen, revision)
+    found = doc.lookup(num, gen, revision)
+    obj, rev = found.object, found.revision
     if obj is None:
-        entry = doc.xref(revision).get(num)
-        if entry is None:
-            why = "not in the cross-reference table"
-        elif entry.kind == FREE:
-            why = entry.describe()
-        elif gen is not None and entry.gen != gen:
-            why = f"object {num} is in use at generation {entry.gen}, not {gen}"
-        else:
-            why = f"{entry.describe()}, but it cannot be read"
-        return ObjectHeader(num, gen, count, doc.revision_of(num, revision), revision, missing=why), None
-    rev = doc.revision_of(num, revision)
+        return ObjectHeader(num, gen, count, rev, revision, missing=found.reason), None
     earlier = rev is not None and rev > 0 and doc.get(num, None, rev - 1) is not None
     if obj.container is not None:
         header = ObjectHeader(num, obj.gen, count, rev, revision, stream=obj.container, index=obj.index,

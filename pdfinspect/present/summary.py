@@ -28,8 +28,8 @@ class Fact:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """The facts of a document, its revisions (one line each, from 0), its security facts
-    (one line each) and every diagnostic met so far, repairs first."""
+    """The facts of a document, its revisions (one line each, from 0), its permissions (one
+    line each) and every diagnostic met so far, repairs first."""
 
     facts: tuple[Fact, ...]
     revisions: tuple[str, ...]
@@ -48,12 +48,23 @@ def info_text(doc, key: str) -> str | None:
     return safe_line(decode_text(v.value)) if isinstance(v, String) else None
 
 
+def encryption_text(doc) -> str:
+    """The security handler as declared, and whether a password opened it (read without one)."""
+    facts = doc.encryption
+    if facts is None:
+        return "none"
+    if doc.security is not None:
+        how = f"opened with the {doc.security.authenticated_as} password"
+    else:
+        how = "locked: no password given opens it; strings and streams stay encrypted"
+    return safe_line(f"{facts.describe()}; {how}")
+
+
 def security_lines(doc) -> tuple[str, ...]:
-    """The security handler in one line, then each permission the file grants or denies."""
-    if doc.security is None:
+    """Each permission the file grants or denies (7.6.4.2), read without the password."""
+    if doc.encryption is None:
         return ()
-    return (safe_line(doc.security.describe()),
-            *(f"permission: {safe_line(p)}" for p in doc.security.permission_flags()))
+    return tuple(f"permission: {safe_line(p)}" for p in doc.encryption.permission_flags())
 
 
 def revision_lines(doc) -> tuple[str, ...]:
@@ -77,7 +88,7 @@ def document_summary(doc, numbers: list[int] | None = None) -> Summary:
         text = info_text(doc, key)
         if text is not None:
             facts.append(Fact(key, text))
-    facts.append(Fact("Encryption", safe_line(doc.security.describe()) if doc.security else "none"))
+    facts.append(Fact("Encryption", encryption_text(doc), WARN if doc.locked else ""))
     facts.append(Fact("Pages", str(doc.page_count())))
     linearized = " (linearized: first-page and main sections form revision 0)" if doc.linearized else ""
     facts.append(Fact("Revisions", f"{len(doc.revisions)}{linearized}"))

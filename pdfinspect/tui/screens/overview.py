@@ -28,7 +28,7 @@ def summary(doc, numbers: list[int] | None) -> Text:
     for fact in facts.facts:
         t.append(f"{fact.label:<14}", style="bold")
         t.append(fact.value + "\n", style="bold yellow" if fact.role == WARN else "")
-    for line in facts.security[1:]:
+    for line in facts.security:
         t.append(f"{'':<14}{line}\n")
     t.rstrip()
     return t
