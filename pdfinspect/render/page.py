@@ -81,11 +81,11 @@ def fit_scale(region_size: tuple[float, float], pixels: tuple[int, int]) -> floa
     return max(1e-3, min(pixels[0] / max(w, 1e-3), pixels[1] / max(h, 1e-3)))
 
 
-def around(page: Page, rect: Rect, pixels: tuple[int, int], ems: float = 10.0) -> tuple[float, float, float, float]:
-    """A display region centred on ``rect``, ``ems`` times its height tall (at least 36 pt),
+def around(page: Page, rect: Rect, pixels: tuple[int, int], ems: float = 6.0) -> tuple[float, float, float, float]:
+    """A display region centred on ``rect``, ``ems`` times its height tall (at least 24 pt),
     shaped like ``pixels`` and kept on the page where it can be."""
     l, t, r, b = page.display_rect(rect)
-    height = max(36.0, (b - t) * ems, (r - l) * ems * pixels[1] / max(pixels[0], 1) / 2)
+    height = max(24.0, (b - t) * ems, (r - l) * ems * pixels[1] / max(pixels[0], 1) / 2)
     width = height * pixels[0] / max(pixels[1], 1)
     cx, cy = (l + r) / 2, (t + b) / 2
     pw, ph = page.size
@@ -104,6 +104,7 @@ class Renderer:
         self._lock = threading.Lock()
         self._cache: OrderedDict = OrderedDict()
         self._pages: dict[int, Page] = {}
+        self._open = None  # (index, pdfium page) of the page rendered last
 
     def _document(self):
         if self._pdf is None:
@@ -156,21 +157,34 @@ class Renderer:
                                   "use a smaller scale")
             pw, ph = view.page.size
             crop = (l, ph - b, pw - r, t)  # pdfium crops from each edge: left, bottom, right, top
-            p = self._document()[index]
             try:
-                bitmap = p.render(scale=view.scale, crop=tuple(max(0.0, c) for c in crop), may_draw_forms=True)
+                bitmap = self._loaded(index).render(scale=view.scale, crop=tuple(max(0.0, c) for c in crop),
+                                                    may_draw_forms=True)
                 image = bitmap.to_pil().convert("RGB")
             except Exception as e:  # pdfium's own errors: say so, the app goes on
                 raise RenderError(f"pdfium could not render page {index + 1}: {e}") from None
-            finally:
-                p.close()
             self._cache[key] = image
             if len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
             return image
 
+    def _loaded(self, index: int):
+        """pdfium's page ``index``, kept loaded while the same page is rendered again (zooming
+        or stepping re-renders one page; loading it parses its content each time)."""
+        if self._open is not None and self._open[0] == index:
+            return self._open[1]
+        if self._open is not None:
+            self._open[1].close()
+            self._open = None
+        page = self._document()[index]
+        self._open = (index, page)
+        return page
+
     def close(self) -> None:
         with self._lock:
+            if self._open is not None:
+                self._open[1].close()
+                self._open = None
             if self._pdf is not None:
                 self._pdf.close()
                 self._pdf = None

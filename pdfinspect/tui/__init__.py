@@ -26,12 +26,12 @@ def start_target(doc: Document, object_num: int | None, page: int | None) -> Tar
 
 
 def run_app(path, password: str = "", object_num: int | None = None, page: int | None = None,
-            step: bool = False, glyphs: bool = False) -> int:
+            step: bool = False, glyphs: bool = False, images: str = "auto") -> int:
     """Open ``path`` and run the app; returns the exit status, as the CLI does: 1 when the
     file cannot be read (or the password is wrong), 2 for a page the file does not have.
 
     ``step`` opens the content stepper and ``glyphs`` the glyph inspector on page ``page``
-    (default 1) instead of the browser.
+    (default 1) instead of the browser; ``images`` is the ``--images`` mode of the preview.
     """
     from .app import PdfInspectApp
 
@@ -48,5 +48,7 @@ def run_app(path, password: str = "", object_num: int | None = None, page: int |
         print(f"pdfinspect: {e}", file=sys.stderr)
         return 2
     view = "stepper" if step else "glyphs" if glyphs else None
-    PdfInspectApp(doc, password, start, (view, page or 1) if view else None).run()
+    app = PdfInspectApp(doc, password, start, (view, page or 1) if view else None)
+    app.images = images  # how the page preview is drawn (widgets/preview.py)
+    app.run()
     return 0

@@ -26,11 +26,12 @@ from pdfinspect.present.text import safe_line
 from ..messages import ObjectRequested, Target
 from ..widgets.glyph_panels import PagePrompt, PathList, PickList, font_panel
 from ..widgets.line_view import LineView
+from ..widgets.preview import PagePreview, PreviewHost, glyph_layers
 
 TABLE_HEADER = f"{'code':<6} {'CID':>5} {'GID':>5} {'glyph':<16} {'Unicode':<16} {'method':<13} {'count':>6}  conflicts"
 
 
-class GlyphScreen(PagePrompt, Screen):
+class GlyphScreen(PreviewHost, PagePrompt, Screen):
     """Glyphs of page N (open from the palette or ``--page N --glyphs``)."""
 
     PAGE_MODE = "glyphs"
@@ -45,6 +46,7 @@ class GlyphScreen(PagePrompt, Screen):
         Binding("m", "filter('meaningless')", "Bad names", id="filter-meaningless",
                 tooltip="Show only codes with meaningless glyph names like g12 (toggle)"),
         Binding("p", "pick_page", "Page", id="glyphs-page", tooltip="Inspect page N's glyphs (type its number)"),
+        *PreviewHost.PREVIEW_BINDINGS,
     ]
     DEFAULT_CSS = """
     #glyph-font { height: auto; max-height: 14; padding: 0 1; }
@@ -59,6 +61,8 @@ class GlyphScreen(PagePrompt, Screen):
         self.shown: list[CodeRow | Font] = []
         self.programs: dict[Font, FontProgram | None] = {}
         self.diagnoses: dict[Font, str] = {}
+        self.records = ()  # every glyph of the page, for the preview
+        self.current: CodeRow | Font | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="glyphs-header")
@@ -71,6 +75,7 @@ class GlyphScreen(PagePrompt, Screen):
                 yield Static(id="glyph-font")
                 yield Static("resolution path (enter: open the object)", classes="panel-title")
                 yield PathList(id="glyph-path")
+            yield PagePreview(id="preview")
         yield Footer()
 
     def show_page(self, n: int) -> None:
@@ -88,21 +93,23 @@ class GlyphScreen(PagePrompt, Screen):
         try:
             doc = self.app.reopen()
             resolver = Resolver(doc)
-            rows = code_rows(page_glyphs(doc, ref, resolver))
+            records = list(page_glyphs(doc, ref, resolver))
+            rows = code_rows(records)
             programs = {r.font: resolver.program(r.font) for r in rows}
             diagnoses = font_diagnoses(rows)
         except Exception as e:  # a core bug on this page: say so instead of "resolving glyphs…"
             self.app.call_from_thread(self.failed, n, str(e))
         else:
-            self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses)
+            self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses, records)
 
     def failed(self, n: int, error: str) -> None:
         if n == self.page:
             self.query_one("#glyphs-header", Static).update(Text(f"page {n}: error: {safe_line(error)}", style="red"))
 
     def loaded(self, n: int, rows: list[CodeRow], programs: dict[Font, FontProgram | None],
-               diagnoses: dict[Font, str]) -> None:
+               diagnoses: dict[Font, str], records=()) -> None:
         if n == self.page:
+            self.records = records
             self.rows = rows
             self.programs = programs
             self.diagnoses = diagnoses
@@ -155,6 +162,8 @@ class GlyphScreen(PagePrompt, Screen):
 
     def show_path(self, index: int) -> None:
         item = self.shown[index] if 0 <= index < len(self.shown) else None
+        self.current = item
+        self.update_preview()
         self.query_one("#glyph-path", PathList).show(item.record if isinstance(item, CodeRow) else None)
         font = item.font if isinstance(item, CodeRow) else item
         panel = self.query_one("#glyph-font", Static)
@@ -162,6 +171,16 @@ class GlyphScreen(PagePrompt, Screen):
             panel.update("")
         else:
             panel.update(font_panel(font, self.programs.get(font), self.diagnoses.get(font, "")))
+
+    def preview_request(self):
+        """Every glyph of the row's font boxed, every glyph of its code highlighted."""
+        if self.page is None:
+            return None
+        item = self.current
+        font = item.font if isinstance(item, CodeRow) else item
+        code = item.record.glyph.code if isinstance(item, CodeRow) else None
+        same_font = [r for r in self.records if r.step.font is font]
+        return glyph_layers(self.page - 1, same_font, [r for r in same_font if r.glyph.code == code])
 
     def on_line_view_moved(self, event: LineView.Moved) -> None:
         if event.view.id == "glyph-table":

@@ -20,6 +20,7 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from pdfinspect.content.interpreter import Step, iter_steps, page_content
+from pdfinspect.content.geometry import Geometry
 from pdfinspect.content.textlayout import GlyphRecord, layout, step_records
 from pdfinspect.core.objects import Dict, Ref, Stream
 from pdfinspect.fonts.resolve import Resolver
@@ -31,6 +32,7 @@ from ..memory import building
 from ..widgets.glyph_panels import PagePrompt, PathList, PickList
 from ..widgets.line_view import LineView
 from ..widgets.op_list import OpList
+from ..widgets.preview import PagePreview, PreviewHost, glyph_layers
 from ..widgets.source_excerpt import source_excerpt
 
 FIRST_BATCH = 500  # steps in the worker's first hand-over: the first operators show at once
@@ -55,7 +57,7 @@ def state_text(step: Step) -> Text:
     return out
 
 
-class StepperScreen(PagePrompt, Screen):
+class StepperScreen(PreviewHost, PagePrompt, Screen):
     """Step through page N's content stream (open from the palette or ``--page N --step``)."""
 
     PAGE_MODE = "stepper"
@@ -74,6 +76,7 @@ class StepperScreen(PagePrompt, Screen):
         Binding("end", "jump(-1)", "Last", show=False, id="last-operator", priority=True,
                 tooltip="Last operator loaded"),
         Binding("p", "pick_page", "Page", id="stepper-page", tooltip="Step through page N (type its number)"),
+        *PreviewHost.PREVIEW_BINDINGS,
     ]
     DEFAULT_CSS = """
     #step-main { width: 1fr; }
@@ -93,6 +96,7 @@ class StepperScreen(PagePrompt, Screen):
         self._state_rows = -1
         self.quiet_until = 0.0  # time.monotonic() until which the worker leaves the GIL to the UI
         self._shown: dict[str, object] = {}  # panel → what it shows: an unchanged panel is not redrawn
+        self.selected = 0  # the glyph picked among the operator's (its path and its preview highlight)
 
     def compose(self) -> ComposeResult:
         yield Static(id="stepper-header")
@@ -107,6 +111,7 @@ class StepperScreen(PagePrompt, Screen):
                 yield PickList(id="step-glyphs")
                 yield Static("resolution path (enter: open the object)", classes="panel-title")
                 yield PathList(id="step-path")
+            yield PagePreview(id="preview")
         yield Static("text drawn so far (this operator's glyphs marked)", classes="panel-title")
         yield Static(id="step-text")
         yield Footer()
@@ -157,6 +162,7 @@ class StepperScreen(PagePrompt, Screen):
         worker = get_current_worker()
         doc = self.app.reopen()
         resolver = Resolver(doc)
+        geometry = Geometry(doc)
         page = doc.resolve(ref)
         sources = {ref: page_content(doc, page)[0]} if isinstance(page, Dict) else {}
         steps: list[Step] = []
@@ -172,7 +178,7 @@ class StepperScreen(PagePrompt, Screen):
                 known.add(step.source)
                 sources[step.source] = form_data(doc, step.source)
             firsts.append(total)
-            drawn = step_records(step, resolver, used, total)
+            drawn = step_records(step, resolver, used, total, geometry)
             records.extend(drawn)
             total += len(drawn)
             steps.append(step)
@@ -223,6 +229,7 @@ class StepperScreen(PagePrompt, Screen):
         end = start + len(step.glyphs)
         self.show_source(step)
         if not self._changed("text", (start, end)):
+            self.update_preview()
             return  # the same glyphs as the step shown before (none, usually): the panels stay
         self.glyph_start, self.shown_glyphs = start, self.records[start:end]
         self.show_text(start, end)
@@ -261,6 +268,15 @@ class StepperScreen(PagePrompt, Screen):
         valid = 0 <= k < len(self.shown_glyphs)
         if self._changed("path", self.glyph_start + k if valid else None):
             self.query_one("#step-path", PathList).show(self.shown_glyphs[k] if valid else None)
+            self.selected = k
+            self.update_preview()
+
+    def preview_request(self):
+        """The page with this operator's glyphs boxed and the selected one highlighted."""
+        if self.page is None:
+            return None
+        selected = self.shown_glyphs[self.selected] if 0 <= self.selected < len(self.shown_glyphs) else None
+        return glyph_layers(self.page - 1, self.shown_glyphs, [selected] if selected else [])
 
     def show_text(self, start: int, end: int) -> None:
         """Lay out the page's glyphs up to this step; the step's own glyphs in reverse video."""

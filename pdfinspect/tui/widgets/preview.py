@@ -1,0 +1,206 @@
+"""The page preview: pdfium's picture of the page (or of the region around a glyph) with our
+glyph boxes drawn over it, rendered in a worker and shown as half-block cells.
+
+:class:`PagePreview` shows what it is asked to (a page with box layers and an optional
+focus, or a picture) and renders in a thread worker; a newer request makes an older result
+stale. Half-blocks (``▀``, upper pixel as foreground, lower as background) work in every
+terminal, in tmux and in Textual's web mode, and are what every ``--images`` mode shows
+for now: ``none`` turns the preview off, ``kitty`` and ``sixel`` say that the sharper
+pictures of the optional ``textual-image`` extra (``pdfinspect[images]``, Python ≥ 3.12)
+are not drawn yet and fall back to half-blocks.
+
+:class:`PreviewHost` is the screen side: ``i`` shows or hides the pane, ``Z`` zooms to
+the selected glyph and back to the page; the screen says what to draw by
+``preview_request()``.
+"""
+from __future__ import annotations
+
+import threading
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import work
+from textual.binding import Binding
+from textual.color import Color
+from textual.strip import Strip
+from textual.widget import Widget
+
+from pdfinspect.content.geometry import union
+from pdfinspect.render.boxes import OPERATOR, OTHER, SELECTED, draw_quads
+from pdfinspect.render.halfblock import UPPER_HALF, cell_rows
+from pdfinspect.render.page import RenderError, Renderer
+
+SHARPER = ("kitty", "sixel")
+
+
+def renderer_of(app) -> Renderer:
+    """The app's one renderer (pdfium document and picture cache), made on first use."""
+    renderer = getattr(app, "_preview_renderer", None)
+    if renderer is None:
+        doc = app.doc
+        source = doc.path if doc.path else bytes(doc.buf)
+        renderer = app._preview_renderer = Renderer(source, getattr(app, "password", None) or None)
+    return renderer
+
+
+class PagePreview(Widget, can_focus=False):
+    """A picture as half-block cells; ``show(...)`` asks for one, rendered in a worker."""
+
+    DEFAULT_CSS = """
+    PagePreview { display: none; width: 45%; height: 1fr; min-width: 20; border-left: vkey $primary-muted; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[list] = []
+        self.message = "…"
+        self.request: tuple | None = None
+        self._generation = 0
+        self._lock = threading.Lock()
+        self._styles: dict = {}
+
+    # -- asking ------------------------------------------------------------------------------
+    def show(self, page_index: int, layers: list, focus=None) -> None:
+        """Page ``page_index`` (0-based) with ``layers`` [(colour, page quads)], around ``focus``
+        (a page rectangle) or whole."""
+        self._ask(("page", page_index, tuple((c, tuple(q)) for c, q in layers), focus))
+
+    def show_picture(self, image, caption: str = "") -> None:
+        """A ready picture (an image XObject), fitted to the pane."""
+        self._ask(("picture", image, caption))
+
+    def show_message(self, text: str) -> None:
+        self._generation += 1
+        self.request, self.rows, self.message = None, [], text
+        self.refresh()
+
+    def _ask(self, request: tuple) -> None:
+        if request == self.request and self.rows:
+            return
+        self.request = request
+        self._generation += 1
+        w, h = self.content_region.width, self.content_region.height
+        if w < 2 or h < 2:  # not laid out yet: on_resize asks again
+            return
+        self._render(self._generation, request, (w, h * 2))
+
+    def on_resize(self) -> None:
+        if self.request is not None:
+            self._generation += 1
+            self._render(self._generation, self.request, (self.content_region.width, self.content_region.height * 2))
+
+    @work(thread=True, group="preview", exit_on_error=False)
+    def _render(self, generation: int, request: tuple, pixels: tuple[int, int]) -> None:
+        with self._lock:  # one rendering at a time; a stale request is dropped unrendered
+            if generation != self._generation:
+                return
+            try:
+                image = self._picture(request, pixels)
+                rows, message = cell_rows(image), ""
+            except RenderError as e:
+                rows, message = [], str(e)
+            except Exception as e:  # pdfium or Pillow on a damaged page: say so, keep the app
+                rows, message = [], f"preview failed: {e}"
+        self.app.call_from_thread(self._shown, generation, rows, message)
+
+    def _picture(self, request: tuple, pixels: tuple[int, int]):
+        if request[0] == "picture":
+            image = request[1].convert("RGB")
+            scale = min(pixels[0] / image.width, pixels[1] / image.height)
+            size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+            return image.resize(size)
+        _, index, layers, focus = request
+        renderer = renderer_of(self.app)
+        view = renderer.view(index, pixels, focus)
+        image = renderer.render(index, view).copy()
+        for colour, quads in layers:
+            draw_quads(image, view, quads, colour)
+        return image
+
+    def _shown(self, generation: int, rows: list, message: str) -> None:
+        if generation == self._generation:
+            self.rows, self.message = rows, message
+            self.refresh()
+
+    # -- drawing -----------------------------------------------------------------------------
+    def _style(self, fg, bg) -> Style:
+        key = (fg, bg)
+        style = self._styles.get(key)
+        if style is None:
+            if len(self._styles) > 50_000:
+                self._styles.clear()
+            style = self._styles[key] = Style(color=Color(*fg).rich_color, bgcolor=Color(*bg).rich_color)
+        return style
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if not self.rows:
+            text = self.message if y == 0 else ""
+            return Strip([Segment(text[:width].ljust(width))])
+        if y >= len(self.rows):
+            return Strip.blank(width)
+        segments = [Segment(UPPER_HALF, self._style(fg, bg)) for fg, bg in self.rows[y][:width]]
+        return Strip(segments).extend_cell_length(width)
+
+
+def glyph_layers(page_index: int, boxed, highlighted, others=()):
+    """A preview request: ``others`` (records) in green, ``boxed`` in blue, ``highlighted`` in
+    red, and the rectangle to zoom to (around the highlighted glyphs, else the boxed ones)."""
+    def quads(records):
+        return [r.bbox.page for r in records if r is not None and r.bbox is not None]
+
+    layers = [(OTHER, quads(others)), (OPERATOR, quads(boxed)), (SELECTED, quads(highlighted))]
+    focus = union(r.bbox.rect for r in (highlighted or boxed) if r is not None and r.bbox is not None)
+    return page_index, [layer for layer in layers if layer[1]], focus
+
+
+class PreviewHost:
+    """Screen mixin: ``i`` toggles the preview pane ``#preview``, ``Z`` zooms to the selected
+    glyph and back. The screen defines ``preview_request() -> (page index, layers, focus
+    rectangle)`` and calls ``update_preview()`` when what it shows changes."""
+
+    PREVIEW_BINDINGS = [
+        Binding("i", "preview", "Preview", id="toggle-preview",
+                tooltip="Show or hide the page preview (our glyph boxes over pdfium's rendering)"),
+        Binding("Z", "zoom", "Zoom", show=False, id="zoom-preview",
+                tooltip="Preview: zoom to the selected glyph, or back to the whole page"),
+    ]
+    zoomed = False
+
+    @property
+    def preview(self) -> PagePreview:
+        return self.query_one("#preview", PagePreview)
+
+    def action_preview(self) -> None:
+        pane = self.preview
+        mode = getattr(self.app, "images", "auto")
+        if mode == "none":
+            self.notify("the preview is off (--images=none)", severity="warning")
+            return
+        if mode in SHARPER and not pane.display:
+            self.notify(f"--images={mode}: sharper pictures are not drawn yet; showing half-blocks",
+                        severity="warning")
+        pane.display = not pane.display
+        if pane.display:
+            self.update_preview()
+
+    def action_zoom(self) -> None:
+        self.zoomed = not self.zoomed
+        if not self.preview.display:
+            self.action_preview()
+        else:
+            self.update_preview()
+
+    def update_preview(self) -> None:
+        pane = self.preview
+        if not pane.display:
+            return
+        request = self.preview_request()
+        if request is None:
+            pane.show_message("nothing to preview yet")
+            return
+        index, layers, focus = request
+        pane.show(index, layers, focus if self.zoomed else None)
+
+    def preview_request(self):  # pragma: no cover - every host defines it
+        raise NotImplementedError
