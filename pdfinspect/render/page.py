@@ -8,12 +8,14 @@ pictures in a small cache, so stepping with the preview open renders nothing new
 """
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
 MAX_PIXELS = 40_000_000  # a rendering larger than this is refused: pdfium would allocate it whole
-CACHE_SIZE = 16
+FULL_PAGE_PIXELS = 12_000_000  # a zoomed view is cut from the whole page rendered up to this size
+CACHE_PIXELS = 40_000_000  # pictures kept, oldest dropped first (3 bytes a pixel)
 Rect = tuple[float, float, float, float]  # left, bottom, right, top in page space
 
 
@@ -133,19 +135,74 @@ class Renderer:
                 p.close()
         return self._pages[index]
 
-    def view(self, index: int, pixels: tuple[int, int], focus: Rect | None = None) -> View:
+    def view(self, index: int, pixels: tuple[int, int], focus: Rect | None = None,
+             page: Page | None = None) -> View:
         """The view of page ``index`` that fits ``pixels``: the whole page, or around ``focus``."""
-        page = self.page(index)
+        page = page or self.page(index)
         if focus is None:
             region = (0.0, 0.0) + page.size
-        else:
-            region = around(page, focus, pixels)
-        return View(page, region, fit_scale((region[2] - region[0], region[3] - region[1]), pixels))
+            return View(page, region, fit_scale((region[2] - region[0], region[3] - region[1]), pixels))
+        region = around(page, focus, pixels)
+        scale = fit_scale((region[2] - region[0], region[3] - region[1]), pixels)
+        scale = 2 ** (math.floor(math.log2(scale) * 2) / 2)  # steps of √2: glyphs of one size share it
+        cx, cy = (region[0] + region[2]) / 2, (region[1] + region[3]) / 2
+        w, h = pixels[0] / scale, pixels[1] / scale
+        pw, ph = page.size
+        l, t = min(max(0.0, cx - w / 2), max(0.0, pw - w)), min(max(0.0, cy - h / 2), max(0.0, ph - h))
+        return View(page, (l, t, l + w, t + h), scale)
+
+    @staticmethod
+    def _key(index: int, view: View) -> tuple:
+        l, t, r, b = view.region
+        return index, round(l, 2), round(t, 2), round(r, 2), round(b, 2), round(view.scale, 4)
+
+    def cached(self, index: int, view: View):
+        """The picture of ``view`` if it is in the cache and no rendering holds the lock, else
+        ``None``: what a UI thread may ask without waiting for pdfium."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            image = self._cache.get(self._key(index, view))
+            if image is None and self._by_crop(view):
+                full = self._cache.get(self._key(index, self._full_view(view)))
+                image = self._crop(full, view) if full is not None else None
+            return image
+        finally:
+            self._lock.release()
+
+    @staticmethod
+    def _full_view(view: View) -> View:
+        return View(view.page, (0.0, 0.0) + view.page.size, view.scale)
+
+    def _by_crop(self, view: View) -> bool:
+        """Whether a region is cut from the whole page rendered at its scale (small enough to
+        keep): zooming then steps from glyph to glyph without calling pdfium again."""
+        w, h = self._full_view(view).pixels
+        return view.region != (0.0, 0.0) + view.page.size and w * h <= FULL_PAGE_PIXELS
+
+    @staticmethod
+    def _crop(full, view: View):
+        from PIL import Image
+
+        l, t, _r, _b = view.region
+        x, y = round(l * view.scale), round(t * view.scale)
+        w, h = view.pixels
+        if x >= 0 and y >= 0 and x + w <= full.width and y + h <= full.height:
+            return full.crop((x, y, x + w, y + h))
+        canvas = Image.new("RGB", (w, h), (255, 255, 255))  # beyond the page: paper, not black
+        canvas.paste(full, (-x, -y))
+        return canvas
+
+    def known_page(self, index: int) -> Page | None:
+        """Page ``index`` if it was read already (no pdfium call), else ``None``."""
+        return self._pages.get(index)
 
     def render(self, index: int, view: View):
         """A Pillow RGB image of ``view`` (cached)."""
+        if self._by_crop(view):
+            return self._crop(self.render(index, self._full_view(view)), view)
+        key = self._key(index, view)
         l, t, r, b = view.region
-        key = (index, round(l, 2), round(t, 2), round(r, 2), round(b, 2), round(view.scale, 4))
         with self._lock:
             image = self._cache.get(key)
             if image is not None:
@@ -164,7 +221,7 @@ class Renderer:
             except Exception as e:  # pdfium's own errors: say so, the app goes on
                 raise RenderError(f"pdfium could not render page {index + 1}: {e}") from None
             self._cache[key] = image
-            if len(self._cache) > CACHE_SIZE:
+            while len(self._cache) > 1 and sum(i.width * i.height for i in self._cache.values()) > CACHE_PIXELS:
                 self._cache.popitem(last=False)
             return image
 

@@ -82,7 +82,39 @@ class PagePreview(Widget, can_focus=False):
         w, h = self.content_region.width, self.content_region.height
         if w < 2 or h < 2:  # not laid out yet: on_resize asks again
             return
-        self._render(self._generation, request, (w, h * 2))
+        image = self._composed(request, (w, h * 2))
+        if image is not None:  # the page picture is cached: boxes are drawn here, no worker
+            self._shown(self._generation, cell_rows(image), "")
+        else:
+            self._render(self._generation, request, (w, h * 2))
+
+    @work(thread=True, group="preview-warm", exit_on_error=False)
+    def prefetch(self, page_index: int) -> None:
+        """Open the file in pdfium and render the page once, small, before the first ``i``:
+        opening a big file and loading a page's fonts take longest."""
+        try:
+            renderer = renderer_of(self.app)
+            renderer.render(page_index, renderer.view(page_index, (16, 16)))
+        except Exception:  # the first real request reports it
+            pass
+
+    def _composed(self, request: tuple, pixels: tuple[int, int]):
+        """The picture with its boxes when the page picture is cached already, else ``None``."""
+        if request[0] != "page":
+            return None
+        _, index, layers, focus = request
+        renderer = renderer_of(self.app)
+        page = renderer.known_page(index)
+        if page is None:
+            return None
+        view = renderer.view(index, pixels, focus, page)
+        image = renderer.cached(index, view)
+        if image is None:
+            return None
+        image = image.copy()
+        for colour, quads in layers:
+            draw_quads(image, view, quads, colour)
+        return image
 
     def on_resize(self) -> None:
         if self.request is not None:
@@ -139,7 +171,15 @@ class PagePreview(Widget, can_focus=False):
             return Strip([Segment(text[:width].ljust(width))])
         if y >= len(self.rows):
             return Strip.blank(width)
-        segments = [Segment(UPPER_HALF, self._style(fg, bg)) for fg, bg in self.rows[y][:width]]
+        segments, run, count = [], None, 0
+        for cell in self.rows[y][:width]:  # runs of one colour pair make one segment
+            if cell != run:
+                if count:
+                    segments.append(Segment(UPPER_HALF * count, self._style(*run)))
+                run, count = cell, 0
+            count += 1
+        if count:
+            segments.append(Segment(UPPER_HALF * count, self._style(*run)))
         return Strip(segments).extend_cell_length(width)
 
 
@@ -166,6 +206,7 @@ class PreviewHost:
                 tooltip="Preview: zoom to the selected glyph, or back to the whole page"),
     ]
     zoomed = False
+    _prefetched: int | None = None  # the page warmed in pdfium while the pane was hidden
 
     @property
     def preview(self) -> PagePreview:
@@ -194,6 +235,10 @@ class PreviewHost:
     def update_preview(self) -> None:
         pane = self.preview
         if not pane.display:
+            page = getattr(self, "page", None)
+            if page is not None and page != self._prefetched and getattr(self.app, "images", "auto") != "none":
+                self._prefetched = page
+                pane.prefetch(page - 1)
             return
         request = self.preview_request()
         if request is None:
