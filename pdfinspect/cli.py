@@ -26,6 +26,7 @@ CORE_COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
 # ``cmd_<name>(args, out)`` per command; adding a command is one entry here.
 COMMAND_MODULES = {
     "ops": "cli_content", "glyphs": "cli_content", "fonts": "cli_content", "text": "cli_content",
+    "audit": "cli_audit",
 }
 COMMANDS = CORE_COMMANDS + tuple(COMMAND_MODULES)
 EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE = 0, 1, 2
