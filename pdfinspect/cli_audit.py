@@ -161,12 +161,14 @@ def print_summary(s, out) -> None:
             continue
         line()
         width = min(60, max(len(title), *(len(safe_line(str(r[0]))) for r in rows)))
-        line(f"{title:<{width}}  " + "  ".join(f"{c:>{max(6, len(c))}}" for c in columns))
+        line(f"{title:<{width}}  " + "  ".join(f"{c:>{max(6, len(c))}}" if isinstance(v, int) else c
+                                                for c, v in zip(columns, rows[0][1:])))
         for r in rows:
             name = safe_line(str(r[0]))
             name = name if len(name) <= width else "…" + name[-width + 1:]
-            cells = [safe_line(str(v)) for v in r[1:]]
-            line(f"{name:<{width}}  " + "  ".join(f"{v:>{max(6, len(c))}}" for v, c in zip(cells, columns)))
+            cells = [f"{v:>{max(6, len(c))}}" if isinstance(v, int) else safe_line(str(v))
+                     for v, c in zip(r[1:], columns)]
+            line(f"{name:<{width}}  " + "  ".join(cells))
     line()
     line("explore the shards:")
     for cmd in s.explore():

@@ -12,10 +12,12 @@ Whatever happens, :meth:`Child.outcome` turns it into one ``files`` record: the 
 """
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import resource
 import signal
 import time
+import warnings
 from multiprocessing.connection import wait
 
 from .records import FileResult, failed_record
@@ -47,6 +49,8 @@ def _alarm(signum, frame):
 
 def _child_main(conn, memory_mb: int | None, timeout: float | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
+    logging.getLogger().addHandler(logging.NullHandler())  # fontTools' warnings would garble the terminal
+    warnings.simplefilter("ignore")
     signal.signal(signal.SIGALRM, _alarm)
     if memory_mb:
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
