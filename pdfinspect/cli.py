@@ -59,10 +59,17 @@ def _err(message: str) -> None:
     sys.stderr.write(f"pdfinspect: {safe_line(message)}\n")
 
 
-def open_document(args) -> Document:
+# Documents opened by the running command, with how many of their diagnostics went to stderr:
+# the dispatcher reports the rest when the command ends, whatever the command.
+_opened: list[list] = []
+
+
+def open_document(args, allow_locked: bool = False) -> Document:
     """Open ``args.file`` with the options every command shares."""
     limit = args.decode_limit * 1024 * 1024 if getattr(args, "decode_limit", None) else DEFAULT_LIMIT
-    doc = Document.open(args.file, password=args.password or b"", decode_limit=limit)
+    doc = Document.open(args.file, password=args.password or b"", decode_limit=limit,
+                        allow_locked=allow_locked)
+    _opened.append([doc, 0])
     revision = getattr(args, "revision", None)
     if revision is not None and not 0 <= revision < len(doc.revisions):
         raise PdfError(error("revision-missing", f"no revision {revision} (the document has "
@@ -77,20 +84,32 @@ def dump_json(value) -> None:
 
 
 def _report_repairs(doc: Document) -> None:
-    """Every repair and warning met while running the command goes to stderr."""
-    for d in doc.diagnostics:
+    """Every repair and warning met while running the command goes to stderr, each once."""
+    for seen in _opened:
+        if seen[0] is doc:
+            break
+    else:
+        seen = [doc, 0]
+        _opened.append(seen)
+    for d in doc.diagnostics[seen[1]:]:
         _err(str(d))
+    seen[1] = len(doc.diagnostics)
+
+
+def _report_all_repairs() -> None:
+    for doc, _ in list(_opened):
+        _report_repairs(doc)
+    _opened.clear()
 
 
 # -- commands ------------------------------------------------------------------------------
 def cmd_show(args, out: Output) -> int:
     doc = open_document(args)
-    obj = doc.get(args.num, args.gen, args.revision)
-    if obj is None:
-        entry = doc.xref(args.revision).get(args.num)
-        state = "free" if entry is not None else "not in the cross-reference table"
-        _err(f"object {args.num} {args.gen if args.gen is not None else 0} is {state}")
+    found = doc.lookup(args.num, args.gen, args.revision)
+    if not found:
+        _err(found.reason)
         return EXIT_UNREADABLE
+    obj = found.object
     rev = doc.revision_of(obj.num, args.revision)
     where = f"offset {obj.start}" if obj.container is None else \
         f"object stream {obj.container} index {obj.index}"
@@ -121,8 +140,6 @@ def cmd_show(args, out: Output) -> int:
             out.line(hexdump(data, limit=args.max_bytes))
         out.line("endstream")
     out.line("endobj")
-    for d in obj.diagnostics:
-        _err(str(d))
     return EXIT_OK
 
 
@@ -352,6 +369,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+    finally:
+        try:
+            _report_all_repairs()
+        except BrokenPipeError:
+            pass
 
 
 def _dispatch(argv: list[str]) -> int:

@@ -134,20 +134,25 @@ class SecurityHandler:
     def describe(self) -> str:
         """One line: handler version, cipher, key size and how it was opened."""
         line = (f"Standard security handler V{self.version} R{self.revision}, "
-                f"{_method_text(self.method, self.key_length)}, "
+                f"{method_text(self.method, self.key_length)}, "
                 f"opened with the {self.authenticated_as} password")
         if self.string_method != self.stream_method:
-            line += (f" (strings {_method_text(self.string_method, self.key_length)}, "
-                     f"streams {_method_text(self.stream_method, self.key_length)})")
+            line += (f" (strings {method_text(self.string_method, self.key_length)}, "
+                     f"streams {method_text(self.stream_method, self.key_length)})")
         return line
 
     def permission_flags(self) -> list[str]:
         """Each permission bit that applies to this revision, as ``"<meaning>: granted|denied"``."""
-        return [f"{meaning}: {'granted' if self.permissions >> (bit - 1) & 1 else 'denied'}"
-                for bit, since, meaning in PERMISSION_BITS if self.revision >= since]
+        return permission_flags(self.permissions, self.revision)
 
 
-def _method_text(method: str, bits: int) -> str:
+def permission_flags(permissions: int, revision: int) -> list[str]:
+    """Each permission bit of /P that applies to ``revision``, as ``"<meaning>: granted|denied"``."""
+    return [f"{meaning}: {'granted' if permissions >> (bit - 1) & 1 else 'denied'}"
+            for bit, since, meaning in PERMISSION_BITS if revision >= since]
+
+
+def method_text(method: str, bits: int) -> str:
     if method == IDENTITY:
         return "Identity (not encrypted)"
     if method.startswith("RC4-"):
