@@ -143,6 +143,13 @@ class _Progress:
             self._bar.update(self._task, advance=1, failed=self.failed, rate=f"{speed:.1f}")
 
 
+def _shown(path: str) -> str:
+    """A recorded (absolute) path, relative to the current directory when it is below it."""
+    rel = os.path.relpath(path)
+    path = path if rel.startswith("..") else rel
+    return path if len(path) <= 60 else "…" + path[-59:]  # keep the file's name
+
+
 def print_summary(s, out) -> None:
     line = out.line
     line(f"{s.files} files: {s.ok} audited ({s.pages} pages), {s.failed} failed; {s.fonts} fonts, "
@@ -153,23 +160,30 @@ def print_summary(s, out) -> None:
         ("reason", ("fonts", "files", "codes"), s.reasons),
         ("producer", ("files", "failed", "fonts w/ reasons"), s.producers),
         ("font", ("fonts", "w/ reasons"), s.base_fonts),
-        ("worst files", ("fonts w/ reasons", "codes", "reasons"), s.worst),
-        ("failed files", ("error", "message"), s.failures),
+        ("worst files", ("fonts w/ reasons", "codes", "reasons"), [(_shown(r[0]), *r[1:]) for r in s.worst]),
+        ("failed files", ("error", "message"), [(_shown(r[0]), *r[1:]) for r in s.failures]),
     )
     for title, columns, rows in sections:
-        if not rows:
-            continue
-        line()
-        width = min(60, max(len(title), *(len(safe_line(str(r[0]))) for r in rows)))
-        line(f"{title:<{width}}  " + "  ".join(f"{c:>{max(6, len(c))}}" if isinstance(v, int) else c
-                                                for c, v in zip(columns, rows[0][1:])))
-        for r in rows:
-            name = safe_line(str(r[0]))
-            name = name if len(name) <= width else "…" + name[-width + 1:]
-            cells = [f"{v:>{max(6, len(c))}}" if isinstance(v, int) else safe_line(str(v))
-                     for v, c in zip(r[1:], columns)]
-            line(f"{name:<{width}}  " + "  ".join(cells))
+        if rows:
+            line()
+            _table(line, (title, *columns), [(safe_line(str(r[0])), *r[1:]) for r in rows])
     line()
     line("explore the shards:")
     for cmd in s.explore():
         line(f"  {cmd}")
+
+
+def _table(line, header: tuple, rows: list[tuple]) -> None:
+    """Numbers right-aligned, text left-aligned; the first column cut at 60 characters."""
+    rows = [(r[0] if len(r[0]) <= 60 else r[0][:59] + "…", *(v if isinstance(v, int) else safe_line(str(v))
+                                                                for v in r[1:])) for r in rows]
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    numeric = [all(isinstance(r[i], int) for r in rows) for i in range(len(header))]
+
+    def cells(values) -> str:
+        text = [f"{v:>{w}}" if num else f"{v:<{w}}" for v, w, num in zip(values, widths, numeric)]
+        return "  ".join(text).rstrip()
+
+    line(cells(header))
+    for r in rows:
+        line(cells(r))

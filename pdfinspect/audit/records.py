@@ -112,18 +112,17 @@ def _info_text(doc: Document, key: str) -> str | None:
 
 
 def _audit(path: str, sha: str | None, options: Options) -> FileResult:
-    doc = Document.open(path, password=options.password)
-    count = doc.page_count()
-    pages = options.page_numbers(count)
-    reports = font_reports(doc, pages)
-    rec = base_record(path, sha)
-    fonts = [font_record(path, sha, r) for r in reports]
-    rec.update(producer=_info_text(doc, "Producer"), creator=_info_text(doc, "Creator"),
-               pdf_version=doc.version or doc.header_version, encrypted=doc.security is not None,
-               page_count=count, pages_audited=len(pages), fonts=len(fonts),
-               fonts_with_reasons=sum(1 for f in fonts if f["reasons"]),
-               reasons=sorted({r["id"] for f in fonts for r in f["reasons"]}),
-               diagnostics=len(doc.diagnostics))
+    with Document.open(path, password=options.password) as doc:
+        count = doc.page_count()
+        pages = options.page_numbers(count)
+        fonts = [font_record(path, sha, r) for r in font_reports(doc, pages)]
+        rec = base_record(path, sha)
+        rec.update(producer=_info_text(doc, "Producer"), creator=_info_text(doc, "Creator"),
+                   pdf_version=doc.version or doc.header_version, encrypted=doc.security is not None,
+                   page_count=count, pages_audited=len(pages), fonts=len(fonts),
+                   fonts_with_reasons=sum(1 for f in fonts if f["reasons"]),
+                   reasons=sorted({r["id"] for f in fonts for r in f["reasons"]}),
+                   diagnostics=len(doc.diagnostics))
     return FileResult(rec, fonts)
 
 
