@@ -27,6 +27,7 @@ CORE_COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
 COMMAND_MODULES = {
     "ops": "cli_content", "glyphs": "cli_content", "fonts": "cli_content", "text": "cli_content",
     "audit": "cli_audit",
+    "fix": "cli_fix",
 }
 COMMANDS = CORE_COMMANDS + tuple(COMMAND_MODULES)
 EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE = 0, 1, 2
