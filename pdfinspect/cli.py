@@ -82,15 +82,16 @@ def dump_json(value) -> None:
     sys.stdout.write("\n")
 
 
-def _report_repairs(doc: Document) -> None:
-    """Every repair and warning met while running the command goes to stderr, each once."""
+def _report_repairs(doc: Document, quiet: bool = False) -> None:
+    """Every repair and warning met while running the command goes to stderr, each once
+    (``quiet``: the command printed them itself; mark them reported)."""
     for seen in _opened:
         if seen[0] is doc:
             break
     else:
         seen = [doc, 0]
         _opened.append(seen)
-    for d in doc.diagnostics[seen[1]:]:
+    for d in doc.diagnostics[seen[1]:] if not quiet else ():
         _err(str(d))
     seen[1] = len(doc.diagnostics)
 
@@ -181,6 +182,7 @@ def cmd_info(args, out: Output) -> int:
         out.line(f"Warnings:    {len(others)}")
         for d in others:
             out.line(f"  {safe_line(str(d))}")
+    _report_repairs(doc, quiet=True)  # listed above: not again on stderr
     return EXIT_OK
 
 
