@@ -150,7 +150,7 @@ def cmd_trailer(args, out: Output) -> int:
 
 
 def cmd_info(args, out: Output) -> int:
-    doc = open_document(args)
+    doc = open_document(args, allow_locked=True)  # without the password: the declared encryption facts
     if not args.quick:
         for obj in doc.iter_objects(cache=False):  # parse everything so every repair is listed
             pass
@@ -165,6 +165,9 @@ def cmd_info(args, out: Output) -> int:
         for d in found:
             out.line(f"  {safe_line(str(d))}")
     _report_repairs(doc, quiet=True)  # listed above: not again on stderr
+    if doc.locked:
+        _err("the file is encrypted and the password does not open it: give it with --password")
+        return EXIT_UNREADABLE
     return EXIT_OK
 
 

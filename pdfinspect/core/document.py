@@ -558,6 +558,9 @@ class Document:
 
     @property
     def info(self) -> Dict:
+        """The document information dictionary (empty while ``locked``: its strings are encrypted)."""
+        if self.locked:
+            return Dict()
         v = self.resolve(self.trailer.get("Info"))
         return v if isinstance(v, Dict) else Dict()
 
