@@ -29,6 +29,8 @@ CORE_COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
 # ``cmd_<name>(args, out)`` per command; adding a command is one entry here.
 COMMAND_MODULES = {
     "ops": "cli_content", "glyphs": "cli_content", "fonts": "cli_content", "text": "cli_content",
+    "audit": "cli_audit",
+    "render": "cli_render", "extract": "cli_render",
     "fix": "cli_fix",
 }
 COMMANDS = CORE_COMMANDS + tuple(COMMAND_MODULES)
@@ -113,6 +115,10 @@ def cmd_show(args, out: Output) -> int:
     if obj is None:
         _err(header.missing)
         return EXIT_UNREADABLE
+    if args.raw and not sys.stdout.isatty():  # into a pipe or a file: the bytes themselves
+        sys.stdout.flush()
+        sys.stdout.buffer.write(doc.raw_bytes(obj))
+        return EXIT_OK
     out.line(f"% {header.detail}")
     if args.raw:
         raw = doc.raw_bytes(obj)
@@ -281,7 +287,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     s.add_argument("file")
     s.add_argument("num", type=int)
     s.add_argument("gen", type=int, nargs="?")
-    s.add_argument("--raw", action="store_true", help="the object's bytes as stored in the file")
+    s.add_argument("--raw", action="store_true", help="the object's bytes as stored in the file (into a "
+                   "pipe: the bytes themselves; on a terminal: text or a hex dump)")
     s.add_argument("--revision", type=int, help="as of revision K (0 = oldest)")
     s.add_argument("--max-bytes", type=_non_negative, default=4096, help="cap on hex-dumped bytes (default 4096)")
     add_common_options(s)

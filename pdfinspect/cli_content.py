@@ -107,7 +107,16 @@ def glyph_json(r: GlyphRecord) -> dict:
             "font": s.gstate.text.font_name, "font_ref": _ref(s.font.ref if s.font else None),
             "code": g.code.hex(), "cid": g.cid, "gid": res.gid, "glyph_name": res.glyph_name,
             "unicode": r.unicode, "method": r.method, "path": _path_json(r), "conflicts": conflicts,
-            "flags": list(res.flags), "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3)}
+            "flags": list(res.flags), "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3),
+            **box_json(r.bbox)}
+
+
+def box_json(box) -> dict:
+    """``bbox`` (page, axis-aligned: left bottom right top), ``bbox_user`` and the page ``quad``."""
+    if box is None:
+        return {"bbox": None, "bbox_user": None, "quad": None}
+    return {"bbox": [round(v, 3) for v in box.rect], "bbox_user": [round(v, 3) for v in box.user_rect],
+            "quad": [round(v, 3) for v in box.page]}
 
 
 def cmd_glyphs(args, out) -> int:
