@@ -81,9 +81,13 @@ def cmd_fix(args, out) -> int:
     doc = open_document(args)
     if args.pages and args.pages[-1] > doc.page_count():
         raise PdfError(error("page-missing", f"no page {args.pages[-1]} (the document has {doc.page_count()})"))
-    plan, before = walk(doc, args.pages, args.source, args.replace_conflicts, _font_choice(args.font))
+    chosen = _font_choice(args.font)
+    plan, before = walk(doc, args.pages, args.source, args.replace_conflicts, chosen)
     for line in plan_lines(plan):
         out.line(line)
+    found = {f.ref for f in plan.fonts} | {n for f in plan.fonts for n in f.names}
+    for missing in sorted(map(str, (chosen or set()) - found)):
+        _err(f"--font {missing}: no such font is shown on the chosen pages")
     if args.dry_run:
         for f in plan.to_write:
             out.line(f"% ToUnicode for {f.ref}")
