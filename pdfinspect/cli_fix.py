@@ -7,7 +7,6 @@ The plan comes from :mod:`pdfinspect.present.fix` (the same the app shows), the 
 from __future__ import annotations
 
 import argparse
-import os
 import re
 
 from .cli import _err, add_common_options, open_document
@@ -15,7 +14,7 @@ from .core.diagnostics import PdfError, error
 from .core.document import Document
 from .core.objects import Ref
 from .fonts.fix import SOURCES
-from .present.fix import diff_lines, diffs, plan_lines, walk
+from .present.fix import diff_lines, diffs, plan_lines, same_file, walk
 from .present.text import safe
 
 _REF = re.compile(r"(\d+)(?:\s+(\d+))?(?:\s*R)?")
@@ -67,16 +66,10 @@ def _font_choice(values: list[str] | None) -> set | None:
     return chosen
 
 
-def _same_file(a: str, b: str) -> bool:
-    if os.path.exists(b):
-        return os.path.samefile(a, b)
-    return os.path.realpath(a) == os.path.realpath(b)
-
-
 def cmd_fix(args, out) -> int:
     if not args.dry_run and not args.output:
         raise PdfError(error("usage", "fix needs -o OUT (or --dry-run)"))
-    if args.output and _same_file(args.file, args.output):
+    if args.output and same_file(args.file, args.output):
         raise PdfError(error("usage", f"-o {args.output} is the input file; the input is never written"))
     doc = open_document(args)
     if args.pages and args.pages[-1] > doc.page_count():
