@@ -13,6 +13,7 @@ from .cli import _err, add_common_options, open_document
 from .core.diagnostics import PdfError, error
 from .core.document import Document
 from .core.objects import Ref
+from .core.writer import check_encryptable, check_updatable
 from .fonts.fix import SOURCES
 from .present.fix import diff_lines, diffs, plan_lines, same_file, walk
 from .present.text import safe
@@ -74,6 +75,10 @@ def cmd_fix(args, out) -> int:
     doc = open_document(args)
     if args.pages and args.pages[-1] > doc.page_count():
         raise PdfError(error("page-missing", f"no page {args.pages[-1]} (the document has {doc.page_count()})"))
+    if args.rewrite:
+        check_encryptable(doc)
+    elif not args.dry_run:
+        check_updatable(doc)  # before the (long) walk over the pages
     chosen = _font_choice(args.font)
     plan, before = walk(doc, args.pages, args.source, args.replace_conflicts, chosen)
     for line in plan_lines(plan):
