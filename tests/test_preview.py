@@ -90,6 +90,38 @@ async def test_preview_key_is_in_help_and_none_turns_it_off():
         assert {"toggle-preview", "zoom-preview"} <= ids
 
 
+async def test_browser_shows_image_xobjects_and_the_stepper_boxes_where_they_land(tmp_path):
+    from pdfinspect.tui import start_target
+    from test_render import _images_pdf
+
+    path = tmp_path / "images.pdf"
+    nums = _images_pdf(path)
+    doc = Document.open(path)
+    app = PdfInspectApp(doc, "", start_target(doc, nums["flate"], None))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one("#preview", PagePreview)
+        assert pane.display and pane.request[0] == "picture"
+        assert (255, 0, 0) in colours(pane) and (0, 0, 255) in colours(pane)  # the 4×2 image's pixels
+        app.show_target(start_target(doc, 1, None))  # the catalog: no image, no pane
+        await settle(pilot)
+        assert app.screen.query_one("#object-header").render().plain.startswith("1 0 obj")
+        assert not pane.display
+        app.show_target(start_target(doc, nums["dct"], None))
+        await settle(pilot)
+        assert pane.display and (0, 128, 0) in {tuple(round(v / 8) * 8 for v in c) for c in colours(pane)}
+    app = PdfInspectApp(Document.open(path), "", None, ("stepper", 1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await press(pilot, "i")
+        while app.screen.ops.steps[app.screen.ops.cursor].op != "Do":
+            await press(pilot, "n")
+        pane = app.screen.query_one("#preview", PagePreview)
+        _, _, layers, focus = pane.request
+        assert layers == ((OPERATOR, ((10.0, 10.0, 50.0, 10.0, 50.0, 30.0, 10.0, 30.0),)),)  # 40 0 0 20 10 10 cm
+        assert OPERATOR in colours(pane)
+
+
 def test_preview_snapshot(snap_compare):
     async def open_preview(pilot) -> None:
         await settle(pilot)

@@ -32,7 +32,7 @@ from ..memory import building
 from ..widgets.glyph_panels import PagePrompt, PathList, PickList
 from ..widgets.line_view import LineView
 from ..widgets.op_list import OpList
-from ..widgets.preview import PagePreview, PreviewHost, glyph_layers
+from ..widgets.preview import PagePreview, PreviewHost, step_request
 from ..widgets.source_excerpt import source_excerpt
 
 FIRST_BATCH = 500  # steps in the worker's first hand-over: the first operators show at once
@@ -239,6 +239,7 @@ class StepperScreen(PreviewHost, PagePrompt, Screen):
             rows.append((Content(f"{ids} {unicode} {r.method}" + ("  !" if r.resolution.flags else "")), None, None))
         self.query_one("#step-glyphs", PickList).set_items(rows)
         self.show_path(0)
+        self.update_preview()  # an image step (no glyphs, no path) changes it too
 
     def _changed(self, panel: str, key) -> bool:
         """Whether ``panel`` is to show something new (``key`` says what), noting it if so."""
@@ -272,11 +273,10 @@ class StepperScreen(PreviewHost, PagePrompt, Screen):
             self.update_preview()
 
     def preview_request(self):
-        """The page with this operator's glyphs boxed and the selected one highlighted."""
+        """The page with this operator's glyphs (or image) boxed, the selected glyph highlighted."""
         if self.page is None:
             return None
-        selected = self.shown_glyphs[self.selected] if 0 <= self.selected < len(self.shown_glyphs) else None
-        return glyph_layers(self.page - 1, self.shown_glyphs, [selected] if selected else [])
+        return step_request(self.page - 1, self.ops.steps, self.ops.cursor, self.shown_glyphs, self.selected)
 
     def show_text(self, start: int, end: int) -> None:
         """Lay out the page's glyphs up to this step; the step's own glyphs in reverse video."""

@@ -25,7 +25,7 @@ from textual.color import Color
 from textual.strip import Strip
 from textual.widget import Widget
 
-from pdfinspect.content.geometry import union
+from pdfinspect.content.geometry import bounds, union
 from pdfinspect.render.boxes import OPERATOR, OTHER, SELECTED, draw_quads
 from pdfinspect.render.halfblock import UPPER_HALF, cell_rows
 from pdfinspect.render.page import RenderError, Renderer
@@ -48,10 +48,11 @@ class PagePreview(Widget, can_focus=False):
 
     DEFAULT_CSS = """
     PagePreview { display: none; width: 45%; height: 1fr; min-width: 20; border-left: vkey $primary-muted; }
+    PagePreview.-below { width: 1fr; height: 14; border-left: none; border-top: hkey $primary-muted; }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
         self.rows: list[list] = []
         self.message = "…"
         self.request: tuple | None = None
@@ -68,6 +69,15 @@ class PagePreview(Widget, can_focus=False):
     def show_picture(self, image, caption: str = "") -> None:
         """A ready picture (an image XObject), fitted to the pane."""
         self._ask(("picture", image, caption))
+
+    def show_image(self, picture) -> None:
+        """Show a picture or the reason there is none (from :func:`image_preview`); hide the
+        pane for ``None``."""
+        self.display = picture is not None
+        if isinstance(picture, str):
+            self.show_message(picture)
+        elif picture is not None:
+            self.show_picture(picture)
 
     def show_message(self, text: str) -> None:
         self._generation += 1
@@ -181,6 +191,33 @@ class PagePreview(Widget, can_focus=False):
         if count:
             segments.append(Segment(UPPER_HALF * count, self._style(*run)))
         return Strip(segments).extend_cell_length(width)
+
+
+def image_preview(doc, obj, result):
+    """For the browser: the picture of an image XObject from its decoded ``result``, the
+    reason it cannot be shown (a string), or ``None`` for a stream that is no image."""
+    from pdfinspect.render.image import ImageError, is_image, picture
+
+    if obj is None or not is_image(obj.value) or result is None:
+        return None
+    try:
+        return picture(doc, obj.value.dict, result.data, result.image_filter)
+    except ImageError as e:
+        return f"image not shown: {e}"
+
+
+def step_request(page_index: int, steps, i: int, glyphs, selected: int):
+    """A preview request for step ``i`` of ``steps``: an image it draws (``BI``, or a ``Do``
+    that does not enter a form) boxed where it lands, the unit square through the CTM
+    (8.9.4); else its ``glyphs`` boxed and the ``selected``-th highlighted."""
+    step = steps[i] if 0 <= i < len(steps) else None
+    form = step is not None and i + 1 < len(steps) and steps[i + 1].depth > step.depth
+    if step is not None and (step.op == "BI" or step.op == "Do" and not form):
+        a, b, c, d, e, f = step.gstate.ctm
+        quad = (e, f, a + e, b + f, a + c + e, b + d + f, c + e, d + f)
+        return page_index, [(OPERATOR, [quad])], bounds(quad)
+    chosen = [glyphs[selected]] if 0 <= selected < len(glyphs) else []
+    return glyph_layers(page_index, glyphs, chosen)
 
 
 def glyph_layers(page_index: int, boxed, highlighted, others=()):
