@@ -47,7 +47,7 @@ class PagePreview(Widget, can_focus=False):
     """A picture as half-block cells; ``show(...)`` asks for one, rendered in a worker."""
 
     DEFAULT_CSS = """
-    PagePreview { display: none; width: 45%; height: 1fr; min-width: 20; border-left: vkey $primary-muted; }
+    PagePreview { display: none; width: 40%; height: 1fr; min-width: 20; border-left: vkey $primary-muted; }
     PagePreview.-below { width: 1fr; height: 14; border-left: none; border-top: hkey $primary-muted; }
     """
 
@@ -259,6 +259,9 @@ class PreviewHost:
             self.notify(f"--images={mode}: sharper pictures are not drawn yet; showing half-blocks",
                         severity="warning")
         pane.display = not pane.display
+        for panel in pane.parent.children:  # a fixed-width side panel shares the width meanwhile
+            if panel is not pane and (panel.id or "").endswith("-side"):
+                panel.styles.width = "1fr" if pane.display else None
         if pane.display:
             self.update_preview()
 
