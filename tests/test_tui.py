@@ -497,4 +497,4 @@ async def test_a_search_the_core_fails_on_says_so_instead_of_searching_forever(m
         await press(pilot, "slash", *"hello", "enter")
         status = str(app.screen.query_one("#search-status").render())
         assert "searching" not in status
-        assert "error: core bug [b]x[/b]" in status and "\x1b" not in status
+        assert "error: RuntimeError: core bug [b]x[/b]" in status and "\x1b" not in status

@@ -118,14 +118,14 @@ async def test_breakpoint_on_an_operator_name_and_continue():
         await press(pilot)
         screen = app.screen
         screen.ops.cursor = tjs[0]
-        await press(pilot, "b")
+        await press(pilot, "m")
         assert screen.ops.breakpoints == {"Tj"}
         assert "●" in screen.ops.build_line(tjs[1]).plain
         await press(pilot, "home", "c")
         assert screen.ops.cursor == tjs[0]
         await press(pilot, "c")
         assert screen.ops.cursor == tjs[1]
-        await press(pilot, "b", "home", "c")  # breakpoint off again: c stays put
+        await press(pilot, "m", "home", "c")  # breakpoint off again: c stays put
         assert screen.ops.breakpoints == set() and screen.ops.cursor == 0
 
 
@@ -329,16 +329,22 @@ async def test_text_drawn_so_far_shows_actual_text_instead_of_the_glyphs(tmp_pat
 @pytest.mark.asyncio
 @pytest.mark.parametrize("view, module, name", [("stepper", "stepper", "iter_steps"),
                                                 ("glyphs", "glyphs", "page_glyphs")])
-async def test_a_page_the_core_fails_on_says_so_instead_of_running_forever(monkeypatch, view, module, name):
+async def test_a_page_the_core_fails_on_says_so_instead_of_running_forever(monkeypatch, tmp_path, view, module, name):
     from importlib import import_module
 
     def broken(*args, **kwargs):
         raise RuntimeError("core bug [b]here[/b]\x1b[2J")
 
     monkeypatch.setattr(import_module(f"pdfinspect.tui.screens.{module}"), name, broken)
-    app = make_app(view)
+    log = tmp_path / "app.log"
+    app = PdfInspectApp(Document.open(KAPPA), "", None, (view, 1), log_path=log)
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot)
         text = str(app.screen.query_one(f"#{view}-header").render())
         assert "running" not in text and "resolving" not in text
-        assert "error: core bug [b]here[/b]" in text and "\x1b" not in text
+        assert "error: RuntimeError: core bug [b]here[/b]" in text and "\x1b" not in text
+        # one line on screen, the whole traceback in the --log file
+        notes = [n.message for n in app._notifications]
+        assert len(notes) == 1 and "core bug" in notes[0] and str(log) in notes[0] and "\n" not in notes[0]
+        written = log.read_text()
+        assert "Traceback (most recent call last)" in written and f"in {name}" not in written or "broken" in written

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.content import Content
 from textual.geometry import Size
@@ -83,14 +84,32 @@ def tounicode_line(font: Font, code: bytes) -> tuple[int, bool] | None:
     return (near.line, False) if near is not None else None
 
 
-def glyph_cells(record: GlyphRecord, width: int) -> tuple[str, str]:
-    """The terminal-safe cells of a glyph's row: ``code CID GID glyph-name`` and its Unicode,
-    the name and the Unicode padded to ``width`` columns."""
+def fit(text: str, width: int) -> str:
+    """``text`` padded or cut to exactly ``width`` terminal cells (a CJK character takes two,
+    a combining mark none), cut text ending in ``…``."""
+    if cell_len(text) <= width:
+        return text + " " * (width - cell_len(text))
+    return set_cell_size(text, width - 1) + "…"
+
+
+UNICODE_WIDTH = 16
+METHOD_WIDTH = 13  # "CIDCollection"
+GLYPH_HEADER = f"{'code':<6} {'Unicode':<{UNICODE_WIDTH}} {'method':<{METHOD_WIDTH}} {'glyph':<16} {'CID':>5} {'GID':>5}"
+"""Column titles over :func:`glyph_row`: the columns a reader needs first come first, so a
+narrow panel still shows code, Unicode and method."""
+
+
+def glyph_row(record: GlyphRecord, style: str = "") -> Content:
+    """A glyph's row under :data:`GLYPH_HEADER`, terminal-safe, in cell-width columns;
+    ``style`` colours the Unicode and method."""
     res = record.resolution
     cid = "" if record.glyph.cid is None else str(record.glyph.cid)
     gid = "" if res.gid is None else str(res.gid)
-    return (f"{record.glyph.code.hex():<6} {cid:>5} {gid:>5} {safe_line(res.glyph_name or ''):<{width}}",
-            f"{safe_line(format_unicode(record.unicode)):<{width}}")
+    code = record.glyph.code.hex()
+    return Content.assemble(
+        f"{code:<6} ",
+        (f"{fit(safe_line(format_unicode(record.unicode)), UNICODE_WIDTH)} {record.method:<{METHOD_WIDTH}}", style),
+        f" {fit(safe_line(res.glyph_name or ''), 16)} {cid:>5} {gid:>5}")
 
 
 class PathList(PanelList):
