@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
-from conftest import sample, settle
+from conftest import run_command, sample, settle
 from fontTools import agl
 
 from pdfinspect.core.document import Document
@@ -160,19 +160,17 @@ async def test_glyph_inspector_filters_show_the_fallback_row_and_link_to_tounico
 async def test_palette_opens_both_views_and_help_lists_their_keys():
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
-        await press(pilot, "ctrl+p", *"step 1")
-        await pilot.pause(0.3)
-        await press(pilot, "enter")
+        await run_command(pilot, "step 1")
+        await press(pilot)
         assert isinstance(app.screen, StepperScreen) and app.screen.page == 1
-        await press(pilot, "ctrl+p", *"glyphs 1")
-        await pilot.pause(0.3)
-        await press(pilot, "enter")
+        await run_command(pilot, "glyphs 1")
+        await press(pilot)
         assert isinstance(app.screen, GlyphScreen) and app.screen.rows
         await press(pilot, "question_mark")
         assert isinstance(app.screen, HelpScreen)
         table = app.screen.query_one("#help-table").content
-        ids = {str(cell) for cell in table.columns[3]._cells}
-        assert {b.id for b in StepperScreen.BINDINGS + GlyphScreen.BINDINGS} <= ids
+        described = {str(cell) for cell in table.columns[2]._cells}
+        assert {b.tooltip for b in StepperScreen.BINDINGS + GlyphScreen.BINDINGS} <= described
 
 
 # -- page prompt, source panel, font panel, ToUnicode lines, ActualText -------------------------
@@ -204,9 +202,8 @@ async def test_p_and_a_number_picks_the_page_in_both_views():
         assert screen.page == 3 and [s.op for s in screen.ops.steps] == ops3
         await press(pilot, "p", "x", "enter")  # not a number: the page stays
         assert screen.page == 3
-        await press(pilot, "ctrl+p", *"glyphs 1")
-        await pilot.pause(0.3)
-        await press(pilot, "enter", "p", "p", "2", "enter")
+        await run_command(pilot, "glyphs 1")
+        await press(pilot, "p", "p", "2", "enter")
         assert isinstance(app.screen, GlyphScreen) and app.screen.page == 2
         assert {r.record.glyph.code for r in app.screen.rows} == {bytes([b]) for s in shown2 for b in s}
 
