@@ -147,6 +147,7 @@ class BrowserScreen(ReportsFailures, Screen):
         self.query_one(ObjectView).set_items([note("loading…")])
         if target.ref is not None:
             self.query_one(ObjectList).select_number(target.ref.num)
+            self.query_one(ObjectTree).follow(target.ref)
         self.show_backrefs()
         self.load_object(target, self._object_token)
 
