@@ -11,14 +11,19 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import pages, repair
 from .diagnostics import Diagnostic, PdfError, error, warning
 from .filters import DEFAULT_LIMIT, DecodeResult, decode, filter_chain
+from .lookup import Lookup, lookup
 from .objects import Array, Dict, Name, Ref, Stream, String, is_integer
 from .objstm import ObjectStream
 from .parser import IndirectObject, Parser, parse_object_at
 from .xref import FREE, IN_FILE, IN_OBJSTM, Revision, XrefEntry, find_startxref, read_revisions
+
+if TYPE_CHECKING:
+    from .crypt import EncryptionFacts
 
 _VERSION = re.compile(rb"%PDF-(\d+\.\d+)")
 _LAST_XREF = re.compile(rb"(?<![a-z])xref[\x00\t\n\x0c\r ]+\d")
@@ -56,12 +61,24 @@ class Document:
     """A PDF file opened for inspection."""
 
     def __init__(self, buf, path: str | None = None, password: str | bytes = b"",
-                 decode_limit: int = DEFAULT_LIMIT):
+                 decode_limit: int = DEFAULT_LIMIT, allow_locked: bool = False):
         self.buf = buf
         self.path = path
         self.size = len(buf)
         self.decode_limit = decode_limit
         self.diagnostics: list[Diagnostic] = []
+        self._owns_buf = False
+        self._init_caches()
+        self.repaired = False
+        self.security = None
+        self.encryption: EncryptionFacts | None = None
+        self.locked = False
+        self._encrypt_num: int | None = None
+        self._read_structure()
+        self._setup_security(_as_password(password), allow_locked)
+
+    def _init_caches(self) -> None:
+        """The per-Document state a fork does not share."""
         self._cache: dict[tuple[int, XrefEntry], IndirectObject | None] = {}
         self._objstm: dict[int, ObjectStream | None] = {}
         self._merged: dict[int, dict[int, XrefEntry]] = {}
@@ -70,23 +87,76 @@ class Document:
         self._scan: dict[int, tuple[int, int]] | None = None
         self._backrefs: dict[int, list[BackRef]] | None = None
         self._reported: set[tuple] = set()
-        self.repaired = False
-        self.security = None
-        self._encrypt_num: int | None = None
-        self._read_structure()
-        self._setup_security(_as_password(password))
+        self._security_seen = 0
 
     @classmethod
     def open(cls, path: str | os.PathLike, password: str | bytes = b"",
-             decode_limit: int = DEFAULT_LIMIT) -> "Document":
+             decode_limit: int = DEFAULT_LIMIT, allow_locked: bool = False) -> "Document":
+        """Open the file at ``path`` (mapped, never written).
+
+        A wrong password raises :class:`PasswordError`, unless ``allow_locked``: then the
+        document opens with ``locked`` set, ``encryption`` describing the handler, and
+        strings and streams left encrypted.
+        """
         path = os.fspath(path)
+        buf = _map(path)
         try:
-            with open(path, "rb") as f:
-                size = os.fstat(f.fileno()).st_size
-                buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-        except OSError as e:
-            raise PdfError(error("file-unreadable", f"cannot read {path}: {e.strerror}")) from None
-        return cls(buf, path, password, decode_limit)
+            doc = cls(buf, path, password, decode_limit, allow_locked)
+        except BaseException:
+            if isinstance(buf, mmap.mmap):
+                buf.close()
+            raise
+        doc._owns_buf = True
+        return doc
+
+    # -- lifetime ----------------------------------------------------------------------
+    def close(self) -> None:
+        """Release the file mapping; stream data can no longer be read afterwards."""
+        self._init_caches()
+        if self._owns_buf and isinstance(self.buf, mmap.mmap) and not self.buf.closed:
+            self.buf.close()
+
+    def __enter__(self) -> "Document":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def fork(self) -> "Document":
+        """A Document over the same file for another thread or process.
+
+        Revisions, the trailer, the security handler (and so the file key) and the
+        scanned object offsets are shared; the object caches and the diagnostics list are
+        the fork's own (it starts with a copy of the diagnostics found so far). A fork can
+        be pickled to a worker process: it maps the file again there, without reading the
+        cross-reference data or the password again.
+        """
+        twin = object.__new__(Document)
+        twin.__dict__.update(self.__dict__)
+        twin._owns_buf = False
+        twin._init_caches()
+        twin._scan = self._scan
+        twin.diagnostics = list(self.diagnostics)
+        twin._reported = set(self._reported)
+        return twin
+
+    def __getstate__(self):
+        if self.path is None:
+            raise TypeError("a Document opened from memory cannot be pickled; open it from a path")
+        state = dict(self.__dict__)
+        del state["buf"]
+        for key in ("_cache", "_objstm", "_merged", "_numbers", "_loading", "_backrefs"):
+            state.pop(key)
+        return state
+
+    def __setstate__(self, state) -> None:
+        self.__dict__.update(state)
+        self.buf = _map(self.path)
+        self._owns_buf = True
+        self._init_caches()
+
+    def __repr__(self) -> str:
+        return f"<Document {self.path or 'in memory'}: {self.size} bytes, {len(self.revisions)} revision(s)>"
 
     # -- opening ---------------------------------------------------------------------
     def note(self, d: Diagnostic) -> None:
@@ -203,11 +273,11 @@ class Document:
             self._scan = repair.scan_headers(self.buf)
         return self._scan
 
-    def _setup_security(self, password: bytes) -> None:
+    def _setup_security(self, password: bytes, allow_locked: bool) -> None:
         enc = self.trailer.get("Encrypt")
         if enc is None:
             return
-        from .crypt import SecurityHandler
+        from .crypt import SecurityHandler, encryption_facts
 
         if isinstance(enc, Ref):
             self._encrypt_num = enc.num
@@ -220,8 +290,25 @@ class Document:
             self.note(error("encrypt-bad", "/Encrypt is not a dictionary; strings and streams left "
                              "encrypted", clause="7.6.1"))
             return
-        self.security = SecurityHandler.open(enc_dict, first_id, password)
+        self.encryption = encryption_facts(enc_dict)
+        try:
+            self.security = SecurityHandler.open(enc_dict, first_id, password)
+        except PdfError as e:
+            if not allow_locked:
+                raise
+            self.locked = True
+            self.note(Diagnostic(e.diagnostic.severity, e.diagnostic.code, e.diagnostic.message
+                                 + "; strings and streams left encrypted", clause=e.diagnostic.clause))
+            return
+        self._collect_security_diagnostics()
         self._cache.clear()  # strings read before (the Encrypt dict itself) stay as they are
+
+    def _collect_security_diagnostics(self) -> None:
+        """Problems the security handler met (bad padding, unknown crypt filter…) join ours."""
+        found = self.security.diagnostics
+        for d in found[self._security_seen:]:
+            self.note(d)
+        self._security_seen = len(found)
 
     # -- revisions and xref ------------------------------------------------------------
     @property
@@ -290,6 +377,11 @@ class Document:
         self._cache[key] = obj
         return obj
 
+    def lookup(self, num: int, gen: int | None = None, revision: int | None = None) -> Lookup:
+        """Object ``num`` (``gen`` if given, as of ``revision``), or why it is missing: never
+        listed, free, in use at another generation, or unreadable (with the diagnostics)."""
+        return lookup(self, num, gen, revision)
+
     def _load(self, num: int, entry: XrefEntry) -> IndirectObject | None:
         if num in self._loading:
             self.note(warning("reference-loop", f"object {num} is needed to read itself", ref=(num, entry.gen)))
@@ -317,6 +409,7 @@ class Document:
                     self.note(d)
                 if self.security is not None and obj.container is None and num != self._encrypt_num:
                     obj.value = self._decrypt_strings(obj.value, num, obj.gen)
+                    self._collect_security_diagnostics()
             return obj
         finally:
             self._loading.discard(num)
@@ -390,28 +483,34 @@ class Document:
         return value
 
     # -- streams -----------------------------------------------------------------------
-    def _stream_is_encrypted(self, obj: IndirectObject) -> bool:
-        if self.security is None or obj.container is not None:
+    def _stream_is_encrypted(self, stream: Stream) -> bool:
+        # a stream that knows no object was not read from the file (object streams hold none)
+        if self.security is None or stream.ref is None:
             return False
-        d = obj.value.dict
+        d = stream.dict
         if d.get("Type") == "XRef":
             return False
         if d.get("Type") == "Metadata" and not self.security.encrypt_metadata:
             return False
         return True
 
-    def stream_data(self, obj: IndirectObject, decode_filters: bool = True,
+    def stream_data(self, obj: IndirectObject | Stream, decode_filters: bool = True,
                     limit: int | None = None) -> DecodeResult:
-        """Decrypted and (unless ``decode_filters`` is false) decoded data of a stream object."""
-        stream: Stream = obj.value
+        """Decrypted and (unless ``decode_filters`` is false) decoded data of a stream.
+
+        ``obj`` is the indirect object or the stream value itself (a stream knows the
+        object it was read from, which decryption needs).
+        """
+        stream: Stream = obj.value if isinstance(obj, IndirectObject) else obj
         d = Dict((k, self.resolve(v)) for k, v in stream.dict.items() if k in ("Filter", "DecodeParms"))
         if isinstance(d.get("DecodeParms"), Array):
             d["DecodeParms"] = Array(self.resolve(x) for x in d["DecodeParms"])
         chain = filter_chain(d)
         raw = stream.raw
-        if self._stream_is_encrypted(obj):
+        if self._stream_is_encrypted(stream):
             crypt = next((p.get("Name") for name, p in chain if name == "Crypt" and isinstance(p, Dict)), None)
-            raw = self.security.decrypt_stream(raw, obj.num, obj.gen, crypt)
+            raw = self.security.decrypt_stream(raw, stream.ref.num, stream.ref.gen, crypt)
+            self._collect_security_diagnostics()
         if not decode_filters:
             return DecodeResult(raw, (), None)
         return decode(raw, chain, self.decode_limit if limit is None else limit)
@@ -492,6 +591,16 @@ class Document:
     def inherited(self, page: Dict, key: str):
         """A page attribute, looked up through /Parent (7.7.3.4)."""
         return pages.inherited(self, page, key)
+
+
+def _map(path: str):
+    """The file's bytes as a read-only map (``b""`` for an empty file)."""
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+    except OSError as e:
+        raise PdfError(error("file-unreadable", f"cannot read {path}: {e.strerror}")) from None
 
 
 def _join_linearized(revisions: list[Revision]) -> list[Revision]:

@@ -14,10 +14,10 @@ Global keys (ids in brackets):
 | `c` / `y` | content stepper / glyph inspector of the page shown (`show-stepper`, `show-glyphs`) |
 | `backspace`, `alt+left` / `alt+right` | back / forward (`back`, `forward`), also to the stepper and glyph inspector |
 | `?`, `f1` | help (`help`) |
+| `ctrl+p` | command palette |
 
 Worker failures are handled here alone (:mod:`.failures`): the traceback goes to Textual's
 log and to ``log_path`` (``--log FILE``), one line to the screen.
-| `ctrl+p` | command palette |
 """
 from __future__ import annotations
 
@@ -35,6 +35,8 @@ from textual.worker import Worker, WorkerState
 
 from pdfinspect.core.document import BackRef, Document
 from pdfinspect.core.objects import Dict, Ref
+from pdfinspect.present import goto
+from pdfinspect.present.goto import GoTo, parse_goto
 from pdfinspect.present.text import safe_line
 
 from .commands import PdfCommands
@@ -48,7 +50,7 @@ from .screens.revisions import RevisionsScreen
 from .screens.search import SearchScreen
 from .screens.glyphs import GlyphScreen
 from .screens.stepper import StepperScreen
-from .widgets.goto_bar import GotoBar, parse_goto
+from .widgets.goto_bar import GotoBar
 from .widgets.line_view import LineView
 
 
@@ -201,13 +203,22 @@ class PdfInspectApp(App):
         text = message.text
         if not text:
             return
-        parsed = parse_goto(text)
-        if parsed is None:
+        target = parse_goto(text)
+        if target is None:
             self.notify(f"not an object number: {text!r}", severity="error", markup=False)
-        elif parsed[0] == "page":
-            self.goto_page(parsed[1])
         else:
-            self.goto_object(parsed[1], parsed[2])
+            self.go(target)
+
+    def go(self, target: GoTo) -> None:
+        """Show what a typed go-to names (the ``g`` prompt and the palette read the same words)."""
+        if target.kind == goto.OBJECT:
+            self.goto_object(target.num, target.gen)
+        elif target.kind == goto.PAGE:
+            self.goto_page(target.num)
+        elif target.kind == goto.FONTS:
+            self.goto_fonts(target.num)
+        else:
+            self.open_content_view("stepper" if target.kind == goto.STEP else "glyphs", target.num)
 
     def goto_object(self, num: int, gen: int | None = None) -> None:
         self.show_target(Target(object_ref(self.doc, num, gen)))

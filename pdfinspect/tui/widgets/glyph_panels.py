@@ -24,10 +24,12 @@ from pdfinspect.fonts.embedded import FontProgram
 from pdfinspect.fonts.font import Font
 from pdfinspect.fonts.resolve import (ACTUAL_TEXT, CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS,
                                       TOUNICODE, format_unicode)
+from pdfinspect.present.glyphs import GlyphRow, tounicode_line
+from pdfinspect.present.goto import parse_goto
 from pdfinspect.present.text import safe_line
 
 from ..messages import ObjectRequested, Target
-from .goto_bar import GotoBar, parse_goto
+from .goto_bar import GotoBar
 from .line_view import RefList
 
 # The key that points at the object each method reads (9.6.6, 9.7.5, 9.9, 9.10.3).
@@ -68,22 +70,6 @@ class PickList(PanelList):
             self.post_message(self.Picked(self, self.cursor))
 
 
-def tounicode_line(font: Font, code: bytes) -> tuple[int, bool] | None:
-    """(line, found) of the ToUnicode entry for ``code``; for a code without one, the line
-    of the entry that sorts just before it (where it would go), else of the first entry.
-    ``None`` when the CMap has no written entries of its own."""
-    cmap = font.tounicode
-    if cmap is None:
-        return None
-    entry = cmap.lookup_unicode(code)[1]
-    if entry is not None and entry.line and any(e is entry for e in cmap.entries):
-        return entry.line, True
-    own = [e for e in cmap.entries if e.kind.startswith("bf") and e.line and len(e.low) == len(code)]
-    before = [e for e in own if e.low <= code]
-    near = max(before, key=lambda e: e.low) if before else min(own, key=lambda e: e.low, default=None)
-    return (near.line, False) if near is not None else None
-
-
 def fit(text: str, width: int) -> str:
     """``text`` padded or cut to exactly ``width`` terminal cells (a CJK character takes two,
     a combining mark none), cut text ending in ``…``."""
@@ -100,16 +86,13 @@ narrow panel still shows code, Unicode and method."""
 
 
 def glyph_row(record: GlyphRecord, style: str = "") -> Content:
-    """A glyph's row under :data:`GLYPH_HEADER`, terminal-safe, in cell-width columns;
-    ``style`` colours the Unicode and method."""
-    res = record.resolution
-    cid = "" if record.glyph.cid is None else str(record.glyph.cid)
-    gid = "" if res.gid is None else str(res.gid)
-    code = record.glyph.code.hex()
+    """A glyph's row under :data:`GLYPH_HEADER` in cell-width columns (the cells from
+    :class:`~pdfinspect.present.glyphs.GlyphRow`); ``style`` colours the Unicode and method."""
+    row = GlyphRow.of(record)
     return Content.assemble(
-        f"{code:<6} ",
-        (f"{fit(safe_line(format_unicode(record.unicode)), UNICODE_WIDTH)} {record.method:<{METHOD_WIDTH}}", style),
-        f" {fit(safe_line(res.glyph_name or ''), 16)} {cid:>5} {gid:>5}")
+        f"{row.code:<6} ",
+        (f"{fit(row.unicode, UNICODE_WIDTH)} {row.method:<{METHOD_WIDTH}}", style),
+        f" {fit(row.name, 16)} {row.cid:>5} {row.gid:>5}")
 
 
 class PathList(PanelList):
@@ -160,7 +143,8 @@ class PathList(PanelList):
 
 
 class PageBar(GotoBar):
-    """The ``p`` prompt of the stepper and glyph inspector: a page number (``N`` or ``p N``).
+    """The ``p`` prompt of the stepper and glyph inspector: a page number (``N`` or ``p N``,
+    read by :func:`pdfinspect.present.goto.parse_goto`).
 
     Like the go-to prompt it never takes focus: the app feeds it keys while it is shown.
     """
@@ -168,8 +152,8 @@ class PageBar(GotoBar):
     class Answered(GotoBar.Answered):
         @property
         def page(self) -> int | None:
-            parsed = parse_goto(self.text or "")
-            return parsed[1] if parsed is not None else None
+            target = parse_goto(self.text or "")
+            return target.num if target is not None and target.kind in ("object", "page") else None
 
     PROMPT = "page: "
     PLACEHOLDER = "page number"
