@@ -29,6 +29,7 @@ CORE_COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
 # ``cmd_<name>(args, out)`` per command; adding a command is one entry here.
 COMMAND_MODULES = {
     "ops": "cli_content", "glyphs": "cli_content", "fonts": "cli_content", "text": "cli_content",
+    "audit": "cli_audit",
     "render": "cli_render", "extract": "cli_render",
     "fix": "cli_fix",
 }
@@ -87,15 +88,16 @@ def dump_json(value) -> None:
     sys.stdout.write("\n")
 
 
-def _report_repairs(doc: Document) -> None:
-    """Every repair and warning met while running the command goes to stderr, each once."""
+def _report_repairs(doc: Document, quiet: bool = False) -> None:
+    """Every repair and warning met while running the command goes to stderr, each once
+    (``quiet``: the command printed them itself; mark them reported)."""
     for seen in _opened:
         if seen[0] is doc:
             break
     else:
         seen = [doc, 0]
         _opened.append(seen)
-    for d in doc.diagnostics[seen[1]:]:
+    for d in doc.diagnostics[seen[1]:] if not quiet else ():
         _err(str(d))
     seen[1] = len(doc.diagnostics)
 
@@ -154,7 +156,7 @@ def cmd_trailer(args, out: Output) -> int:
 
 
 def cmd_info(args, out: Output) -> int:
-    doc = open_document(args)
+    doc = open_document(args, allow_locked=True)  # without the password: the declared encryption facts
     if not args.quick:
         for obj in doc.iter_objects(cache=False):  # parse everything so every repair is listed
             pass
@@ -168,6 +170,10 @@ def cmd_info(args, out: Output) -> int:
         out.line(f"{label + ':':<13}{len(found) or 'none'}")
         for d in found:
             out.line(f"  {safe_line(str(d))}")
+    _report_repairs(doc, quiet=True)  # listed above: not again on stderr
+    if doc.locked:
+        _err("the file is encrypted and the password does not open it: give it with --password")
+        return EXIT_UNREADABLE
     return EXIT_OK
 
 
