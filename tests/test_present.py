@@ -195,6 +195,8 @@ def test_state_rows_and_changes_of_a_step():
     assert rows["step"].startswith(f"{steps[tf].index}  Tf  offset {steps[tf].span[0]}")
     assert any(c.startswith(f"font /{font.font_name} ") for c in changes(steps[tf - 1], steps[tf]))
     assert changes(steps[tf], steps[tf]) == []  # nothing changes from a step to itself
+    with_prev = {r.label: r.value for r in state_rows(steps[tf], steps[tf - 1])}
+    assert with_prev["changed"] == "; ".join(changes(steps[tf - 1], steps[tf])) and "changed" not in rows
     shows = next(s for s in steps if s.glyphs)
     assert rows != {r.label: r.value for r in state_rows(shows)}
 

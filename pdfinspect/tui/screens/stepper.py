@@ -44,10 +44,10 @@ TEXT_LINES = 6
 SOURCE_BEFORE, SOURCE_AFTER = 3, 4  # lines of source shown around the current operator
 
 
-def state_text(step: Step) -> Text:
+def state_text(step: Step, prev: Step | None = None) -> Text:
     """The state panel: :func:`pdfinspect.present.content.state_rows`, labels in bold."""
     out = Text()
-    for row in state_rows(step):
+    for row in state_rows(step, prev):
         if row.role == DIAGNOSTIC:
             out.append(f"{row.label} {row.value}\n", style="red")
         else:
@@ -220,7 +220,7 @@ class StepperScreen(ReportsFailures, PagePrompt, Screen):
             return
         self.quiet_until = time.monotonic() + QUIET
         step = steps[i]
-        state = state_text(step)
+        state = state_text(step, steps[i - 1] if i else None)
         # fixed-size panels are updated without a layout pass; the state panel only when it grows or shrinks
         rows = state.plain.count("\n")
         self.query_one("#step-state", Static).update(state, layout=rows != self._state_rows)
