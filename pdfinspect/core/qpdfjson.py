@@ -132,6 +132,8 @@ def object_text(doc: Document, obj: IndirectObject, decode: bool = False) -> str
 def iter_document_json(doc: Document, decode: bool = False, revision: int | None = None) -> Iterator[str]:
     """The whole document as qpdf JSON v2, in pieces written as they are produced: one
     object at a time, so the first bytes come at once and memory stays flat."""
+    params = {"decodelevel": "generalized" if decode else "none"}
+    yield f'{{\n "version": 2,\n "parameters": {_dumps(params)},\n "qpdf": [\n'
     nums = doc.object_numbers(revision)
     header = {
         "jsonversion": 2,
@@ -140,8 +142,7 @@ def iter_document_json(doc: Document, decode: bool = False, revision: int | None
         "calledgetallpages": False,
         "maxobjectid": max(nums) if nums else 0,
     }
-    params = {"decodelevel": "generalized" if decode else "none"}
-    yield f'{{\n "version": 2,\n "parameters": {_dumps(params)},\n "qpdf": [\n  {_dumps(header)},\n  {{\n'
+    yield f"  {_dumps(header)},\n  {{\n"
     for obj in doc.iter_objects(revision, cache=False):
         yield f'   "obj:{obj.num} {obj.gen} R": {object_text(doc, obj, decode)},\n'
     # as read, like qpdf: an xref stream's trailer keeps /Type /W /Index…, an update's /Prev
@@ -150,7 +151,11 @@ def iter_document_json(doc: Document, decode: bool = False, revision: int | None
 
 
 def write_document_json(doc: Document, out: TextIO, decode: bool = False, revision: int | None = None) -> None:
-    for piece in iter_document_json(doc, decode, revision):
+    """Write the document to ``out`` as it is produced (the opening is flushed at once)."""
+    pieces = iter_document_json(doc, decode, revision)
+    out.write(next(pieces))
+    out.flush()
+    for piece in pieces:
         out.write(piece)
 
 
