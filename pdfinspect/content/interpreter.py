@@ -343,22 +343,25 @@ class _Run:
             diags.append(warning("type3-recursive", f"Type3 font {font.ref or '(direct)'} shows text with "
                                  "itself from one of its glyph procedures; not drawn", clause="9.6.5"))
             return out
-        for c in font.split(data, diags):
-            code = c.code
-            cid = font.cid(code) if font.cmap is not None else None
+        composite = font.cmap is not None
+        a, b, c, d, e, f = self.tm
+        for piece in font.split(data, diags):
+            code = piece.code
+            cid = font.cid(code) if composite else None
             w0 = font.glyph_width(code, cid)
             spacing = tc + (tw if code == b" " else 0.0)
-            tm = self.tm
-            user = transform(tm, 0.0, rise)
-            if vertical:
+            user = (c * rise + e, d * rise + f)  # (0, rise) through Tm
+            tm = (a, b, c, d, e, f)
+            if vertical:  # Tm = translate(0, advance) × Tm
                 advance = font.cid_font.vertical_advance(cid) * size + spacing
-                self.tm = multiply(translate(0.0, advance), tm)
-            else:
+                e, f = advance * c + e, advance * d + f
+            else:  # Tm = translate(advance, 0) × Tm
                 advance = (w0 * size + spacing) * th
-                self.tm = multiply(translate(advance, 0.0), tm)
+                e, f = advance * a + e, advance * b + f
             proc = font.charprocs.get(font.glyph_name(code[0]) or "") if type3 and code else None
             queued = proc is not None and self.queue_charproc(proc, font, tm, diags)
             out.append(Glyph(code, cid, w0, advance, user, transform(ctm, *user), proc, queued))
+        self.tm = (a, b, c, d, e, f)
         return out
 
     def queue_charproc(self, proc: Ref, font: Font, tm: Matrix, diags: list) -> bool:

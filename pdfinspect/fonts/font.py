@@ -97,6 +97,7 @@ class Font:
     charprocs: dict[str, Ref | None] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
     resources: object = None  # Type3: the glyph procedures' /Resources (as written, maybe a Ref)
+    _simple_widths: dict[int, float] = field(default_factory=dict, repr=False)  # code → w0, filled on use
 
     # -- kinds ------------------------------------------------------------------------
     @property
@@ -162,6 +163,12 @@ class Font:
                     w = ranges[i][2]
             return w / 1000.0
         n = code[0] if code else 0
+        w = self._simple_widths.get(n)
+        if w is None:
+            w = self._simple_widths[n] = self._simple_width(n)
+        return w
+
+    def _simple_width(self, n: int) -> float:
         i = n - self.first_char
         if 0 <= i < len(self.widths):
             w = self.widths[i]
