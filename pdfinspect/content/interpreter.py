@@ -33,6 +33,21 @@ ANNOT_HIDDEN, ANNOT_NO_VIEW = 1 << 1, 1 << 5
 _QUIET_WITHOUT_APPEARANCE = frozenset({"Link", "Popup"})  # no appearance is their normal state
 
 
+@dataclass(slots=True)
+class Budget:
+    """How much of a page an interactive caller lets the interpreter do: at most
+    ``operators`` steps and ``content_bytes`` of decoded content (the page's and its forms'
+    together). When either runs out the run ends; ``stopped`` then says where and why."""
+
+    operators: int
+    content_bytes: int
+    stopped: str | None = None
+
+    def take_bytes(self) -> int:
+        """The decode limit for the next content stream: what is left of the byte budget."""
+        return max(self.content_bytes, 0)
+
+
 @dataclass(frozen=True, slots=True)
 class Glyph:
     """One glyph drawn by a text-showing operator.
@@ -74,8 +89,9 @@ class Step:
     charproc: Ref | None = None  # the Type3 glyph procedure being run (innermost)
 
 
-def page_content(doc, page: Dict) -> tuple[bytes, list[Diagnostic]]:
-    """The page's /Contents decoded and joined (7.8.2), with decoding problems."""
+def page_content(doc, page: Dict, budget: Budget | None = None) -> tuple[bytes, list[Diagnostic]]:
+    """The page's /Contents decoded and joined (7.8.2), with decoding problems; with a
+    ``budget``, each stream is decoded only as far as its bytes last (and spends them)."""
     contents = page.get("Contents")
     refs = doc.resolve(contents)
     items = list(refs) if isinstance(refs, Array) else [contents]
@@ -88,7 +104,12 @@ def page_content(doc, page: Dict) -> tuple[bytes, list[Diagnostic]]:
             diags.append(warning("contents-not-stream", f"/Contents entry {item} is not a stream; skipped",
                                  clause="7.7.3.3"))
             continue
-        res = doc.stream_data(obj)
+        res = doc.stream_data(obj, limit=budget.take_bytes() if budget else None)
+        if budget is not None:
+            budget.content_bytes -= len(res.data)
+            if res.error and budget.content_bytes <= 0:
+                budget.stopped = budget.stopped or (f"content stream {item} decoded only to its first "
+                                                    f"{len(res.data)} bytes: the content byte budget is spent")
         if res.error:
             diags.append(warning("contents-decode", f"content stream {item}: {res.error}; partial data used",
                                  ref=(item.num, item.gen), clause="7.8.2"))
@@ -96,16 +117,20 @@ def page_content(doc, page: Dict) -> tuple[bytes, list[Diagnostic]]:
     return join_contents(parts)[0], diags
 
 
-def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, annots: bool = True) -> Iterator[Step]:
+def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budget | None = None, *,
+               annots: bool = True) -> Iterator[Step]:
     """Interpret the content of the page ``page_ref``, then (``annots``) its annotations'
-    appearance streams; one :class:`Step` per operator."""
+    appearance streams; one :class:`Step` per operator.
+
+    With a ``budget`` the run stops when it is spent and ``budget.stopped`` says where.
+    """
     page = doc.resolve(page_ref)
     if not isinstance(page, Dict):
         return
-    data, diags = page_content(doc, page)
+    data, diags = page_content(doc, page, budget)
     resources = doc.resolve(doc.inherited(page, "Resources"))
     resources = resources if isinstance(resources, Dict) else Dict()
-    run = _Run(doc, fonts or FontCache(doc))
+    run = _Run(doc, fonts or FontCache(doc), budget)
     run.pending.extend(diags)
     yield from run.content(data, resources, 0, page_ref)
     if annots:
@@ -130,9 +155,10 @@ def annotation_matrix(bbox, matrix: Matrix, rect) -> Matrix:
 class _Run:
     """Mutable interpreter state for one page; snapshots handed out are immutable."""
 
-    def __init__(self, doc, fonts: FontCache):
+    def __init__(self, doc, fonts: FontCache, budget: Budget | None = None):
         self.doc = doc
         self.fonts = fonts
+        self.budget = budget
         self.gs = GraphicsState()
         self.stack: list[tuple[GraphicsState, Font | None]] = []
         self.tm: Matrix | None = None
@@ -150,6 +176,10 @@ class _Run:
     # -- the loop ---------------------------------------------------------------------
     def content(self, data: bytes, resources: Dict, depth: int, source: Ref | None) -> Iterator[Step]:
         for operation in iter_operations(data):
+            if self.budget is not None and self.index >= self.budget.operators:
+                self.budget.stopped = self.budget.stopped or (f"stopped after {self.index} operators (the budget), at offset "
+                                       f"{operation.start} of {'form ' + str(source) if depth else 'the page content'}")
+                return
             op = operation.op.decode("latin-1")
             diags = self.pending + list(operation.diagnostics)
             self.pending = []
@@ -193,13 +223,24 @@ class _Run:
         obj = self.doc.get(ref.num, ref.gen)
         if obj is None:
             return
-        res = self.doc.stream_data(obj)
-        if res.error:
-            self.pending.append(warning("form-decode", f"form {ref}: {res.error}", offset=offset))
+        data = self.decode(obj, f"form {ref}", offset)
         matrix = _matrix(self.doc, stream.dict.get("Matrix"))
         resources = self.doc.resolve(stream.dict.get("Resources"))
         resources = resources if isinstance(resources, Dict) else parent_resources
-        yield from self.nested(ref, res.data, multiply(matrix, self.gs.ctm), resources, depth + 1)
+        yield from self.nested(ref, data, multiply(matrix, self.gs.ctm), resources, depth + 1)
+
+    def decode(self, obj, what: str, offset: int = 0) -> bytes:
+        """A form's or appearance's content, within the byte budget; problems noted."""
+        budget = self.budget
+        res = self.doc.stream_data(obj, limit=budget.take_bytes() if budget else None)
+        if budget is not None:
+            budget.content_bytes -= len(res.data)
+            if res.error and budget.content_bytes <= 0:
+                budget.stopped = budget.stopped or (f"{what} decoded only to its first {len(res.data)} "
+                                                    "bytes: the content byte budget is spent")
+        if res.error:
+            self.pending.append(warning("form-decode", f"{what}: {res.error}", offset=offset))
+        return res.data
 
     def nested(self, ref: Ref, data: bytes, ctm: Matrix, resources: Dict, depth: int) -> Iterator[Step]:
         """Run a form, appearance stream or glyph procedure with its own state stack."""
@@ -289,11 +330,7 @@ class _Run:
         if normal.num in self.forms:
             return None, warning("form-cycle", f"{what}: appearance {normal} is already being drawn",
                                  clause="8.10.1")
-        obj = doc.get(normal.num, normal.gen)
-        res = doc.stream_data(obj)
-        if res.error:
-            self.pending.append(warning("form-decode", f"appearance {normal}: {res.error}"))
-        return (normal, value, res.data), None
+        return (normal, value, self.decode(doc.get(normal.num, normal.gen), f"appearance {normal}")), None
 
     def enterable(self, form, diags: list, offset: int):
         """The form to run for a ``Do``, or ``None`` when running it would loop (8.10.1)."""
