@@ -16,9 +16,8 @@ from .core.document import Document
 from .core.filters import DEFAULT_LIMIT
 from .core.objects import Dict, Name, Stream, String, type_name
 from .core.parser import Parser
-from .core.serialize import format_object
 from .core.xref import FREE, IN_FILE
-from .present.objects import object_header, object_lines
+from .present.objects import object_header, object_lines, trailer_header
 from .present.streams import LEXERS, StreamHeader, stream_kind
 from .present.summary import document_summary
 from .present.text import bytes_as_text, hexdump, looks_like_text, safe_line
@@ -149,8 +148,10 @@ def cmd_show(args, out: Output) -> int:
 
 def cmd_trailer(args, out: Output) -> int:
     doc = open_document(args)
-    rev = doc.revisions[args.revision if args.revision is not None else -1] if doc.revisions else None
-    out.pdf("trailer\n" + format_object(rev.trailer if rev else Dict()))
+    header, trailer = trailer_header(doc, args.revision)
+    if header.detail:
+        out.line(f"% {header.detail}")
+    out.pdf("\n".join([header.title] + [line.text for line in object_lines(trailer, limit=None)]))
     _report_repairs(doc)
     return EXIT_OK
 
