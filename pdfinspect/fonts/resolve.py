@@ -219,7 +219,7 @@ class Resolver:
             return tuple(steps)
         prog_obj = self.program(font) if font.embedded else None
         readable = prog_obj is not None and bool(prog_obj.glyph_names or prog_obj.cmaps or prog_obj.builtin_encoding)
-        if name and c in font.differences:
+        if name and c in font.differences and not h.is_tex_font(font.base_font):
             base, base_name = self._base_name(font, prog_obj, c)
             text = glyph_to_unicode(base_name).unicode if base_name else ""
             steps.append(_heuristic_step(
