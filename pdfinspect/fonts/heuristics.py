@@ -51,8 +51,9 @@ STANDARD_ENCODING_FALLBACK = Heuristic(
     "StandardEncodingFallback", "the embedded program cannot be read, so its built-in encoding is "
     "unknown: StandardEncoding stands in for it", ("MuPDF", "poppler", "pdfminer.six", "pdf.js"))
 CODE_AS_UNICODE = Heuristic(
-    "CodeAsUnicode", "symbolic TrueType without glyph names: the code (found at U+F000+code in the "
-    "(3,0) cmap) is output as the character itself", ("MuPDF", "poppler", "pdfminer.six"))
+    "CodeAsUnicode", "no glyph name and no Unicode table: the code itself is output as the character (symbolic "
+    "TrueType, whose (3,0) cmap has it at U+F000+code; a Type0 font with a private CMap and no ToUnicode)",
+    ("MuPDF", "poppler", "pdfminer.six"))
 CID_AS_UNICODE = Heuristic(
     "CIDAsUnicode", "Identity-H/V CIDs with no ToUnicode and no Unicode from the program: the CID "
     "read as a Unicode code point", ("MuPDF", "poppler", "pdfminer.six", "pypdf"))

@@ -186,7 +186,7 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
                          f"{font.encoding_desc} with no ToUnicode, {font.cid_font.registry}-{font.cid_font.ordering} "
                          f"CIDs: " + _how_found(resolutions)))
     found.append(out("symbolic_truetype_no_mapping",
-                     _codes(resolutions, lambda r: _step(r, CODE_AS_UNICODE_METHOD) is not None),
+                     _codes(resolutions, lambda r: not font.is_type0 and _step(r, CODE_AS_UNICODE_METHOD) is not None),
                      "symbolic TrueType: no glyph names, no Unicode cmap; the codes are output as characters"))
     if program is not None and any(d.code == "font-program-unreadable" for d in program.diagnostics) \
             and not (program.glyph_names or program.cmaps or program.builtin_encoding):

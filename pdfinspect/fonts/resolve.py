@@ -213,10 +213,8 @@ class Resolver:
                 if text:
                     return tuple(steps)
         if font.is_type0:
-            step = self._cid_as_unicode(font, cid)
+            step = self._cid_as_unicode(font, code, cid)
             return (step,) if step is not None else ()
-        if font.subtype == "Type3":
-            return tuple(steps)
         prog_obj = self.program(font) if font.embedded else None
         readable = prog_obj is not None and bool(prog_obj.glyph_names or prog_obj.cmaps or prog_obj.builtin_encoding)
         if name and c in font.differences and not h.is_tex_font(font.base_font):
@@ -229,6 +227,8 @@ class Resolver:
                 + (f"/{base_name} → {format_unicode(text)}" if text else "nothing for the code"), text or None))
             if text:
                 return tuple(steps)
+        if font.subtype == "Type3":
+            return tuple(steps)
         if name is None and not readable and font.encoding_base is None:
             std = base_encoding("StandardEncoding")
             std_name = std[c] if std is not None else None
@@ -249,15 +249,26 @@ class Resolver:
                 f"character {format_unicode(text)}" if text else "a control code: nothing to output", text or None))
         return tuple(steps)
 
-    def _cid_as_unicode(self, font: Font, cid: int | None) -> PathStep | None:
-        if font.tounicode is not None or cid is None or not font.encoding_desc.startswith("Identity"):
+    def _cid_as_unicode(self, font: Font, code: bytes, cid: int | None) -> PathStep | None:
+        """Type0 without ToUnicode: Identity CIDs (= codes) read as code points; with another
+        CMap of a private collection, the code itself."""
+        if font.tounicode is not None:
             return None
-        text = h._char(cid) if cid >= 0x20 else ""
+        source = font.cid_font.ref if font.cid_font else font.ref
+        if font.encoding_desc.startswith("Identity"):
+            if cid is None:
+                return None
+            text = h._char(cid) if cid >= 0x20 else ""
+            return _heuristic_step(
+                h.CID_AS_UNICODE, source, f"{font.encoding_desc}, no ToUnicode", f"CID {cid}", HIT if text else MISS,
+                f"the CID read as a code point → {format_unicode(text)}; right only where the producer wrote "
+                "Unicode values as CIDs" if text else "CID is a control code or not a code point", text or None)
+        value = int.from_bytes(code, "big")
+        text = h._char(value) if value >= 0x20 else ""
         return _heuristic_step(
-            h.CID_AS_UNICODE, font.cid_font.ref if font.cid_font else font.ref,
-            f"{font.encoding_desc}, no ToUnicode", f"CID {cid}", HIT if text else MISS,
-            f"the CID read as a code point → {format_unicode(text)}; right only where the producer wrote "
-            "Unicode values as CIDs" if text else "CID is a control code or not a code point", text or None)
+            h.CODE_AS_UNICODE, source, f"CMap {font.encoding_desc}, no ToUnicode", f"code <{code.hex()}>",
+            HIT if text else MISS, f"the code read as a code point → {format_unicode(text)}"
+            if text else "code is a control code or not a code point", text or None)
 
     def _base_name(self, font: Font, prog: FontProgram | None, c: int) -> tuple[str, str | None]:
         """The base encoding under /Differences and its name for ``c``: the named base, else the
