@@ -18,6 +18,9 @@ from .core.objects import Dict, Name, Stream, String, type_name
 from .core.parser import Parser
 from .core.serialize import format_object
 from .core.xref import FREE, IN_FILE
+from .present.objects import object_header, object_lines
+from .present.streams import LEXERS, StreamHeader, stream_kind
+from .present.summary import document_summary
 from .present.text import bytes_as_text, hexdump, looks_like_text, safe_line
 
 CORE_COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
@@ -26,6 +29,9 @@ CORE_COMMANDS = ("show", "info", "trailer", "xref", "refs", "pages", "objects")
 # ``cmd_<name>(args, out)`` per command; adding a command is one entry here.
 COMMAND_MODULES = {
     "ops": "cli_content", "glyphs": "cli_content", "fonts": "cli_content", "text": "cli_content",
+    "audit": "cli_audit",
+    "render": "cli_render", "extract": "cli_render",
+    "fix": "cli_fix",
 }
 COMMANDS = CORE_COMMANDS + tuple(COMMAND_MODULES)
 EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE = 0, 1, 2
@@ -58,10 +64,17 @@ def _err(message: str) -> None:
     sys.stderr.write(f"pdfinspect: {safe_line(message)}\n")
 
 
-def open_document(args) -> Document:
+# Documents opened by the running command, with how many of their diagnostics went to stderr:
+# the dispatcher reports the rest when the command ends, whatever the command.
+_opened: list[list] = []
+
+
+def open_document(args, allow_locked: bool = False) -> Document:
     """Open ``args.file`` with the options every command shares."""
     limit = args.decode_limit * 1024 * 1024 if getattr(args, "decode_limit", None) else DEFAULT_LIMIT
-    doc = Document.open(args.file, password=args.password or b"", decode_limit=limit)
+    doc = Document.open(args.file, password=args.password or b"", decode_limit=limit,
+                        allow_locked=allow_locked)
+    _opened.append([doc, 0])
     revision = getattr(args, "revision", None)
     if revision is not None and not 0 <= revision < len(doc.revisions):
         raise PdfError(error("revision-missing", f"no revision {revision} (the document has "
@@ -75,25 +88,38 @@ def dump_json(value) -> None:
     sys.stdout.write("\n")
 
 
-def _report_repairs(doc: Document) -> None:
-    """Every repair and warning met while running the command goes to stderr."""
-    for d in doc.diagnostics:
+def _report_repairs(doc: Document, quiet: bool = False) -> None:
+    """Every repair and warning met while running the command goes to stderr, each once
+    (``quiet``: the command printed them itself; mark them reported)."""
+    for seen in _opened:
+        if seen[0] is doc:
+            break
+    else:
+        seen = [doc, 0]
+        _opened.append(seen)
+    for d in doc.diagnostics[seen[1]:] if not quiet else ():
         _err(str(d))
+    seen[1] = len(doc.diagnostics)
+
+
+def _report_all_repairs() -> None:
+    for doc, _ in list(_opened):
+        _report_repairs(doc)
+    _opened.clear()
 
 
 # -- commands ------------------------------------------------------------------------------
 def cmd_show(args, out: Output) -> int:
     doc = open_document(args)
-    obj = doc.get(args.num, args.gen, args.revision)
+    header, obj = object_header(doc, args.num, args.gen, args.revision)
     if obj is None:
-        entry = doc.xref(args.revision).get(args.num)
-        state = "free" if entry is not None else "not in the cross-reference table"
-        _err(f"object {args.num} {args.gen if args.gen is not None else 0} is {state}")
+        _err(header.missing)
         return EXIT_UNREADABLE
-    rev = doc.revision_of(obj.num, args.revision)
-    where = f"offset {obj.start}" if obj.container is None else \
-        f"object stream {obj.container} index {obj.index}"
-    out.line(f"% {where}, {obj.end - obj.start} bytes, revision {rev}")
+    if args.raw and not sys.stdout.isatty():  # into a pipe or a file: the bytes themselves
+        sys.stdout.flush()
+        sys.stdout.buffer.write(doc.raw_bytes(obj))
+        return EXIT_OK
+    out.line(f"% {header.detail}")
     if args.raw:
         raw = doc.raw_bytes(obj)
         if looks_like_text(raw):
@@ -101,27 +127,23 @@ def cmd_show(args, out: Output) -> int:
         else:
             out.line(hexdump(raw))
         return EXIT_OK
-    out.pdf(f"{obj.num} {obj.gen} obj\n{format_object(obj.value)}")
+    out.pdf("\n".join([header.title] + [line.text for line in object_lines(obj.value, limit=None)]))
     if isinstance(obj.value, Stream):
         res = doc.stream_data(obj)
-        steps = " → ".join(f"{s.name} ({s.size_in}→{s.size_out} bytes)" for s in res.steps)
+        kind = stream_kind(obj.value.dict, res.data)
         out.line("stream")
-        if steps:
-            out.line(f"% filters: {steps}")
+        out.line(f"% {StreamHeader(False, len(obj.value.raw), res, kind).line}")
         if res.error:
             _err(f"object {obj.num} {obj.gen}: {res.error} (data offset {obj.value.data_offset}); "
                  "showing partial data")
-        data = res.data
-        if looks_like_text(data):
-            subtype = obj.value.dict.get("Type")
-            lexer = "pdfcmap" if b"begincmap" in data[:4096] else ("pdf" if subtype == "ObjStm" else "pdfcontent")
-            out.pdf(bytes_as_text(data), lexer)
+        if kind == "hex":
+            out.line(hexdump(res.data, limit=args.max_bytes))
+        elif kind in LEXERS:
+            out.pdf(bytes_as_text(res.data), LEXERS[kind])
         else:
-            out.line(hexdump(data, limit=args.max_bytes))
+            out.line(bytes_as_text(res.data))
         out.line("endstream")
     out.line("endobj")
-    for d in obj.diagnostics:
-        _err(str(d))
     return EXIT_OK
 
 
@@ -134,36 +156,24 @@ def cmd_trailer(args, out: Output) -> int:
 
 
 def cmd_info(args, out: Output) -> int:
-    doc = open_document(args)
+    doc = open_document(args, allow_locked=True)  # without the password: the declared encryption facts
     if not args.quick:
         for obj in doc.iter_objects(cache=False):  # parse everything so every repair is listed
             pass
-    from .core.textstrings import decode_text  # only info decodes text strings
-
-    out.line(f"File:        {safe_line(args.file)} ({doc.size} bytes)")
-    out.line(f"Version:     {doc.header_version or '?'}"
-             + (f" (catalog /Version {doc.version})" if doc.version != doc.header_version else ""))
-    for key in ("Title", "Author", "Creator", "Producer", "CreationDate", "ModDate"):
-        v = doc.resolve(doc.info.get(key))
-        if isinstance(v, String):
-            out.line(f"{key + ':':<13}{safe_line(decode_text(v.value))}")
-    out.line(f"Encryption:  {doc.security.describe() if doc.security else 'none'}")
-    out.line(f"Pages:       {doc.page_count()}")
-    out.line(f"Revisions:   {len(doc.revisions)}" + ("  (linearized: first-page and main xref sections "
-                                                       "form revision 0)" if doc.linearized else ""))
-    for r in doc.revisions:
-        kinds = "+".join(s.kind for s in r.sections) or "reconstructed"
-        out.line(f"  {r.index}: startxref {r.startxref}, {kinds}, {len(r.entries)} entries")
-    out.line(f"Objects:     {len(doc.object_numbers())}")
-    repairs = [d for d in doc.diagnostics if d.repair]
-    out.line(f"Repairs:     {len(repairs) or 'none'}")
-    for d in repairs:
-        out.line(f"  {safe_line(str(d))}")
-    others = [d for d in doc.diagnostics if not d.repair]
-    if others:
-        out.line(f"Warnings:    {len(others)}")
-        for d in others:
+    summary = document_summary(doc, doc.object_numbers())
+    follow = {"Encryption": summary.security, "Revisions": summary.revisions}
+    for fact in summary.facts:
+        out.line(f"{fact.label + ':':<13}{fact.value}")
+        for line in follow.get(fact.label, ()):
+            out.line(f"  {line}")
+    for label, found in (("Repairs", summary.repairs), ("Warnings", summary.warnings)):
+        out.line(f"{label + ':':<13}{len(found) or 'none'}")
+        for d in found:
             out.line(f"  {safe_line(str(d))}")
+    _report_repairs(doc, quiet=True)  # listed above: not again on stderr
+    if doc.locked:
+        _err("the file is encrypted and the password does not open it: give it with --password")
+        return EXIT_UNREADABLE
     return EXIT_OK
 
 
@@ -277,7 +287,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     s.add_argument("file")
     s.add_argument("num", type=int)
     s.add_argument("gen", type=int, nargs="?")
-    s.add_argument("--raw", action="store_true", help="the object's bytes as stored in the file")
+    s.add_argument("--raw", action="store_true", help="the object's bytes as stored in the file (into a "
+                   "pipe: the bytes themselves; on a terminal: text or a hex dump)")
     s.add_argument("--revision", type=int, help="as of revision K (0 = oldest)")
     s.add_argument("--max-bytes", type=_non_negative, default=4096, help="cap on hex-dumped bytes (default 4096)")
     add_common_options(s)
@@ -351,6 +362,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+    finally:
+        try:
+            _report_all_repairs()
+        except BrokenPipeError:
+            pass
 
 
 def _dispatch(argv: list[str]) -> int:

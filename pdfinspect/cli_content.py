@@ -6,18 +6,17 @@
 """
 from __future__ import annotations
 
-from collections import Counter
 
-from .content.interpreter import Step, iter_steps
+from .content.interpreter import iter_steps
 from .content.textlayout import GlyphRecord, page_glyphs, page_text
 from .core.diagnostics import PdfError, error
 from .cli import add_common_options, dump_json, open_document
 from .core.document import Document
 from .core.objects import Ref
-from .core.serialize import format_matrix, format_object, format_rounded
-from .fonts.font import Font
+from .core.serialize import format_object
 from .fonts.reasons import font_reports
-from .fonts.resolve import HEURISTIC_METHODS, METHODS, NONE, TOUNICODE, Resolver, format_unicode
+from .fonts.resolve import Resolver, format_unicode
+from .present.content import changes
 from .present.text import safe, safe_line
 
 _FLAT = 10 ** 9  # format_object width that keeps every value on one line
@@ -67,47 +66,6 @@ def _ref(ref) -> str | None:
 
 
 # -- ops -----------------------------------------------------------------------------------------
-def changes(prev: Step | None, step: Step) -> list[str]:
-    """What the step changed compared with the step before it (snapshots compare by identity
-    first, so unchanged state costs nothing)."""
-    out: list[str] = []
-    a = prev.gstate if prev is not None else None
-    b = step.gstate
-    if a is not b:
-        if a is None or a.ctm != b.ctm:
-            out.append(f"CTM {format_matrix(b.ctm)}")
-        for attr, label in (("fill_color", "fill"), ("stroke_color", "stroke")):
-            space = getattr(b, f"{label}_space")
-            if a is None or getattr(a, attr) != getattr(b, attr) or getattr(a, f"{label}_space") != space:
-                values = " ".join(format_rounded(x) if isinstance(x, float) else str(x) for x in getattr(b, attr))
-                out.append(f"{label} {space} {values}")
-        for attr in ("line_width", "line_cap", "line_join", "miter_limit", "dash", "rendering_intent",
-                     "flatness", "ext_gstate"):
-            if a is not None and getattr(a, attr) != getattr(b, attr):
-                out.append(f"{attr.replace('_', ' ')} {getattr(b, attr)}")
-        ta, tb = (a.text if a is not None else None), b.text
-        if ta is not tb and ta is not None:
-            if (ta.font_name, ta.font_ref, ta.size) != (tb.font_name, tb.font_ref, tb.size):
-                out.append(f"font /{tb.font_name} {_ref(tb.font_ref) or '(direct)'} size {format_rounded(tb.size)}")
-            for attr, label in (("char_spacing", "Tc"), ("word_spacing", "Tw"), ("scale", "Tz"),
-                                ("leading", "TL"), ("rise", "Ts"), ("render", "Tr")):
-                if getattr(ta, attr) != getattr(tb, attr):
-                    out.append(f"{label} {format_rounded(getattr(tb, attr))}")
-    if (prev is None or prev.tm != step.tm) and step.tm is not None:
-        out.append(f"Tm {format_matrix(step.tm)}")
-    if prev is not None and prev.marked != step.marked:
-        if len(step.marked) > len(prev.marked):
-            m = step.marked[-1]
-            extra = (f" MCID {m.mcid}" if m.mcid is not None else "") + \
-                (f" ActualText {safe_line(repr(m.actual_text))}" if m.actual_text is not None else "")
-            out.append(f"marked /{safe_line(m.tag)}{extra} (depth {len(step.marked)})")
-        else:
-            out.append(f"marked depth {len(step.marked)}")
-    if step.glyphs:
-        out.append(f"{len(step.glyphs)} glyph{'s' if len(step.glyphs) != 1 else ''}")
-    return out
-
-
 def cmd_ops(args, out) -> int:
     doc = open_document(args)
     steps = iter_steps(doc, _page(doc, args.page))
@@ -150,7 +108,15 @@ def glyph_json(r: GlyphRecord) -> dict:
             "unicode": r.unicode, "method": r.method, "path": _path_json(r), "conflicts": conflicts,
             "flags": list(res.flags), "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3),
             "confidence": res.confidence, "heuristic": res.heuristic, "used_by": list(res.used_by),
-            "spec_unicode": res.spec_unicode, "tounicode_only": res.tounicode_only}
+            "spec_unicode": res.spec_unicode, "tounicode_only": res.tounicode_only, **box_json(r.bbox)}
+
+
+def box_json(box) -> dict:
+    """``bbox`` (page, axis-aligned: left bottom right top), ``bbox_user`` and the page ``quad``."""
+    if box is None:
+        return {"bbox": None, "bbox_user": None, "quad": None}
+    return {"bbox": [round(v, 3) for v in box.rect], "bbox_user": [round(v, 3) for v in box.user_rect],
+            "quad": [round(v, 3) for v in box.page]}
 
 
 def cmd_glyphs(args, out) -> int:
@@ -181,29 +147,6 @@ def cmd_glyphs(args, out) -> int:
 
 
 # -- fonts ---------------------------------------------------------------------------------------
-def diagnose(font: Font, counts: Counter) -> str:
-    """One line on why text from the font extracts badly, or ``""``, from per-method counts of
-    distinct codes (``counts["conflict"]`` counts codes with conflicts, not more codes).
-    :func:`pdfinspect.fonts.reasons.font_reports` gives the full account with reason ids."""
-    total = sum(counts[m] for m in METHODS)
-    if not total:
-        return ""
-    unresolved = counts.get(NONE, 0)
-    guessed = sum(counts[m] for m in HEURISTIC_METHODS)
-    parts = []
-    if font.tounicode is not None and counts.get(TOUNICODE, 0) < total:
-        parts.append(f"ToUnicode misses {total - counts.get(TOUNICODE, 0)} of {total} codes: extractors that "
-                     "trust only ToUnicode (Acrobat) output the raw codes for them")
-    if guessed:
-        parts.append(f"{guessed} of {total} codes are recovered only by heuristics ("
-                     + ", ".join(f"{m} {counts[m]}" for m in HEURISTIC_METHODS if counts[m]) + ")")
-    if unresolved:
-        parts.append(f"{unresolved} of {total} codes resolve to nothing by any method or heuristic")
-    if counts.get("conflict") and not parts:
-        parts.append(f"methods disagree on {counts['conflict']} codes: check which one the glyphs show")
-    return "; ".join(parts)
-
-
 def cmd_fonts(args, out) -> int:
     doc = open_document(args)
     pages = [args.page] if args.page else None

@@ -212,9 +212,9 @@ async def test_revisions_show_changes_and_both_values():
         assert screen.revision == 1
         changes = [line for line in drawn(screen.query_one("#changed-objects")) if line]
         assert any(line.startswith("~") and " 4 changed" in line for line in changes)
-        await press(pilot, "tab", "enter")  # open the object as of revision 2
+        await press(pilot, "tab", "enter")  # open the object as of revision 1 (numbered from 0, as in the CLI)
         assert isinstance(app.screen, BrowserScreen)
-        assert "as of revision 2" in header(app)
+        assert "as of revision 1" in header(app)
 
 
 async def test_damaged_file_opens_and_lists_repairs():

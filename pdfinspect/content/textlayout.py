@@ -19,6 +19,7 @@ from typing import Iterator
 from ..core.objects import Ref
 from ..fonts.font import FontCache
 from ..fonts.resolve import ACTUAL_TEXT, HIT, PathStep, Resolution, Resolver
+from .geometry import Geometry, GlyphBox
 from .interpreter import Glyph, Step, iter_steps
 from .state import MarkedContent, multiply
 
@@ -53,6 +54,7 @@ class GlyphRecord:
     unicode: str
     method: str
     actual_text: MarkedContent | None = None
+    bbox: GlyphBox | None = None  # given when the records were made with a Geometry
 
     @property
     def path(self) -> tuple[PathStep, ...]:
@@ -71,30 +73,36 @@ def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
     resolver = resolver or Resolver(doc)
     used: set[int] = set()
     given: list[MarkedContent] = []  # keeps the sequences in ``used`` alive, so no id is reused
+    geometry = Geometry(doc)
     n = 0
     for step in iter_steps(doc, page_ref, fonts):
         before = len(used)
-        records = step_records(step, resolver, used, n)
+        records = step_records(step, resolver, used, n, geometry)
         if len(used) > before:
             given.append(records[0].actual_text)
         n += len(records)
         yield from records
 
 
-def step_records(step: Step, resolver: Resolver, used: set[int], start: int) -> list[GlyphRecord]:
+def step_records(step: Step, resolver: Resolver, used: set[int], start: int,
+                 geometry: Geometry | None = None) -> list[GlyphRecord]:
     """The glyph records of one step, numbered from ``start``; ``used`` holds the id() of
     the ActualText sequences whose text was already given (pass the same set for a page,
-    and keep those sequences alive while it is in use: a freed one's id can be reused)."""
+    and keep those sequences alive while it is in use: a freed one's id can be reused).
+    With ``geometry``, each record has its ``bbox``."""
     actual = next((m for m in step.marked if m.actual_text is not None), None) if step.glyphs else None
+    boxes = geometry.boxes(step) if geometry is not None else []
     out = []
     for n, g in enumerate(step.glyphs, start):
         res = resolver.resolve(step.font, g.code, g.cid)
+        box = boxes[n - start] if boxes else None
         if actual is None:
-            out.append(GlyphRecord(n, step, g, res, res.unicode, res.method))
+            out.append(GlyphRecord(n, step, g, res, res.unicode, res.method, bbox=box))
         else:
             first = id(actual) not in used
             used.add(id(actual))
-            out.append(GlyphRecord(n, step, g, res, actual.actual_text if first else "", ACTUAL_TEXT, actual))
+            out.append(GlyphRecord(n, step, g, res, actual.actual_text if first else "", ACTUAL_TEXT, actual,
+                                   box))
     return out
 
 

@@ -11,14 +11,19 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from . import pages, repair
+from . import pages, recovery, repair
 from .diagnostics import Diagnostic, PdfError, error, warning
 from .filters import DEFAULT_LIMIT, DecodeResult, decode, filter_chain
+from .lookup import Lookup, lookup
 from .objects import Array, Dict, Name, Ref, Stream, String, is_integer
 from .objstm import ObjectStream
 from .parser import IndirectObject, Parser, parse_object_at
 from .xref import FREE, IN_FILE, IN_OBJSTM, Revision, XrefEntry, find_startxref, read_revisions
+
+if TYPE_CHECKING:
+    from .crypt import EncryptionFacts
 
 _VERSION = re.compile(rb"%PDF-(\d+\.\d+)")
 _LAST_XREF = re.compile(rb"(?<![a-z])xref[\x00\t\n\x0c\r ]+\d")
@@ -56,12 +61,26 @@ class Document:
     """A PDF file opened for inspection."""
 
     def __init__(self, buf, path: str | None = None, password: str | bytes = b"",
-                 decode_limit: int = DEFAULT_LIMIT):
+                 decode_limit: int = DEFAULT_LIMIT, allow_locked: bool = False):
         self.buf = buf
         self.path = path
         self.size = len(buf)
         self.decode_limit = decode_limit
         self.diagnostics: list[Diagnostic] = []
+        self._owns_buf = False
+        self._recovered: dict[int, XrefEntry] = {}  # found by scanning, below every revision
+        self._trailer: Dict | None = None  # a trailer chosen by recovery over the last revision's
+        self._init_caches()
+        self.repaired = False
+        self.security = None
+        self.encryption: EncryptionFacts | None = None
+        self.locked = False
+        self._encrypt_num: int | None = None
+        self._read_structure()
+        self._setup_security(_as_password(password), allow_locked)
+
+    def _init_caches(self) -> None:
+        """The per-Document state a fork does not share."""
         self._cache: dict[tuple[int, XrefEntry], IndirectObject | None] = {}
         self._objstm: dict[int, ObjectStream | None] = {}
         self._merged: dict[int, dict[int, XrefEntry]] = {}
@@ -70,23 +89,85 @@ class Document:
         self._scan: dict[int, tuple[int, int]] | None = None
         self._backrefs: dict[int, list[BackRef]] | None = None
         self._reported: set[tuple] = set()
-        self.repaired = False
-        self.security = None
-        self._encrypt_num: int | None = None
-        self._read_structure()
-        self._setup_security(_as_password(password))
+        self._security_seen = 0
+        self._pages: list[Ref] | None = None
+
+    def _reset_views(self) -> None:
+        """Forget what was derived from the xref (recovery changed it)."""
+        self._merged.clear()
+        self._numbers.clear()
+        self._cache.clear()
+        self._objstm.clear()
+        self._pages = None
 
     @classmethod
     def open(cls, path: str | os.PathLike, password: str | bytes = b"",
-             decode_limit: int = DEFAULT_LIMIT) -> "Document":
+             decode_limit: int = DEFAULT_LIMIT, allow_locked: bool = False) -> "Document":
+        """Open the file at ``path`` (mapped, never written).
+
+        A wrong password raises :class:`PasswordError`, unless ``allow_locked``: then the
+        document opens with ``locked`` set, ``encryption`` describing the handler, and
+        strings and streams left encrypted.
+        """
         path = os.fspath(path)
+        buf = _map(path)
         try:
-            with open(path, "rb") as f:
-                size = os.fstat(f.fileno()).st_size
-                buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-        except OSError as e:
-            raise PdfError(error("file-unreadable", f"cannot read {path}: {e.strerror}")) from None
-        return cls(buf, path, password, decode_limit)
+            doc = cls(buf, path, password, decode_limit, allow_locked)
+        except BaseException:
+            if isinstance(buf, mmap.mmap):
+                buf.close()
+            raise
+        doc._owns_buf = True
+        return doc
+
+    # -- lifetime ----------------------------------------------------------------------
+    def close(self) -> None:
+        """Release the file mapping; stream data can no longer be read afterwards."""
+        self._init_caches()
+        if self._owns_buf and isinstance(self.buf, mmap.mmap) and not self.buf.closed:
+            self.buf.close()
+
+    def __enter__(self) -> "Document":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def fork(self) -> "Document":
+        """A Document over the same file for another thread or process.
+
+        Revisions, the trailer, the security handler (and so the file key) and the
+        scanned object offsets are shared; the object caches and the diagnostics list are
+        the fork's own (it starts with a copy of the diagnostics found so far). A fork can
+        be pickled to a worker process: it maps the file again there, without reading the
+        cross-reference data or the password again.
+        """
+        twin = object.__new__(Document)
+        twin.__dict__.update(self.__dict__)
+        twin._owns_buf = False
+        twin._init_caches()
+        twin._scan = self._scan
+        twin.diagnostics = list(self.diagnostics)
+        twin._reported = set(self._reported)
+        return twin
+
+    def __getstate__(self):
+        if self.path is None:
+            raise TypeError("a Document opened from memory cannot be pickled; open it from a path")
+        state = dict(self.__dict__)
+        del state["buf"]
+        for key in ("_cache", "_objstm", "_merged", "_numbers", "_loading", "_backrefs"):
+            state.pop(key)
+        return state
+
+    def __setstate__(self, state) -> None:
+        self.__dict__.update(state)
+        self.buf = _map(self.path)
+        self._owns_buf = True
+        self._init_caches()
+
+    def __repr__(self) -> str:
+        return f"<Document {self.path or 'in memory'}: {self.size} bytes, {len(self.revisions)} revision(s)>"
 
     # -- opening ---------------------------------------------------------------------
     def note(self, d: Diagnostic) -> None:
@@ -143,8 +224,10 @@ class Document:
         if self.linearized and len(revisions) >= 2 and revisions[1].startxref < revisions[0].startxref:
             revisions = _join_linearized(revisions)
         self.revisions = revisions
+        if revisions and (not self._root_ok() or recovery.needs_merge(self)):
+            recovery.merge(self)
         if not revisions or not self._root_ok():
-            self._reconstruct()
+            recovery.rebuild(self)
 
     def _linearization_dict(self) -> Dict | None:
         """The linearization parameter dictionary (Annex F.2.2), if the first object is one."""
@@ -158,40 +241,7 @@ class Document:
         return value if isinstance(value, Dict) and "Linearized" in value else None
 
     def _root_ok(self) -> bool:
-        root = self.trailer.get("Root")
-        if not isinstance(root, Ref):
-            return False
-        obj = self.get(root.num)
-        return obj is not None and isinstance(obj.value, Dict)
-
-    def _reconstruct(self) -> None:
-        headers = self._scan_headers()
-        if not headers:
-            raise PdfError(error("no-objects", "not a PDF file: no xref and no 'N G obj' found", offset=0))
-        entries = {num: XrefEntry(IN_FILE, off, gen) for num, (off, gen) in headers.items()}
-        # members of object streams found by the scan, unless defined directly
-        probe = Revision(0, -1, Dict(), [], entries)
-        self.revisions = [probe]
-        self._merged.clear()
-        self._numbers.clear()
-        self._cache.clear()
-        for num in repair.enclosing_objects(self.buf, repair.OBJSTM_PATTERN, headers):
-            stm = self._object_stream(num)
-            if stm is None:
-                continue
-            for i, (member, _) in enumerate(stm.members):
-                entries.setdefault(member, XrefEntry(IN_OBJSTM, num, i))
-        trailer, source = repair.find_trailer(self.buf, headers)
-        if self.header_offset is None and not trailer:
-            raise PdfError(error("not-a-pdf", "not a PDF file: no %PDF header, no xref, no trailer and "
-                                 "no catalog", offset=0))
-        probe.trailer = trailer
-        self._merged.clear()
-        self._numbers.clear()
-        self.repaired = True
-        self.note(warning("xref-reconstructed", f"cross-reference rebuilt by scanning: {len(entries)} "
-                           f"objects found, trailer: {source}", offset=0, clause="7.5.4",
-                           repair="objects located by scanning for 'N G obj'"))
+        return isinstance(self.resolve(self.trailer.get("Root")), Dict)
 
     def scan_offset(self, num: int) -> int | None:
         """Where ``num G obj`` really starts, by scanning the file (the last definition wins)."""
@@ -203,11 +253,11 @@ class Document:
             self._scan = repair.scan_headers(self.buf)
         return self._scan
 
-    def _setup_security(self, password: bytes) -> None:
+    def _setup_security(self, password: bytes, allow_locked: bool) -> None:
         enc = self.trailer.get("Encrypt")
         if enc is None:
             return
-        from .crypt import SecurityHandler
+        from .crypt import SecurityHandler, encryption_facts
 
         if isinstance(enc, Ref):
             self._encrypt_num = enc.num
@@ -220,22 +270,48 @@ class Document:
             self.note(error("encrypt-bad", "/Encrypt is not a dictionary; strings and streams left "
                              "encrypted", clause="7.6.1"))
             return
-        self.security = SecurityHandler.open(enc_dict, first_id, password)
+        self.encryption = encryption_facts(enc_dict)
+        try:
+            self.security = SecurityHandler.open(enc_dict, first_id, password)
+        except PdfError as e:
+            if not allow_locked:
+                raise
+            self.locked = True
+            self.note(Diagnostic(e.diagnostic.severity, e.diagnostic.code, e.diagnostic.message
+                                 + "; strings and streams left encrypted", clause=e.diagnostic.clause))
+            return
+        self._collect_security_diagnostics()
         self._cache.clear()  # strings read before (the Encrypt dict itself) stay as they are
+        self._objstm.clear()  # object streams read by recovery before the key was known
+
+    def _collect_security_diagnostics(self) -> None:
+        """Problems the security handler met (bad padding, unknown crypt filter…) join ours."""
+        found = self.security.diagnostics
+        for d in found[self._security_seen:]:
+            self.note(d)
+        self._security_seen = len(found)
 
     # -- revisions and xref ------------------------------------------------------------
     @property
     def trailer(self) -> Dict:
+        """The trailer in force: the last revision's, unless recovery chose a better /Root."""
+        if self._trailer is not None:
+            return self._trailer
         return self.revisions[-1].trailer if self.revisions else Dict()
+
+    @property
+    def recovered(self) -> dict[int, XrefEntry]:
+        """Entries found by scanning that no revision lists (empty for a sound file)."""
+        return self._recovered
 
     def xref(self, revision: int | None = None) -> dict[int, XrefEntry]:
         """Entries in force as of ``revision`` (default: the latest), later revisions winning."""
         k = len(self.revisions) - 1 if revision is None else revision
-        if k == 0:
+        if k == 0 and not self._recovered:
             return self.revisions[0].entries  # nothing to merge: stays lazy
         merged = self._merged.get(k)
         if merged is None:
-            merged = self._merged[k - 1].copy() if k - 1 in self._merged else {}
+            merged = self._merged[k - 1].copy() if k - 1 in self._merged else dict(self._recovered)
             start = k if k - 1 in self._merged else 0
             for rev in self.revisions[start:k + 1]:
                 merged.update(rev.entries)
@@ -290,6 +366,11 @@ class Document:
         self._cache[key] = obj
         return obj
 
+    def lookup(self, num: int, gen: int | None = None, revision: int | None = None) -> Lookup:
+        """Object ``num`` (``gen`` if given, as of ``revision``), or why it is missing: never
+        listed, free, in use at another generation, or unreadable (with the diagnostics)."""
+        return lookup(self, num, gen, revision)
+
     def _load(self, num: int, entry: XrefEntry) -> IndirectObject | None:
         if num in self._loading:
             self.note(warning("reference-loop", f"object {num} is needed to read itself", ref=(num, entry.gen)))
@@ -317,6 +398,7 @@ class Document:
                     self.note(d)
                 if self.security is not None and obj.container is None and num != self._encrypt_num:
                     obj.value = self._decrypt_strings(obj.value, num, obj.gen)
+                    self._collect_security_diagnostics()
             return obj
         finally:
             self._loading.discard(num)
@@ -390,28 +472,34 @@ class Document:
         return value
 
     # -- streams -----------------------------------------------------------------------
-    def _stream_is_encrypted(self, obj: IndirectObject) -> bool:
-        if self.security is None or obj.container is not None:
+    def _stream_is_encrypted(self, stream: Stream) -> bool:
+        # a stream that knows no object was not read from the file (object streams hold none)
+        if self.security is None or stream.ref is None:
             return False
-        d = obj.value.dict
+        d = stream.dict
         if d.get("Type") == "XRef":
             return False
         if d.get("Type") == "Metadata" and not self.security.encrypt_metadata:
             return False
         return True
 
-    def stream_data(self, obj: IndirectObject, decode_filters: bool = True,
+    def stream_data(self, obj: IndirectObject | Stream, decode_filters: bool = True,
                     limit: int | None = None) -> DecodeResult:
-        """Decrypted and (unless ``decode_filters`` is false) decoded data of a stream object."""
-        stream: Stream = obj.value
+        """Decrypted and (unless ``decode_filters`` is false) decoded data of a stream.
+
+        ``obj`` is the indirect object or the stream value itself (a stream knows the
+        object it was read from, which decryption needs).
+        """
+        stream: Stream = obj.value if isinstance(obj, IndirectObject) else obj
         d = Dict((k, self.resolve(v)) for k, v in stream.dict.items() if k in ("Filter", "DecodeParms"))
         if isinstance(d.get("DecodeParms"), Array):
             d["DecodeParms"] = Array(self.resolve(x) for x in d["DecodeParms"])
         chain = filter_chain(d)
         raw = stream.raw
-        if self._stream_is_encrypted(obj):
+        if self._stream_is_encrypted(stream):
             crypt = next((p.get("Name") for name, p in chain if name == "Crypt" and isinstance(p, Dict)), None)
-            raw = self.security.decrypt_stream(raw, obj.num, obj.gen, crypt)
+            raw = self.security.decrypt_stream(raw, stream.ref.num, stream.ref.gen, crypt)
+            self._collect_security_diagnostics()
         if not decode_filters:
             return DecodeResult(raw, (), None)
         return decode(raw, chain, self.decode_limit if limit is None else limit)
@@ -470,6 +558,9 @@ class Document:
 
     @property
     def info(self) -> Dict:
+        """The document information dictionary (empty while ``locked``: its strings are encrypted)."""
+        if self.locked:
+            return Dict()
         v = self.resolve(self.trailer.get("Info"))
         return v if isinstance(v, Dict) else Dict()
 
@@ -479,19 +570,32 @@ class Document:
         return str(v) if isinstance(v, Name) else self.header_version
 
     def page_refs(self) -> list[Ref]:
-        """Page objects in order, walking /Pages /Kids with a cycle guard."""
-        return pages.page_refs(self)
+        """Page objects in order, walking /Pages /Kids with a cycle guard (walked once)."""
+        if self._pages is None:
+            self._pages = pages.page_refs(self)
+        return list(self._pages)
 
     def page_ref(self, n: int) -> Ref | None:
         """Page ``n`` (1-based), descending by /Count so only one branch is parsed."""
         return pages.page_ref(self, n)
 
     def page_count(self) -> int:
-        return pages.page_count(self)
+        """Pages reachable through the page tree (a /Count that disagrees is reported)."""
+        return len(self.page_refs())
 
     def inherited(self, page: Dict, key: str):
         """A page attribute, looked up through /Parent (7.7.3.4)."""
         return pages.inherited(self, page, key)
+
+
+def _map(path: str):
+    """The file's bytes as a read-only map (``b""`` for an empty file)."""
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+    except OSError as e:
+        raise PdfError(error("file-unreadable", f"cannot read {path}: {e.strerror}")) from None
 
 
 def _join_linearized(revisions: list[Revision]) -> list[Revision]:

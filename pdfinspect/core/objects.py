@@ -10,7 +10,7 @@ Mapping to Python:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Union
 
 
@@ -71,19 +71,43 @@ class Keyword:
         return self.value.decode("latin-1")
 
 
-@dataclass(slots=True)
 class Stream:
     """A stream: its dictionary and the raw (still filtered, maybe encrypted) bytes.
 
-    ``data_offset`` is the byte offset of the data in the file (``None`` for streams built
-    in memory). Decoding lives in :mod:`pdfinspect.core.filters` and the Document, which
-    knows the decryption key.
+    The bytes are not copied when the stream is parsed: ``raw`` slices them from the file's
+    buffer (the mmap) each time it is read, so a cache of parsed objects holds dictionaries,
+    not data. ``data_offset`` is the byte offset of the data in the file (``None`` for
+    streams built in memory), ``ref`` the indirect object the stream is (set by the parser),
+    so ``Document.stream_data(stream)`` can decrypt it from the value alone. Decoding lives
+    in :mod:`pdfinspect.core.filters` and the Document, which knows the decryption key.
     """
 
-    dict: Dict
-    raw: bytes
-    data_offset: int | None = None
-    diagnostics: list = field(default_factory=list)
+    __slots__ = ("dict", "data_offset", "diagnostics", "ref", "_source", "_start", "_end")
+
+    def __init__(self, dict: Dict, raw: bytes = b"", data_offset: int | None = None,
+                 diagnostics: list | None = None, ref: "Ref | None" = None):
+        self.dict = dict
+        self.data_offset = data_offset
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.ref = ref
+        self._source, self._start, self._end = raw, 0, len(raw)
+
+    @classmethod
+    def in_buffer(cls, d: Dict, buf, start: int, end: int, ref: "Ref | None" = None) -> "Stream":
+        """A stream whose data is ``buf[start:end]``, read from ``buf`` on demand."""
+        s = cls(d, b"", start, None, ref)
+        s._source, s._start, s._end = buf, start, end
+        return s
+
+    @property
+    def raw(self) -> bytes:
+        """The stored bytes (filtered, maybe encrypted), read from the file now."""
+        return bytes(self._source[self._start:self._end])
+
+    @property
+    def raw_length(self) -> int:
+        """How many bytes ``raw`` holds, without reading them."""
+        return self._end - self._start
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.dict.get(key, default)
@@ -93,6 +117,24 @@ class Stream:
 
     def __contains__(self, key: object) -> bool:
         return key in self.dict
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Stream):
+            return NotImplemented
+        return self.dict == other.dict and self.raw_length == other.raw_length and self.raw == other.raw
+
+    __hash__ = None  # mutable, like the Dict it wraps
+
+    def __repr__(self) -> str:
+        where = f", ref={self.ref}" if self.ref is not None else ""
+        return f"Stream({self.dict!r}, {self.raw_length} bytes{where})"
+
+    def __getstate__(self):
+        return (self.dict, self.raw, self.data_offset, self.diagnostics, self.ref)
+
+    def __setstate__(self, state) -> None:
+        d, raw, offset, diags, ref = state
+        self.__init__(d, raw, offset, diags, ref)
 
 
 PdfObject = Union[None, bool, int, float, Name, String, Array, Dict, Ref, Stream]

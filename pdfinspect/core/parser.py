@@ -295,8 +295,8 @@ class Parser:
                     f"/Length {length} does not end at 'endstream'; data is {data_end - data_start} bytes",
                     offset=data_start, ref=self._ref, clause="7.3.8.2",
                     repair="stream data delimited by searching for 'endstream'"))
-        raw = bytes(buf[data_start:data_end])
-        return Stream(d, raw, data_start), self.lexer.pos
+        ref = Ref(*self._ref) if self._ref is not None else None
+        return Stream.in_buffer(d, buf, data_start, data_end, ref), self.lexer.pos
 
 
 def parse_object_at(buf, pos: int, end: int | None = None):

@@ -21,12 +21,13 @@ from .agl import is_meaningless
 from .font import Font, FontCache
 from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, HEURISTIC, NO_CONFIDENCE, NUMERIC_GLYPH_NAME,
                          is_lead_byte, legacy_cjk_codec)
-from .resolve import ENCODING, FONT_PROGRAM, HIT, MISS, NONE, TOUNICODE, Resolution, Resolver, format_unicode
+from .resolve import CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, TOUNICODE, Resolution, Resolver, format_unicode
 
 NUMERIC_METHOD, CODE_AS_UNICODE_METHOD = NUMERIC_GLYPH_NAME.method, CODE_AS_UNICODE.method
 
 REASON_DOCS: dict[str, str] = {
-    "no_tounicode": "the font has no /ToUnicode CMap: its text depends on encodings, glyph names or the program",
+    "no_tounicode": "the font has no /ToUnicode CMap, and codes it shows get no text from its encoding or CID "
+                    "collection (only the embedded program or a heuristic gives it, if anything)",
     "tounicode_incomplete": "a shown code has no entry in the font's /ToUnicode (extractors that trust only "
                             "ToUnicode output the raw code)",
     "tounicode_conflict": "/ToUnicode gives one text and the font's encoding, CID collection or program another "
@@ -150,7 +151,11 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
 
     found = []
     if font.tounicode is None:
-        found.append(out("no_tounicode", every, f"no /ToUnicode: {n} codes depend on other methods"))
+        # a cause only where the dictionaries' own methods (Encoding, CID collection) give nothing
+        weak = [r for r in resolutions if r.method not in (ENCODING, CID_COLLECTION)]
+        found.append(out("no_tounicode", _codes(weak, lambda r: True),
+                         f"no /ToUnicode, and {len(weak)} of {n} codes get no text from the font's encoding or "
+                         f"CID collection: " + _how_found(weak)))
     else:
         missed = _codes(resolutions, lambda r: (s := _step(r, TOUNICODE)) is not None and s.result == MISS)
         found.append(out("tounicode_incomplete", missed,

@@ -30,6 +30,8 @@ from textual.widgets import Tree
 
 from pdfinspect.core.document import BackRef, Document
 from pdfinspect.core.objects import Dict, Ref
+from pdfinspect.present import goto
+from pdfinspect.present.goto import GoTo, parse_goto
 
 from .commands import PdfCommands
 from .memory import building
@@ -41,7 +43,7 @@ from .screens.revisions import RevisionsScreen
 from .screens.search import SearchScreen
 from .screens.glyphs import GlyphScreen
 from .screens.stepper import StepperScreen
-from .widgets.goto_bar import GotoBar, parse_goto
+from .widgets.goto_bar import GotoBar
 from .widgets.line_view import LineView
 
 
@@ -151,13 +153,22 @@ class PdfInspectApp(App):
         text = message.text
         if not text:
             return
-        parsed = parse_goto(text)
-        if parsed is None:
+        target = parse_goto(text)
+        if target is None:
             self.notify(f"not an object number: {text!r}", severity="error", markup=False)
-        elif parsed[0] == "page":
-            self.goto_page(parsed[1])
         else:
-            self.goto_object(parsed[1], parsed[2])
+            self.go(target)
+
+    def go(self, target: GoTo) -> None:
+        """Show what a typed go-to names (the ``g`` prompt and the palette read the same words)."""
+        if target.kind == goto.OBJECT:
+            self.goto_object(target.num, target.gen)
+        elif target.kind == goto.PAGE:
+            self.goto_page(target.num)
+        elif target.kind == goto.FONTS:
+            self.goto_fonts(target.num)
+        else:
+            self.open_content_view("stepper" if target.kind == goto.STEP else "glyphs", target.num)
 
     def goto_object(self, num: int, gen: int | None = None) -> None:
         self.show_target(Target(object_ref(self.doc, num, gen)))

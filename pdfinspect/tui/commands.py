@@ -1,24 +1,25 @@
 """Command palette (``ctrl+p``): go to object N, go to page N, fonts of page N, search."""
 from __future__ import annotations
 
-import re
 from functools import partial
 
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from pdfinspect.present import goto
+from pdfinspect.present.goto import parse_goto
 from pdfinspect.present.text import safe_line
-
-_OBJECT = re.compile(r"\s*(?:o|obj|object)?\s*(\d+)(?:\s+(\d+))?(?:\s+R)?\s*", re.IGNORECASE)
-_PAGE = re.compile(r"\s*(?:p|page)\s*(\d+)\s*", re.IGNORECASE)
-_FONTS = re.compile(r"\s*(?:f|fonts?)\s*(?:of\s+page\s*)?(\d+)\s*", re.IGNORECASE)
-_STEP = re.compile(r"\s*(?:s|step)(?:\s+through)?\s*(?:page\s*)?(\d+)\s*", re.IGNORECASE)
-_GLYPHS = re.compile(r"\s*(?:gl|glyphs?)\s*(?:of\s+)?(?:page\s*)?(\d+)\s*", re.IGNORECASE)
 
 SCREENS = (("Overview", "overview", "File facts, repairs and entry points"),
            ("Object browser", "browser", "Tree, object list, object and back-references"),
            ("Revisions", "revisions", "What each incremental update changed"),
            ("Search", "search", "Find text or a regex in decoded streams and strings"))
+# What a go-to hit says, by the kind of target (pdfinspect.present.goto).
+HITS = {goto.OBJECT: ("Go to {}", "Show the object in the browser"),
+        goto.PAGE: ("Go to {}", "Show the page object"),
+        goto.FONTS: ("{}", "Open the page's /Resources /Font dictionary"),
+        goto.STEP: ("{}", "Operators one by one with the graphics and text state"),
+        goto.GLYPHS: ("{}", "Codes per font → Unicode, method, conflicts, resolution paths")}
 
 
 class PdfCommands(Provider):
@@ -38,22 +39,10 @@ class PdfCommands(Provider):
     async def search(self, query: str) -> Hits:
         app = self.app
         shown = Text(safe_line(query))
-        if m := _OBJECT.fullmatch(query):
-            num, gen = int(m[1]), int(m[2]) if m[2] else None
-            yield Hit(1.0, Text(f"Go to object {num}" + (f" {gen}" if gen is not None else "")),
-                      partial(app.goto_object, num, gen), help="Show the object in the browser")
-        if m := _PAGE.fullmatch(query):
-            yield Hit(1.0, Text(f"Go to page {m[1]}"), partial(app.goto_page, int(m[1])),
-                      help="Show the page object")
-        if m := _FONTS.fullmatch(query):
-            yield Hit(1.0, Text(f"Fonts of page {m[1]}"), partial(app.goto_fonts, int(m[1])),
-                      help="Open the page's /Resources /Font dictionary")
-        if m := _STEP.fullmatch(query):
-            yield Hit(1.0, Text(f"Step through page {m[1]}"), partial(app.open_content_view, "stepper", int(m[1])),
-                      help="Operators one by one with the graphics and text state")
-        if m := _GLYPHS.fullmatch(query):
-            yield Hit(1.0, Text(f"Glyphs of page {m[1]}"), partial(app.open_content_view, "glyphs", int(m[1])),
-                      help="Codes per font → Unicode, method, conflicts, resolution paths")
+        target = parse_goto(query)
+        if target is not None:
+            title, help_text = HITS[target.kind]
+            yield Hit(1.0, Text(title.format(target.describe()).capitalize()), partial(app.go, target), help=help_text)
         matcher = self.matcher(query)
         for title, mode, help_text in SCREENS:
             score = matcher.match(f"Show {title.lower()}")

@@ -32,7 +32,7 @@ class Target:
 
     def describe(self) -> str:
         name = "trailer" if self.ref is None else f"{self.ref.num} {self.ref.gen} obj"
-        return name if self.revision is None else f"{name} (revision {self.revision + 1})"
+        return name if self.revision is None else f"{name} (revision {self.revision})"
 
 
 def object_ref(doc, num: int, gen: int | None = None) -> Ref:

@@ -5,6 +5,8 @@ here; the ciphers themselves are the library's.
 """
 from __future__ import annotations
 
+import os
+
 from cryptography.hazmat.primitives import padding
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
@@ -45,6 +47,13 @@ def aes_cbc_raw(key: bytes, iv: bytes, data: bytes, *, encrypt: bool = False) ->
     cipher = Cipher(algorithms.AES(key), modes.CBC(iv))
     ctx = cipher.encryptor() if encrypt else cipher.decryptor()
     return ctx.update(data) + ctx.finalize()
+
+
+def aes_cbc_encrypt(key: bytes, data: bytes) -> bytes:
+    """Encrypt for AESV2/AESV3: a fresh random IV, then CBC over PKCS#5-padded data (7.6.2)."""
+    iv = os.urandom(AES_BLOCK)
+    padder = padding.PKCS7(AES_BLOCK * 8).padder()
+    return iv + aes_cbc_raw(key, iv, padder.update(data) + padder.finalize(), encrypt=True)
 
 
 def aes_ecb_block(key: bytes, block: bytes) -> bytes:

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, PasswordError, PdfError, error, warning
 from ..objects import Dict, String, is_integer
-from .ciphers import aes_cbc_decrypt, rc4, rc4_key
+from .ciphers import aes_cbc_decrypt, aes_cbc_encrypt, rc4, rc4_key
 from .standard import (
     decrypt_perms, file_key_r4, file_key_r6, object_key, saslprep, user_entry_r4,
     user_matches_r4, user_password_from_owner,
@@ -131,23 +131,44 @@ class SecurityHandler:
         self.diagnostics.extend(problems)
         return plain
 
+    def encrypt_string(self, data: bytes, num: int, gen: int) -> bytes:
+        """Encrypt a string of a new object ``num gen`` (the writer's side of /StrF)."""
+        return self._encrypt(self.string_method, data, num, gen)
+
+    def encrypt_stream(self, data: bytes, num: int, gen: int) -> bytes:
+        """Encrypt the data of a new stream ``num gen`` with the /StmF method."""
+        return self._encrypt(self.stream_method, data, num, gen)
+
+    def _encrypt(self, method: str, data: bytes, num: int, gen: int) -> bytes:
+        if method == IDENTITY:
+            return data
+        key = self.file_key if method == AESV3 else object_key(self.file_key, num, gen, aes=method == AESV2)
+        if method.startswith("RC4"):
+            return rc4(key, data)
+        return aes_cbc_encrypt(key, data)
+
     def describe(self) -> str:
         """One line: handler version, cipher, key size and how it was opened."""
         line = (f"Standard security handler V{self.version} R{self.revision}, "
-                f"{_method_text(self.method, self.key_length)}, "
+                f"{method_text(self.method, self.key_length)}, "
                 f"opened with the {self.authenticated_as} password")
         if self.string_method != self.stream_method:
-            line += (f" (strings {_method_text(self.string_method, self.key_length)}, "
-                     f"streams {_method_text(self.stream_method, self.key_length)})")
+            line += (f" (strings {method_text(self.string_method, self.key_length)}, "
+                     f"streams {method_text(self.stream_method, self.key_length)})")
         return line
 
     def permission_flags(self) -> list[str]:
         """Each permission bit that applies to this revision, as ``"<meaning>: granted|denied"``."""
-        return [f"{meaning}: {'granted' if self.permissions >> (bit - 1) & 1 else 'denied'}"
-                for bit, since, meaning in PERMISSION_BITS if self.revision >= since]
+        return permission_flags(self.permissions, self.revision)
 
 
-def _method_text(method: str, bits: int) -> str:
+def permission_flags(permissions: int, revision: int) -> list[str]:
+    """Each permission bit of /P that applies to ``revision``, as ``"<meaning>: granted|denied"``."""
+    return [f"{meaning}: {'granted' if permissions >> (bit - 1) & 1 else 'denied'}"
+            for bit, since, meaning in PERMISSION_BITS if revision >= since]
+
+
+def method_text(method: str, bits: int) -> str:
     if method == IDENTITY:
         return "Identity (not encrypted)"
     if method.startswith("RC4-"):

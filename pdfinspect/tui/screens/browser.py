@@ -14,47 +14,31 @@ from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static, TabbedContent, TabPane
 
 from pdfinspect.core.objects import Stream
-from pdfinspect.core.xref import IN_OBJSTM
+from pdfinspect.present import objects, streams
 from pdfinspect.present.text import safe_line
 
 from ..messages import TRAILER_REF, ObjectRequested, Target, object_ref
 from ..widgets.line_view import LineView, RefList, note
 from ..widgets.object_list import ObjectList
 from ..widgets.object_tree import ObjectTree
-from ..widgets.object_view import ObjectView, object_items, object_lines
-from ..widgets.stream_view import VIEW_LIMIT, StreamView, stream_kind, text_lines
+from ..widgets.object_view import ObjectView, object_items
+from ..widgets.parts import styled
+from ..widgets.stream_view import VIEW_LIMIT, StreamView, text_lines
+
+
+HEADER_STYLES = {objects.TITLE: "bold", objects.MISSING: "red", objects.NOTE: "italic", objects.AS_OF: "reverse"}
+STREAM_STYLES = {streams.TITLE: "bold", streams.STEP: "bold", streams.NOTE: "italic", streams.ERROR: "red"}
 
 
 def object_header(doc, target: Target) -> tuple[Text, object, object]:
     """(header text, the value to show, the IndirectObject or None)."""
-    rev_total = len(doc.revisions)
     if target.ref is None:
-        k = rev_total - 1 if target.revision is None else target.revision
-        trailer = doc.revisions[k].trailer if doc.revisions else doc.trailer
-        return Text(f"trailer  revision {k + 1} of {rev_total}", style="bold"), trailer, None
-    ref = target.ref
-    obj = doc.get(ref.num, None, target.revision)
-    entry = doc.xref(target.revision).get(ref.num)
-    header = Text(f"{ref.num} {obj.gen if obj else ref.gen} obj", style="bold")
-    if obj is None:
-        why = entry.describe() if entry is not None else "not in the cross-reference table"
-        header.append(f"  missing: {why}", style="red")
-        return header, None, None
-    if entry is not None and entry.kind == IN_OBJSTM:
-        where = f"in object stream {entry.a} index {entry.b}, offset {obj.start} in its data"
+        header, value = objects.trailer_header(doc, target.revision)
+        obj = None
     else:
-        where = f"offset {obj.start}"
-    header.append(f"  {where}  length {obj.end - obj.start}")
-    rev = doc.revision_of(ref.num, target.revision)
-    if rev is not None:
-        header.append(f"  revision {rev + 1} of {rev_total}")
-        if rev > 0 and doc.get(ref.num, None, rev - 1) is not None:
-            header.append("  changed (v: revisions)", style="italic")
-    if target.revision is not None:
-        header.append(f"  [as of revision {target.revision + 1}]", style="reverse")
-    if obj.gen != ref.gen:
-        header.append(f"  (asked for generation {ref.gen})", style="red")
-    return header, obj.value, obj
+        header, obj = objects.object_header(doc, target.ref.num, target.ref.gen, target.revision)
+        value = obj.value if obj is not None else None
+    return styled(header.parts(), HEADER_STYLES), value, obj
 
 
 def object_display(doc, target: Target) -> tuple[Text, object, list]:
@@ -190,7 +174,7 @@ class BrowserScreen(Screen):
         try:
             with self.app.loader() as doc:  # obj came from the loader's Document
                 result = doc.stream_data(obj, decode_filters=not raw, limit=min(doc.decode_limit, VIEW_LIMIT))
-                kind = stream_kind(obj.value.dict, result.data, key)
+                kind = streams.stream_kind(obj.value.dict, result.data, key)
             error = None
             if not (kind == "hex" if hex_mode is None else hex_mode):
                 text = text_lines(result.data)
@@ -201,28 +185,11 @@ class BrowserScreen(Screen):
     def _show_stream(self, token: int, obj, result, kind: str, error: str | None, text: list[str] | None) -> None:
         if token != self._token:
             return
-        header = Text()
-        stream = obj.value
-        header.append("raw (decrypted, not decoded)" if self.raw else "decoded", style="bold")
-        header.append(f"  {len(stream.raw)} bytes in file")
-        tail: list[Content] = []
-        if result is None:
-            header.append(f"  error: {safe_line(error)}", style="red")
-            data = b""
-        else:
-            data = result.data
-            for step in result.steps:
-                header.append("  → ")
-                header.append(safe_line(step.name), style="bold")
-                header.append(f" {step.size_in}→{step.size_out}")
-                if step.passthrough:
-                    header.append(" (passed through)", style="italic")
-                if step.error:
-                    header.append(f" ✗ {safe_line(step.error)}", style="red")
-            if result.error:
-                tail.append(Content(f"⚠ decode error: {safe_line(result.error)} — the data above is "
-                                    f"what decoded before it").stylize("$text-error"))
-        header.append(f"  {len(data)} bytes shown as {'hex' if text is None else kind}", style="italic")
+        shown_as = "hex" if text is None else kind
+        head = streams.StreamHeader(self.raw, len(obj.value.raw), result, shown_as, error)
+        header = styled(head.parts(), STREAM_STYLES)
+        data = result.data if result is not None else b""
+        tail = [Content(f"⚠ {head.decode_error}").stylize("$text-error")] if head.decode_error else []
         self.query_one("#stream-header", Static).update(header)
         view = self.query_one(StreamView)
         view.show_data(data, kind, text, tail)
@@ -239,7 +206,7 @@ class BrowserScreen(Screen):
             return
         from_trailer = [(Content.assemble(("trailer", "$text-accent underline"), " ", line.key or ""),
                          TRAILER_REF, None)
-                        for line in object_lines(self.app.doc.trailer) if line.ref == target.ref]
+                        for line in objects.object_lines(self.app.doc.trailer) if line.ref == target.ref]
         refs = self.app.backrefs(target.ref.num)
         loading.display = refs is None
         if refs is None:

@@ -1,14 +1,11 @@
 """The glyph inspector: every code a page draws, per font, with how its text was found.
 
 Rows are distinct (font, code) pairs with their Unicode, method, count and conflicts, under
-a line per font naming it and saying why its text extracts badly (``cli_content.diagnose``).
+a line per font naming it and saying why its text extracts badly (``present.glyphs.diagnose``).
 Filters narrow the table to the codes worth a look; the cursor row's resolution path is
 shown step by step, each step naming the object it read (``enter`` opens it).
 """
 from __future__ import annotations
-
-from collections import Counter
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual import work
@@ -19,64 +16,18 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from pdfinspect.cli_content import diagnose
-from pdfinspect.content.textlayout import GlyphRecord, page_glyphs
-from pdfinspect.fonts.agl import is_meaningless
+from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.fonts.embedded import FontProgram
 from pdfinspect.fonts.font import Font
-from pdfinspect.fonts.resolve import ACTUAL_TEXT, FONT_PROGRAM, NONE, TOUNICODE, Resolver, format_unicode
+from pdfinspect.fonts.resolve import NONE, Resolver, format_unicode
+from pdfinspect.present.glyphs import FILTERS, CodeRow, code_rows, font_diagnoses, glyph_cells
 from pdfinspect.present.text import safe_line
 
 from ..messages import ObjectRequested, Target
-from ..widgets.glyph_panels import PagePrompt, PathList, PickList, font_panel, glyph_cells
+from ..widgets.glyph_panels import PagePrompt, PathList, PickList, font_panel
 from ..widgets.line_view import LineView
 
-# Filter id → (label, test on a row). A row is shown when any active filter accepts it.
-FILTERS = {
-    "unresolved": ("unresolved", lambda row: row.record.method == NONE),
-    "conflicts": ("conflicts", lambda row: bool(row.record.resolution.conflicts)),
-    "fallback": ("fallback used", lambda row: row.fallback),
-    "meaningless": ("meaningless names", lambda row: is_meaningless(row.record.resolution.glyph_name or "")),
-}
 TABLE_HEADER = f"{'code':<6} {'CID':>5} {'GID':>5} {'glyph':<16} {'Unicode':<16} {'method':<13} {'count':>6}  conflicts"
-
-
-@dataclass(frozen=True, slots=True)
-class CodeRow:
-    """A distinct code of a font: its first glyph record and how often the page draws it."""
-
-    font: Font
-    record: GlyphRecord
-    count: int
-
-    @property
-    def fallback(self) -> bool:
-        """Text found only by a fallback: the font program, or anything but a ToUnicode the font has."""
-        method = self.record.method
-        return method == FONT_PROGRAM or (self.font.tounicode is not None and method not in (TOUNICODE, ACTUAL_TEXT, NONE))
-
-
-def code_rows(records) -> list[CodeRow]:
-    """Distinct (font, code) rows in order of the font's first use, then by code."""
-    first: dict[tuple[Font, bytes], GlyphRecord] = {}
-    counts: Counter = Counter()
-    for r in records:
-        key = (r.step.font, r.glyph.code)
-        first.setdefault(key, r)
-        counts[key] += 1
-    order = {f: k for k, f in enumerate(dict.fromkeys(f for f, _ in first))}
-    keys = sorted(first, key=lambda k: (order[k[0]], k[1]))
-    return [CodeRow(k[0], first[k], counts[k]) for k in keys]
-
-
-def font_diagnoses(rows: list[CodeRow]) -> dict[Font, str]:
-    """Per font of ``rows``: why its text extracts badly (``""`` when it extracts cleanly)."""
-    usage: dict[Font, Counter] = {}
-    for r in rows:
-        c = usage.setdefault(r.font, Counter())
-        c[r.record.resolution.method] += 1
-        c["conflict"] += bool(r.record.resolution.conflicts)
-    return {f: diagnose(f, c) for f, c in usage.items()}
 
 
 class GlyphScreen(PagePrompt, Screen):

@@ -1,8 +1,6 @@
 """What is in this file: identity, structure, repairs, and entry points to follow."""
 from __future__ import annotations
 
-import os
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -10,45 +8,29 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from pdfinspect.core.diagnostics import Severity
-from pdfinspect.core.objects import Ref, String
-from pdfinspect.core.textstrings import decode_text
+from pdfinspect.core.objects import Ref
+from pdfinspect.present.summary import WARN, diagnostic_parts, document_summary
 from pdfinspect.present.text import safe_line
 
 from ..messages import TRAILER_REF, ObjectRequested, Target
 from ..widgets.line_view import LineView, RefList
+from ..widgets.parts import styled
 
-_SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "dim"}
-
-
-def _info_text(doc, key: str) -> str:
-    v = doc.resolve(doc.info.get(key))
-    return safe_line(decode_text(v.value)) if isinstance(v, String) else "—"
+_STYLES = {"error": "bold red", "warning": "yellow", "info": "dim", "code": "bold", "where": "dim",
+           "repair": "green"}
 
 
 def summary(doc, numbers: list[int] | None) -> Text:
-    """The facts block of the overview, all values made terminal-safe; ``numbers`` are the
-    in-use object numbers (``None`` while a worker lists them)."""
+    """The facts block of the overview (:func:`pdfinspect.present.summary.document_summary`);
+    ``numbers`` are the in-use object numbers (``None`` while a worker lists them)."""
+    facts = document_summary(doc, numbers)
     t = Text()
-
-    def row(label: str, value: str, style: str = "") -> None:
-        t.append(f"{label:<14}", style="bold")
-        t.append(value + "\n", style=style)
-
-    row("File", safe_line(os.path.basename(doc.path or "(memory)")))
-    row("Size", f"{doc.size:,} bytes")
-    row("Version", safe_line(doc.version or "unknown"))
-    row("Producer", _info_text(doc, "Producer"))
-    row("Creator", _info_text(doc, "Creator"))
-    row("Title", _info_text(doc, "Title"))
-    row("Encryption", safe_line(doc.security.describe()) if doc.security else "none")
-    row("Pages", str(doc.page_count()))
-    row("Revisions", str(len(doc.revisions)))
-    size = doc.trailer.get("Size")
-    declared = f"/Size {safe_line(str(size))}" if size is not None else "no /Size in the trailer"
-    row("Objects", f"{len(numbers):,} in use ({declared})" if numbers is not None else f"counting… ({declared})")
-    row("Repaired", "yes: see below" if doc.repaired or any(d.repair for d in doc.diagnostics) else "no",
-        "bold yellow" if doc.repaired else "")
+    for fact in facts.facts:
+        t.append(f"{fact.label:<14}", style="bold")
+        t.append(fact.value + "\n", style="bold yellow" if fact.role == WARN else "")
+    for line in facts.security:
+        t.append(f"{'':<14}{line}\n")
+    t.rstrip()
     return t
 
 
@@ -58,16 +40,7 @@ def diagnostics_text(doc) -> Text:
         t.append("No damage found while opening.", style="dim")
         return t
     for d in doc.diagnostics:
-        t.append(f"{d.severity.value:<8}", style=_SEVERITY_STYLE.get(d.severity, ""))
-        t.append(f"{safe_line(d.code)}  ", style="bold")
-        t.append(safe_line(d.message))
-        if d.offset is not None:
-            t.append(f"  @{d.offset}", style="dim")
-        if d.clause:
-            t.append(f"  §{safe_line(d.clause)}", style="dim")
-        if d.repair:
-            t.append("\n        repaired: ", style="green")
-            t.append(safe_line(d.repair))
+        t.append_text(styled(diagnostic_parts(d), _STYLES))
         t.append("\n")
     return t
 

@@ -59,7 +59,7 @@ def revision_label(doc, k: int, ch: RevisionChanges | None) -> Text:
     """Revision ``k``: its startxref and section kinds, and its changes once counted."""
     rev = doc.revisions[k]
     kinds = "+".join(sorted({s.kind for s in rev.sections})) or "rebuilt"
-    t = Text(f"Revision {k + 1}", style="bold")
+    t = Text(f"Revision {k}" + (" (original)" if k == 0 else ""), style="bold")
     t.append(f"  startxref {rev.startxref}  {kinds}\n")
     counts = f"+{len(ch.added)} ~{len(ch.changed)} -{len(ch.freed)} ={len(ch.relisted)}" if ch else "counting…"
     t.append(f"  {counts}", style="dim")
@@ -78,9 +78,9 @@ def side(doc, ref: Ref, rev: int, k: int, width: int) -> tuple[Text, list[Item]]
             value, label = (obj.value if obj else None), f"{ref.num} {ref.gen} obj"
             if obj is None:
                 label += " (absent or free)"
-        return Text(f"{'Before' if rev < k else 'After'}: {label} in revision {rev + 1}"), object_items(value, width=width)
+        return Text(f"{'Before' if rev < k else 'After'}: {label} in revision {rev}"), object_items(value, width=width)
     except Exception as e:  # a broken object shows its error in place
-        return Text(f"revision {rev + 1}: error", style="red"), object_items(None, [f"% error: {safe_line(str(e))}"])
+        return Text(f"revision {rev}: error", style="red"), object_items(None, [f"% error: {safe_line(str(e))}"])
 
 
 class ChangeList(LineView):

@@ -20,15 +20,15 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from pdfinspect.content.interpreter import Step, iter_steps, page_content
-from pdfinspect.content.state import transform
 from pdfinspect.content.textlayout import GlyphRecord, layout, step_records
 from pdfinspect.core.objects import Dict, Ref, Stream
-from pdfinspect.core.serialize import format_matrix, format_rounded
 from pdfinspect.fonts.resolve import Resolver
+from pdfinspect.present.content import DIAGNOSTIC, state_rows
+from pdfinspect.present.glyphs import glyph_cells
 from pdfinspect.present.text import safe, safe_line
 
 from ..memory import building
-from ..widgets.glyph_panels import PagePrompt, PathList, PickList, glyph_cells
+from ..widgets.glyph_panels import PagePrompt, PathList, PickList
 from ..widgets.line_view import LineView
 from ..widgets.op_list import OpList
 from ..widgets.source_excerpt import source_excerpt
@@ -43,41 +43,14 @@ SOURCE_BEFORE, SOURCE_AFTER = 3, 4  # lines of source shown around the current o
 
 
 def state_text(step: Step) -> Text:
-    """The state panel: matrices, text state, pen, colours, marked content, form depth."""
-    gs, ts = step.gstate, step.gstate.text
+    """The state panel: :func:`pdfinspect.present.content.state_rows`, labels in bold."""
     out = Text()
-
-    def row(label: str, value: str, style: str = "") -> None:
-        out.append(f"{label:<8}", style="bold")
-        out.append(value + "\n", style=style)
-
-    row("step", f"{step.index}  {safe_line(step.op)}  offset {step.span[0]}"
-        + (f"  in form {step.source}" if step.depth else ""))
-    row("CTM", format_matrix(gs.ctm))
-    row("Tm", format_matrix(step.tm))
-    row("Tlm", format_matrix(step.tlm))
-    font_ref = f"{ts.font_ref.num} {ts.font_ref.gen} R" if ts.font_ref else "(direct)"
-    row("font", f"/{safe_line(ts.font_name)} {font_ref}" if ts.font_name else "none")
-    n = format_rounded
-    row("size", f"{n(ts.size)}   Tc {n(ts.char_spacing)}  Tw {n(ts.word_spacing)}  "
-        f"Tz {n(ts.scale)}  TL {n(ts.leading)}  Ts {n(ts.rise)}  Tr {ts.render}")
-    if step.tm is not None:  # the pen: the text matrix's origin
-        x, y = transform(gs.ctm, step.tm[4], step.tm[5])
-        row("pen", f"({n(x)}, {n(y)}) on the page, ({n(step.tm[4])}, {n(step.tm[5])}) in user space")
-    else:
-        row("pen", "— (outside BT/ET)")
-    row("fill", f"{safe_line(gs.fill_space)} {' '.join(format_rounded(c) for c in gs.fill_color)}")
-    row("stroke", f"{safe_line(gs.stroke_space)} {' '.join(format_rounded(c) for c in gs.stroke_color)}  "
-        f"width {format_rounded(gs.line_width)}")
-    row("forms", f"depth {step.depth}")
-    if not step.marked:
-        row("marked", "none")
-    for k, m in enumerate(step.marked):
-        extra = (f" MCID {m.mcid}" if m.mcid is not None else "") + \
-            (f" /ActualText {safe_line(repr(m.actual_text))}" if m.actual_text is not None else "")
-        row("marked" if k == 0 else "", f"{'  ' * k}/{safe_line(m.tag)}{extra}")
-    for d in step.diagnostics:
-        out.append(f"! {safe_line(str(d))}\n", style="red")
+    for row in state_rows(step):
+        if row.role == DIAGNOSTIC:
+            out.append(f"{row.label} {row.value}\n", style="red")
+        else:
+            out.append(f"{row.label:<8}", style="bold")
+            out.append(row.value + "\n")
     out.rstrip()
     return out
 

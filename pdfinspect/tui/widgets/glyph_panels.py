@@ -23,10 +23,12 @@ from pdfinspect.fonts.embedded import FontProgram
 from pdfinspect.fonts.font import Font
 from pdfinspect.fonts.resolve import (ACTUAL_TEXT, CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS,
                                       TOUNICODE, format_unicode)
+from pdfinspect.present.glyphs import tounicode_line
+from pdfinspect.present.goto import parse_goto
 from pdfinspect.present.text import safe_line
 
 from ..messages import ObjectRequested, Target
-from .goto_bar import GotoBar, parse_goto
+from .goto_bar import GotoBar
 from .line_view import RefList
 
 # The key that points at the object each method reads (9.6.6, 9.7.5, 9.9, 9.10.3).
@@ -65,32 +67,6 @@ class PickList(PanelList):
     def action_follow(self) -> None:
         if self.line_count:
             self.post_message(self.Picked(self, self.cursor))
-
-
-def tounicode_line(font: Font, code: bytes) -> tuple[int, bool] | None:
-    """(line, found) of the ToUnicode entry for ``code``; for a code without one, the line
-    of the entry that sorts just before it (where it would go), else of the first entry.
-    ``None`` when the CMap has no written entries of its own."""
-    cmap = font.tounicode
-    if cmap is None:
-        return None
-    entry = cmap.lookup_unicode(code)[1]
-    if entry is not None and entry.line and any(e is entry for e in cmap.entries):
-        return entry.line, True
-    own = [e for e in cmap.entries if e.kind.startswith("bf") and e.line and len(e.low) == len(code)]
-    before = [e for e in own if e.low <= code]
-    near = max(before, key=lambda e: e.low) if before else min(own, key=lambda e: e.low, default=None)
-    return (near.line, False) if near is not None else None
-
-
-def glyph_cells(record: GlyphRecord, width: int) -> tuple[str, str]:
-    """The terminal-safe cells of a glyph's row: ``code CID GID glyph-name`` and its Unicode,
-    the name and the Unicode padded to ``width`` columns."""
-    res = record.resolution
-    cid = "" if record.glyph.cid is None else str(record.glyph.cid)
-    gid = "" if res.gid is None else str(res.gid)
-    return (f"{record.glyph.code.hex():<6} {cid:>5} {gid:>5} {safe_line(res.glyph_name or ''):<{width}}",
-            f"{safe_line(format_unicode(record.unicode)):<{width}}")
 
 
 class PathList(PanelList):
@@ -141,7 +117,8 @@ class PathList(PanelList):
 
 
 class PageBar(GotoBar):
-    """The ``p`` prompt of the stepper and glyph inspector: a page number (``N`` or ``p N``).
+    """The ``p`` prompt of the stepper and glyph inspector: a page number (``N`` or ``p N``,
+    read by :func:`pdfinspect.present.goto.parse_goto`).
 
     Like the go-to prompt it never takes focus: the app feeds it keys while it is shown.
     """
@@ -149,8 +126,8 @@ class PageBar(GotoBar):
     class Answered(GotoBar.Answered):
         @property
         def page(self) -> int | None:
-            parsed = parse_goto(self.text or "")
-            return parsed[1] if parsed is not None else None
+            target = parse_goto(self.text or "")
+            return target.num if target is not None and target.kind in ("object", "page") else None
 
     PROMPT = "page: "
     PLACEHOLDER = "page number"

@@ -1,4 +1,5 @@
-"""The ``g`` prompt, docked over the footer: an object number (``N`` or ``N G``) or ``p N``.
+"""The ``g`` prompt, docked over the footer: an object number (``N`` or ``N G``) or ``p N``
+(read by :func:`pdfinspect.present.goto.parse_goto`).
 
 It never takes focus: the app hands it key events while it is open (:meth:`GotoBar.feed`).
 Moving focus makes Textual restyle the old and new focus and rebuild the footer, which was
@@ -6,27 +7,11 @@ most of the time between Enter and the object being drawn; ``g`` is the key pres
 """
 from __future__ import annotations
 
-import re
-
 from textual import events
 from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
-
-GOTO = re.compile(r"\s*(?:(?P<page>p|page)\s*(?P<pnum>\d+)|(?P<num>\d+)(?:\s+(?P<gen>\d+))?(?:\s+R)?)\s*",
-                  re.IGNORECASE)
-
-
-def parse_goto(text: str) -> tuple[str, int, int | None] | None:
-    """``("object", N, G or None)`` or ``("page", N, None)``; ``None`` if not understood."""
-    m = GOTO.fullmatch(text)
-    if m is None:
-        return None
-    if m["page"]:
-        return "page", int(m["pnum"]), None
-    return "object", int(m["num"]), int(m["gen"]) if m["gen"] else None
-
 
 class GotoBar(Static):
     """Collects a line of text from the keys it is fed; posts ``Answered`` (``None`` on escape)."""

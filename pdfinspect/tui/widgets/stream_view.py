@@ -1,17 +1,13 @@
 """Stream data as highlighted text (a window at a time) or as a hex dump.
 
-Which highlighter applies is decided by :func:`stream_kind` from the stream dictionary,
-the key that led to the stream and a look at the data (ISO 32000 7.8 content streams,
-9.10.3 CMaps, 14.3.2 XML metadata, 12.6.4.17 JavaScript — shown as inert text).
+Which highlighter applies is the stream's kind, decided by
+:func:`pdfinspect.present.streams.stream_kind` (the CLI's ``show`` asks it too).
 """
 from __future__ import annotations
 
-import re
-
 from textual.content import Content
 
-from pdfinspect.core.objects import Dict
-from pdfinspect.present.text import bytes_as_text, hexdump, looks_like_text
+from pdfinspect.present.text import bytes_as_text, hexdump
 
 from .highlighting import highlight_lines
 from .line_view import LineView
@@ -19,39 +15,6 @@ from .line_view import LineView
 CHUNK = 256
 VIEW_LIMIT = 64 * 1024 * 1024
 """Decode at most this much of a stream to view or search it; past it the viewer says so."""
-TEXT_LIMIT = 8 * 1024 * 1024
-"""Bigger data is shown as hex: the text view splits the whole stream into lines up front."""
-_CONTENT_OPS = re.compile(rb"(?:^|\s)(?:BT|ET|Tf|Tj|TJ|re|cm|Do|BDC|EMC|q|Q)(?:\s|$)")
-_CONTENT_KEYS = frozenset({"/Contents"})
-_BINARY_KEYS = frozenset({"/FontFile", "/FontFile2", "/FontFile3"})
-
-
-def _mostly_text(data: bytes, sample: int = 4096) -> bool:
-    """Three quarters printable: a content stream with an inline image still reads as text."""
-    chunk = data[:sample]
-    return not chunk or sum(0x20 <= b < 0x7F or b in b"\t\r\n" for b in chunk) >= 0.75 * len(chunk)
-
-
-def stream_kind(d: Dict, data: bytes, key: str | None) -> str:
-    """One of ``content cmap xml javascript pdf text hex``; ``hex`` past :data:`TEXT_LIMIT`."""
-    if len(data) > TEXT_LIMIT:
-        return "hex"
-    if key == "/JS":
-        return "javascript"
-    if d.get("Subtype") == "XML" or d.get("Type") == "Metadata":
-        return "xml"
-    if d.get("Type") == "XRef" or d.get("Subtype") == "Image" or key in _BINARY_KEYS:
-        return "hex"
-    if (key in _CONTENT_KEYS or d.get("Subtype") == "Form") and _mostly_text(data):
-        return "content"
-    if not looks_like_text(data):
-        return "hex"
-    if d.get("Type") == "ObjStm":
-        return "pdf"
-    head = data[:8192]
-    if d.get("Type") == "CMap" or b"begincmap" in head:
-        return "cmap"
-    return "content" if _CONTENT_OPS.search(head) else "text"
 
 
 def text_lines(data: bytes) -> list[str]:

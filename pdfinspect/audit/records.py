@@ -1,0 +1,202 @@
+"""The per-file function: one PDF in, its ``files`` record and ``fonts`` records out.
+
+:func:`audit_file` never raises for what a file contains: any exception becomes a failed
+``files`` record (its class, message and the time spent). Both engines run it in a child
+process that enforces the time and memory limits (:mod:`.isolate`), which records a
+timeout or a dead worker with :func:`failed_record`.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import resource
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..core.document import Document
+from ..core.objects import String
+from ..core.textstrings import decode_text
+from .schema import EXAMPLE_CODES, SCHEMA_VERSION
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pdfinspect")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+VERSION = _version()
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the per-file function needs besides the path (pickled to the workers)."""
+
+    pages: str = "all"  # "all", "first" or a number N: the first N pages
+    password: bytes = b""
+
+    def page_numbers(self, count: int) -> range:
+        if self.pages == "all":
+            return range(1, count + 1)
+        n = 1 if self.pages == "first" else int(self.pages)
+        return range(1, min(n, count) + 1)
+
+
+@dataclass
+class FileResult:
+    file: dict
+    fonts: list[dict] = field(default_factory=list)
+
+
+def file_sha256(path: str) -> str | None:
+    try:
+        h = hashlib.sha256()
+        with open(path, "rb") as f:  # hashlib.file_digest needs Python 3.11
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+        return h.hexdigest()
+    except OSError:
+        return None
+
+
+def _size(path: str) -> int | None:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return None
+
+
+def max_rss_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def base_record(path: str, sha256: str | None) -> dict:
+    return {"schema_version": SCHEMA_VERSION, "path": path, "sha256": sha256, "size": _size(path),
+            "status": "ok", "error_class": None, "error": None, "elapsed": None, "producer": None,
+            "creator": None, "pdf_version": None, "encrypted": None, "page_count": None,
+            "pages_audited": None, "fonts": 0, "fonts_with_reasons": 0, "reasons": [],
+            "diagnostics": 0, "max_rss_mb": None, "pdfinspect_version": VERSION}
+
+
+def failed_record(path: str, error_class: str, message: str, elapsed: float,
+                  sha256: str | None = None, rss: float | None = None) -> dict:
+    """The ``files`` record of a file that could not be audited."""
+    rec = base_record(path, sha256 if sha256 is not None else file_sha256(path))
+    first_line = (message.strip().splitlines() or [""])[0]
+    rec.update(status="failed", error_class=error_class, error=first_line[:500],
+               elapsed=round(elapsed, 3), max_rss_mb=rss)
+    return rec
+
+
+def audit_file(path: str, options: Options = Options()) -> FileResult:
+    """Audit one file; never raises an ``Exception`` (it becomes a failed record)."""
+    start = time.monotonic()
+    sha = file_sha256(path)
+    try:
+        result = _audit(path, sha, options)
+    except Exception as e:  # the whole point: any failure is a record, not a crash
+        return FileResult(failed_record(path, type(e).__name__, str(e) or repr(e),
+                                        time.monotonic() - start, sha, max_rss_mb()))
+    result.file["elapsed"] = round(time.monotonic() - start, 3)
+    result.file["max_rss_mb"] = max_rss_mb()
+    return result
+
+
+def _info_text(doc: Document, key: str) -> str | None:
+    v = doc.resolve(doc.info.get(key))
+    return decode_text(v.value) if isinstance(v, String) else None
+
+
+def _audit(path: str, sha: str | None, options: Options) -> FileResult:
+    with Document.open(path, password=options.password) as doc:
+        count = doc.page_count()
+        pages = options.page_numbers(count)
+        fonts = [font_record(path, sha, r) for r in font_reports(doc, pages)]
+        rec = base_record(path, sha)
+        rec.update(producer=_info_text(doc, "Producer"), creator=_info_text(doc, "Creator"),
+                   pdf_version=doc.version or doc.header_version, encrypted=doc.security is not None,
+                   page_count=count, pages_audited=len(pages), fonts=len(fonts),
+                   fonts_with_reasons=sum(1 for f in fonts if f["reasons"]),
+                   reasons=sorted({r["id"] for f in fonts for r in f["reasons"]}),
+                   diagnostics=len(doc.diagnostics))
+    return FileResult(rec, fonts)
+
+
+def font_record(path: str, sha: str | None, report) -> dict:
+    return {"schema_version": SCHEMA_VERSION, "path": path, "sha256": sha,
+            "font_ref": str(report.ref) if report.ref is not None else None,
+            "names": sorted(report.names), "subtype": report.subtype, "base_font": report.base_font,
+            "first_page": min(report.pages) if report.pages else None, "pages_used": len(report.pages),
+            "codes": sum(report.confidence.values()), "methods": dict(report.methods),
+            "confidence": dict(report.confidence),
+            "reasons": [{"id": r.id, "count": len(r.codes), "codes": [c.hex() for c in r.codes[:EXAMPLE_CODES]],
+                         "detail": r.detail} for r in report.reasons],
+            "diagnosis": report.diagnosis}
+
+
+# -- interim: per-font reasons from the resolver, until pdfinspect.fonts.reasons lands ----------
+@dataclass(frozen=True)
+class _Reason:
+    id: str
+    codes: tuple
+    detail: str
+
+
+@dataclass(frozen=True)
+class _Report:
+    ref: object
+    names: frozenset
+    subtype: str
+    base_font: str
+    pages: tuple
+    methods: dict
+    confidence: dict
+    reasons: tuple
+    diagnosis: str
+
+
+def font_reports(doc, pages):
+    from ..content.textlayout import page_glyphs
+    from ..fonts.font import FontCache
+    from ..fonts.resolve import NONE, TOUNICODE, Resolver
+
+    fonts, resolver = FontCache(doc), Resolver(doc)
+    seen: dict = {}
+    for n in pages:
+        ref = doc.page_ref(n)
+        if ref is None:
+            continue
+        for g in page_glyphs(doc, ref, resolver, fonts):
+            font = g.step.font
+            if font is None:
+                continue
+            entry = seen.setdefault(font, ({}, set(), set()))
+            entry[0].setdefault(g.glyph.code, g.resolution)
+            entry[1].add(g.step.gstate.text.font_name)
+            entry[2].add(n)
+    out = []
+    for font, (codes, names, used) in seen.items():
+        methods = Counter(r.method for r in codes.values())
+        why: dict[str, list] = {}
+        for code, r in codes.items():
+            if font.tounicode is None:
+                why.setdefault("no_tounicode", []).append(code)
+            elif any(p.method == TOUNICODE and p.result != "hit" for p in r.path):
+                why.setdefault("tounicode_incomplete", []).append(code)
+            if r.method == NONE and r.glyph_name:
+                why.setdefault("unknown_glyph_names", []).append(code)
+            if "private-use" in r.flags:
+                why.setdefault("pua_output", []).append(code)
+            if "control-character" in r.flags or "replacement-character" in r.flags:
+                why.setdefault("control_or_fffd_output", []).append(code)
+        reasons = tuple(_Reason(k, tuple(sorted(v)), "") for k, v in sorted(why.items()))
+        unresolved = methods.get(NONE, 0)
+        out.append(_Report(font.ref, frozenset(n for n in names if n), font.subtype, font.base_font,
+                           tuple(sorted(used)), dict(methods),
+                           {"spec": len(codes) - unresolved, "none": unresolved} if codes else {},
+                           reasons, ", ".join(r.id for r in reasons)))
+    return out

@@ -1,0 +1,136 @@
+"""Glyphs and fonts as both front ends show them.
+
+:class:`GlyphRow` is one glyph's cells (code, CID, GID, glyph name, Unicode, method);
+:func:`code_rows` groups a page's glyphs into distinct (font, code) rows with their counts,
+and :data:`FILTERS` narrow them to the codes worth a look. :func:`diagnose` says in one
+line why a font's text extracts badly (ISO 32000 9.10: ToUnicode first, then encodings and
+glyph names, then CID collections).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ..content.textlayout import GlyphRecord
+from ..fonts.agl import is_meaningless
+from ..fonts.font import Font
+from ..fonts.resolve import ACTUAL_TEXT, FONT_PROGRAM, NONE, TOUNICODE, format_unicode
+from .text import safe_line
+
+
+@dataclass(frozen=True, slots=True)
+class GlyphRow:
+    """The terminal-safe cells of one glyph (``cid``/``gid`` are ``""`` when there is none)."""
+
+    code: str
+    cid: str
+    gid: str
+    name: str
+    unicode: str
+    method: str
+    flagged: bool
+
+    @classmethod
+    def of(cls, record: GlyphRecord) -> "GlyphRow":
+        res = record.resolution
+        return cls(record.glyph.code.hex(), "" if record.glyph.cid is None else str(record.glyph.cid),
+                   "" if res.gid is None else str(res.gid), safe_line(res.glyph_name or ""),
+                   safe_line(format_unicode(record.unicode)), record.method, bool(res.flags))
+
+    def ids(self, width: int) -> str:
+        """``code CID GID glyph-name``, the name padded to ``width`` columns."""
+        return f"{self.code:<6} {self.cid:>5} {self.gid:>5} {self.name:<{width}}"
+
+
+def glyph_cells(record: GlyphRecord, width: int) -> tuple[str, str]:
+    """The cells of a glyph's row: ``code CID GID glyph-name`` and its Unicode, the name and
+    the Unicode padded to ``width`` columns."""
+    row = GlyphRow.of(record)
+    return row.ids(width), f"{row.unicode:<{width}}"
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRow:
+    """A distinct code of a font: its first glyph record and how often the page draws it."""
+
+    font: Font
+    record: GlyphRecord
+    count: int
+
+    @property
+    def fallback(self) -> bool:
+        """Text found only by a fallback: the font program, or anything but a ToUnicode the font has."""
+        method = self.record.method
+        return method == FONT_PROGRAM or (self.font.tounicode is not None and method not in (TOUNICODE, ACTUAL_TEXT, NONE))
+
+
+# Filter id → (label, test on a row). A row is shown when any active filter accepts it.
+FILTERS = {
+    "unresolved": ("unresolved", lambda row: row.record.method == NONE),
+    "conflicts": ("conflicts", lambda row: bool(row.record.resolution.conflicts)),
+    "fallback": ("fallback used", lambda row: row.fallback),
+    "meaningless": ("meaningless names", lambda row: is_meaningless(row.record.resolution.glyph_name or "")),
+}
+
+
+def code_rows(records) -> list[CodeRow]:
+    """Distinct (font, code) rows in order of the font's first use, then by code."""
+    first: dict[tuple[Font, bytes], GlyphRecord] = {}
+    counts: Counter = Counter()
+    for r in records:
+        key = (r.step.font, r.glyph.code)
+        first.setdefault(key, r)
+        counts[key] += 1
+    order = {f: k for k, f in enumerate(dict.fromkeys(f for f, _ in first))}
+    keys = sorted(first, key=lambda k: (order[k[0]], k[1]))
+    return [CodeRow(k[0], first[k], counts[k]) for k in keys]
+
+
+def tounicode_line(font: Font, code: bytes) -> tuple[int, bool] | None:
+    """(line, found) of the ToUnicode entry for ``code``; for a code without one, the line
+    of the entry that sorts just before it (where it would go), else of the first entry.
+    ``None`` when the CMap has no written entries of its own."""
+    cmap = font.tounicode
+    if cmap is None:
+        return None
+    entry = cmap.lookup_unicode(code)[1]
+    if entry is not None and entry.line and any(e is entry for e in cmap.entries):
+        return entry.line, True
+    own = [e for e in cmap.entries if e.kind.startswith("bf") and e.line and len(e.low) == len(code)]
+    before = [e for e in own if e.low <= code]
+    near = max(before, key=lambda e: e.low) if before else min(own, key=lambda e: e.low, default=None)
+    return (near.line, False) if near is not None else None
+
+
+# -- font reports ------------------------------------------------------------------------------
+def diagnose(font: Font, counts: Counter) -> str:
+    """One line on why text from the font extracts badly, or ``""``; ``counts`` are the
+    font's distinct codes per method, plus ``"conflict"`` for codes whose methods disagree."""
+    total = sum(counts.values()) - counts.get("conflict", 0)
+    if not total:
+        return ""
+    unresolved = counts.get(NONE, 0)
+    if font.subtype == "Type3" and unresolved:
+        return "Type3 glyphs without usable names or ToUnicode: their text cannot be recovered"
+    if unresolved:
+        if font.is_type0 and font.tounicode is None:
+            return (f"{unresolved} of {total} codes unresolved: no ToUnicode and "
+                    f"{font.cid_font.registry}-{font.cid_font.ordering} is not a public collection")
+        return f"{unresolved} of {total} codes resolve to nothing (no ToUnicode entry, no usable glyph name)"
+    if font.tounicode is not None and counts.get(TOUNICODE, 0) < total:
+        missed = total - counts.get(TOUNICODE, 0)
+        return (f"ToUnicode misses {missed} of {total} codes: extractors that trust only ToUnicode "
+                "(Acrobat) output the raw codes for them")
+    if counts.get("conflict"):
+        return f"methods disagree on {counts['conflict']} codes: check which one the glyphs show"
+    return ""
+
+
+def font_diagnoses(rows: list[CodeRow]) -> dict[Font, str]:
+    """Per font of ``rows``: why its text extracts badly (``""`` when it extracts cleanly)."""
+    usage: dict[Font, Counter] = {}
+    for r in rows:
+        c = usage.setdefault(r.font, Counter())
+        c[r.record.resolution.method] += 1
+        c["conflict"] += bool(r.record.resolution.conflicts)
+    return {f: diagnose(f, c) for f, c in usage.items()}

@@ -1,0 +1,22 @@
+"""Glyph and operator boxes drawn over a rendered picture (Pillow)."""
+from __future__ import annotations
+
+from PIL import ImageDraw
+
+from .page import View
+
+OPERATOR = (0, 120, 255)  # the current operator's glyphs
+SELECTED = (255, 40, 40)  # the selected glyph
+OTHER = (0, 170, 80)  # every other glyph asked for (a font's, a code's, the page's)
+
+
+def draw_quads(image, view: View, quads, colour, width: int = 1) -> None:
+    """Outline each page-space quad (x0 y0 … x3 y3, as ``GlyphBox.page``) on ``image``."""
+    draw = ImageDraw.Draw(image)
+    for q in quads:
+        points = [view.to_pixel(q[i], q[i + 1]) for i in (0, 2, 4, 6)]
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        if max(xs) - min(xs) < 1 and max(ys) - min(ys) < 1:  # too small to outline: a dot
+            draw.point((round(xs[0]), round(ys[0])), fill=colour)
+            continue
+        draw.line([(round(x), round(y)) for x, y in points + points[:1]], fill=colour, width=width)

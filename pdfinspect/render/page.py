@@ -1,0 +1,177 @@
+"""Render a page, or the part of it around a box, with pdfium (through pypdfium2).
+
+A :class:`View` maps page coordinates (default user space, y up) to the pixels of one
+rendering: the page's displayed box (CropBox within MediaBox), its ``/Rotate``, the region
+shown (in display points, y down) and the scale. :class:`Renderer` keeps one pdfium
+document per file, renders under a lock (pdfium is not thread-safe) and keeps the last
+pictures in a small cache, so stepping with the preview open renders nothing new.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+MAX_PIXELS = 40_000_000  # a rendering larger than this is refused: pdfium would allocate it whole
+CACHE_SIZE = 16
+Rect = tuple[float, float, float, float]  # left, bottom, right, top in page space
+
+
+class RenderError(Exception):
+    """A page pdfium cannot open or render (the message says why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A page's displayed box (page space) and rotation, as pdfium renders it."""
+
+    box: Rect
+    rotation: int  # 0, 90, 180, 270: clockwise
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """Width and height as displayed (after rotation), in points."""
+        w, h = self.box[2] - self.box[0], self.box[3] - self.box[1]
+        return (h, w) if self.rotation in (90, 270) else (w, h)
+
+    def to_display(self, x: float, y: float) -> tuple[float, float]:
+        """A page point in display points: origin top-left, y down."""
+        x0, y0, x1, y1 = self.box
+        r = self.rotation
+        if r == 90:
+            return y - y0, x - x0
+        if r == 180:
+            return x1 - x, y - y0
+        if r == 270:
+            return y1 - y, x1 - x
+        return x - x0, y1 - y
+
+    def display_rect(self, rect: Rect) -> tuple[float, float, float, float]:
+        """A page rectangle in display points: (left, top, right, bottom)."""
+        (ax, ay), (bx, by) = self.to_display(rect[0], rect[1]), self.to_display(rect[2], rect[3])
+        return min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """The region of a page a picture shows, and at what scale (pixels per point)."""
+
+    page: Page
+    region: tuple[float, float, float, float]  # display points: left, top, right, bottom
+    scale: float
+
+    @property
+    def pixels(self) -> tuple[int, int]:
+        l, t, r, b = self.region
+        return max(1, round((r - l) * self.scale)), max(1, round((b - t) * self.scale))
+
+    def to_pixel(self, x: float, y: float) -> tuple[float, float]:
+        dx, dy = self.page.to_display(x, y)
+        return (dx - self.region[0]) * self.scale, (dy - self.region[1]) * self.scale
+
+    def contains(self, rect: Rect) -> bool:
+        l, t, r, b = self.page.display_rect(rect)
+        L, T, R, B = self.region
+        return l >= L and r <= R and t >= T and b <= B
+
+
+def fit_scale(region_size: tuple[float, float], pixels: tuple[int, int]) -> float:
+    """The largest scale at which a region fits ``pixels`` (width, height)."""
+    w, h = region_size
+    return max(1e-3, min(pixels[0] / max(w, 1e-3), pixels[1] / max(h, 1e-3)))
+
+
+def around(page: Page, rect: Rect, pixels: tuple[int, int], ems: float = 10.0) -> tuple[float, float, float, float]:
+    """A display region centred on ``rect``, ``ems`` times its height tall (at least 36 pt),
+    shaped like ``pixels`` and kept on the page where it can be."""
+    l, t, r, b = page.display_rect(rect)
+    height = max(36.0, (b - t) * ems, (r - l) * ems * pixels[1] / max(pixels[0], 1) / 2)
+    width = height * pixels[0] / max(pixels[1], 1)
+    cx, cy = (l + r) / 2, (t + b) / 2
+    pw, ph = page.size
+    left = min(max(0.0, cx - width / 2), max(0.0, pw - width))
+    top = min(max(0.0, cy - height / 2), max(0.0, ph - height))
+    return left, top, left + width, top + height
+
+
+class Renderer:
+    """pdfium pictures of one file's pages, cached. ``source`` is a path or the file's bytes."""
+
+    def __init__(self, source, password: str | bytes | None = None):
+        self.source = source
+        self.password = password.decode("latin-1") if isinstance(password, bytes) else password
+        self._pdf = None
+        self._lock = threading.Lock()
+        self._cache: OrderedDict = OrderedDict()
+        self._pages: dict[int, Page] = {}
+
+    def _document(self):
+        if self._pdf is None:
+            import pypdfium2 as pdfium
+
+            try:
+                self._pdf = pdfium.PdfDocument(self.source, password=self.password or None)
+            except pdfium.PdfiumError as e:
+                raise RenderError(f"pdfium cannot open the file: {e}") from None
+        return self._pdf
+
+    def page(self, index: int) -> Page:
+        """Page ``index`` (0-based) as pdfium displays it."""
+        with self._lock:
+            return self._page(index)
+
+    def _page(self, index: int) -> Page:
+        if index not in self._pages:
+            pdf = self._document()
+            if not 0 <= index < len(pdf):
+                raise RenderError(f"pdfium sees {len(pdf)} pages, not page {index + 1}")
+            p = pdf[index]
+            try:
+                self._pages[index] = Page(tuple(p.get_bbox()), p.get_rotation() % 360)
+            finally:
+                p.close()
+        return self._pages[index]
+
+    def view(self, index: int, pixels: tuple[int, int], focus: Rect | None = None) -> View:
+        """The view of page ``index`` that fits ``pixels``: the whole page, or around ``focus``."""
+        page = self.page(index)
+        if focus is None:
+            region = (0.0, 0.0) + page.size
+        else:
+            region = around(page, focus, pixels)
+        return View(page, region, fit_scale((region[2] - region[0], region[3] - region[1]), pixels))
+
+    def render(self, index: int, view: View):
+        """A Pillow RGB image of ``view`` (cached)."""
+        l, t, r, b = view.region
+        key = (index, round(l, 2), round(t, 2), round(r, 2), round(b, 2), round(view.scale, 4))
+        with self._lock:
+            image = self._cache.get(key)
+            if image is not None:
+                self._cache.move_to_end(key)
+                return image
+            w, h = view.pixels
+            if w * h > MAX_PIXELS:
+                raise RenderError(f"{w}×{h} pixels is more than the {MAX_PIXELS:,} a rendering may have; "
+                                  "use a smaller scale")
+            pw, ph = view.page.size
+            crop = (l, ph - b, pw - r, t)  # pdfium crops from each edge: left, bottom, right, top
+            p = self._document()[index]
+            try:
+                bitmap = p.render(scale=view.scale, crop=tuple(max(0.0, c) for c in crop), may_draw_forms=True)
+                image = bitmap.to_pil().convert("RGB")
+            except Exception as e:  # pdfium's own errors: say so, the app goes on
+                raise RenderError(f"pdfium could not render page {index + 1}: {e}") from None
+            finally:
+                p.close()
+            self._cache[key] = image
+            if len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+            return image
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pdf is not None:
+                self._pdf.close()
+                self._pdf = None
+            self._cache.clear()

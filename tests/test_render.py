@@ -1,0 +1,202 @@
+"""render/ and the render/extract commands: PNGs read back, bytes compared with pikepdf's."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import zlib
+
+import pikepdf
+import pytest
+from PIL import Image
+
+from conftest import ROOT, sample
+
+from pdfinspect.core.document import Document
+from pdfinspect.render.boxes import OTHER
+from pdfinspect.render.halfblock import cell_rows
+from pdfinspect.render.image import inline_dict, picture
+from pdfinspect.render.page import Page, Renderer, View, around
+
+
+def run(*args, check=True, text=True):
+    p = subprocess.run([sys.executable, "-m", "pdfinspect", *map(str, args)], capture_output=True,
+                       text=text, cwd=ROOT)
+    if check:
+        assert p.returncode == 0, p.stderr
+    return p
+
+
+def _images_pdf(path):
+    """A page drawing a Flate RGB image, a DCT image and an indexed image; /Rotate 90."""
+    pdf = pikepdf.new()
+    rgb = Image.new("RGB", (4, 2), (255, 0, 0))
+    rgb.putpixel((1, 1), (0, 0, 255))
+    flate = pdf.make_stream(zlib.compress(rgb.tobytes()), Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image,
+                            Width=4, Height=2, ColorSpace=pikepdf.Name.DeviceRGB, BitsPerComponent=8,
+                            Filter=pikepdf.Name.FlateDecode)
+    jpeg = io.BytesIO()
+    Image.new("RGB", (8, 8), (0, 128, 0)).save(jpeg, "JPEG")
+    dct = pdf.make_stream(jpeg.getvalue(), Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image, Width=8,
+                          Height=8, ColorSpace=pikepdf.Name.DeviceRGB, BitsPerComponent=8,
+                          Filter=pikepdf.Name.DCTDecode)
+    indexed = pdf.make_stream(bytes([0, 1, 1, 0]), Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image,
+                              Width=2, Height=2, BitsPerComponent=8,
+                              ColorSpace=[pikepdf.Name.Indexed, pikepdf.Name.DeviceRGB, 1,
+                                          pikepdf.String(b"\x00\x00\x00\xff\xff\x00")])
+    page = pdf.add_blank_page(page_size=(200, 100))
+    page.Rotate = 90
+    page.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(A=flate, B=dct, C=indexed))
+    page.Contents = pdf.make_stream(b"q 40 0 0 20 10 10 cm /A Do Q q 8 0 0 8 100 50 cm /B Do Q")
+    pdf.save(path)
+    with pikepdf.open(path) as saved:  # numbers as written (saving renumbers)
+        x = saved.pages[0].Resources.XObject
+        return {"flate": x.A.objgen[0], "dct": x.B.objgen[0], "indexed": x.C.objgen[0]}
+
+
+# -- the page mapping ------------------------------------------------------------------------------
+@pytest.mark.parametrize("rotation, point, expected", [
+    (0, (0, 100), (0, 0)), (0, (200, 0), (200, 100)),
+    (90, (0, 0), (0, 0)), (90, (0, 100), (100, 0)),  # the bottom-left corner goes to the top-left
+    (180, (200, 100), (0, 100)), (270, (200, 100), (0, 0)),
+])
+def test_display_coordinates_follow_rotate(rotation, point, expected):
+    assert Page((0, 0, 200, 100), rotation).to_display(*point) == expected
+
+
+def test_region_around_a_glyph_is_shaped_like_the_pane_and_stays_on_the_page():
+    page = Page((0, 0, 612, 792), 0)
+    l, t, r, b = around(page, (10, 780, 16, 790), (80, 40))
+    assert (l, t) == (0, 0) and abs((r - l) / (b - t) - 2) < 1e-9
+
+
+def test_rendering_is_cached_and_rotated(tmp_path):
+    path = tmp_path / "images.pdf"
+    _images_pdf(path)
+    renderer = Renderer(str(path))
+    view = renderer.view(0, (50, 100))
+    assert view.page.size == (100, 200)  # /Rotate 90 shows the 200×100 page upright
+    image = renderer.render(0, view)
+    assert image.size == (50, 100) and renderer.render(0, view) is image
+    # the red image XObject (user space x 10..50, y 10..30) is at the top left once rotated
+    x, y = view.to_pixel(30, 20)
+    assert image.getpixel((round(x), round(y)))[0] > 200 and image.getpixel((round(x), round(y)))[2] < 80
+
+
+def test_half_blocks_pair_upper_and_lower_pixels():
+    image = Image.new("RGB", (2, 3), (255, 255, 255))
+    image.putpixel((0, 0), (255, 0, 0))
+    image.putpixel((1, 1), (0, 0, 255))
+    rows = cell_rows(image)
+    assert rows == [[((255, 0, 0), (255, 255, 255)), ((255, 255, 255), (0, 0, 255))],
+                    [((255, 255, 255), (255, 255, 255))] * 2]
+
+
+# -- render --------------------------------------------------------------------------------------
+def test_render_draws_boxes_where_glyphs_json_says(tmp_path):
+    f = sample("kappa.pdf")
+    out = tmp_path / "page.png"
+    run("render", f, "-p", 1, "-o", out, "--boxes", "all", "--scale", 2)
+    glyphs = json.loads(run("glyphs", f, "--json").stdout)
+    image = Image.open(out).convert("RGB")
+    doc = Document.open(f)
+    box = doc.resolve(doc.resolve(doc.page_ref(1)).get("MediaBox"))
+    top = float(box[3])
+    assert glyphs
+    for g in glyphs:
+        x0, y0, x1, y1 = g["bbox"]
+        for px, py in (((x0 + x1) / 2, y0), ((x0 + x1) / 2, y1), (x0, (y0 + y1) / 2)):
+            colour = image.getpixel((min(round(px * 2), image.width - 1), min(round((top - py) * 2), image.height - 1)))
+            assert colour == OTHER, (g["index"], px, py, colour)
+    # without boxes, the same spots are not box-coloured
+    plain = tmp_path / "plain.png"
+    run("render", f, "-o", plain, "--scale", 2)
+    g = glyphs[0]
+    assert Image.open(plain).convert("RGB").getpixel((round(g["bbox"][0] * 2), round((top - g["bbox"][1]) * 2))) != OTHER
+
+
+def test_render_and_extract_refuse_to_write_the_input(tmp_path):
+    path = tmp_path / "in.pdf"
+    _images_pdf(path)
+    before = path.read_bytes()
+    stream = _images_pdf(tmp_path / "other.pdf")["flate"]
+    for args in (("render", path, "-o", path), ("extract", path, stream, "--raw", "-o", path)):
+        p = run(*args, check=False)
+        assert p.returncode == 1 and "never written" in p.stderr and "Traceback" not in p.stderr
+    assert path.read_bytes() == before
+
+
+# -- extract -------------------------------------------------------------------------------------
+def test_extract_stream_bytes_match_pikepdf(tmp_path):
+    path = tmp_path / "images.pdf"
+    nums = _images_pdf(path)
+    with pikepdf.open(path) as pdf:
+        obj = pdf.get_object(nums["flate"], 0)
+        raw, decoded = obj.read_raw_bytes(), obj.read_bytes()
+    run("extract", path, nums["flate"], "--raw", "-o", tmp_path / "raw.bin")
+    run("extract", path, nums["flate"], "--decoded", "-o", tmp_path / "dec.bin")
+    assert (tmp_path / "raw.bin").read_bytes() == raw
+    assert (tmp_path / "dec.bin").read_bytes() == decoded != raw
+
+
+def test_extract_images_as_png_and_jpeg_passed_through(tmp_path):
+    path = tmp_path / "images.pdf"
+    nums = _images_pdf(path)
+    run("extract", path, nums["flate"], "-o", tmp_path / "a")
+    png = Image.open(tmp_path / "a.png")
+    assert png.format == "PNG" and png.size == (4, 2) and png.convert("RGB").getpixel((1, 1)) == (0, 0, 255)
+    run("extract", path, nums["dct"], "-o", tmp_path / "b.png")
+    with pikepdf.open(path) as pdf:
+        assert (tmp_path / "b.jpg").read_bytes() == pdf.get_object(nums["dct"], 0).read_raw_bytes()
+    run("extract", path, nums["indexed"], "-o", tmp_path / "c.png")
+    assert Image.open(tmp_path / "c.png").convert("RGB").getpixel((1, 0)) == (255, 255, 0)
+
+
+def test_extract_font_programs_with_their_suffix(tmp_path):
+    from pdfinspect.cli_render import FONT_SUFFIX
+
+    doc = Document.open(sample("kappa.pdf"))
+    font = next(f for f in _fonts(doc) if f[1])
+    run("extract", sample("kappa.pdf"), "--font", font[0], "-o", tmp_path)
+    (written,) = tmp_path.iterdir()
+    assert written.suffix == FONT_SUFFIX[font[1]]
+    if written.suffix == ".pfb":
+        from fontTools.t1Lib import T1Font
+
+        t1 = T1Font(str(written))
+        t1.parse()
+        assert "kappa" in t1["CharStrings"]
+
+
+def _fonts(doc):
+    """(font object number, its program's suffix key) for the fonts of page 1."""
+    from pdfinspect.core.objects import Ref
+
+    page = doc.resolve(doc.page_ref(1))
+    fonts = doc.resolve(doc.resolve(page.get("Resources")).get("Font"))
+    out = []
+    for value in fonts.values():
+        desc = doc.resolve(doc.resolve(value).get("FontDescriptor"))
+        key = next((k for k in ("FontFile", "FontFile2", "FontFile3") if desc and k in desc), None)
+        if key == "FontFile3":
+            key = str(doc.resolve(desc[key]).dict.get("Subtype"))
+        out.append((value.num if isinstance(value, Ref) else None, key))
+    return out
+
+
+def test_show_raw_into_a_pipe_writes_the_bytes():
+    f = sample("filters.pdf")
+    doc = Document.open(f)
+    obj = doc.get(4)
+    p = run("show", f, 4, "--raw", text=False)
+    assert p.stdout == doc.raw_bytes(obj)
+
+
+def test_inline_image_abbreviations_and_picture():
+    from pdfinspect.core.objects import Dict, Name
+
+    d = inline_dict(Dict({"W": 2, "H": 1, "BPC": 8, "CS": Name("G")}))
+    assert d["ColorSpace"] == "DeviceGray" and d["Width"] == 2
+    image = picture(Document.open(sample("minimal.pdf")), d, b"\x00\xff", None)
+    assert image.size == (2, 1) and image.getpixel((1, 0)) == 255
