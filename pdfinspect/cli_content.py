@@ -14,7 +14,7 @@ from .cli import add_common_options, dump_json, open_document
 from .core.document import Document
 from .core.objects import Ref
 from .core.serialize import format_object
-from .fonts.reasons import font_reports
+from .content.fontreports import font_reports
 from .fonts.resolve import Resolver, format_unicode
 from .present.content import changes
 from .present.text import safe, safe_line

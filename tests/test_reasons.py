@@ -10,10 +10,11 @@ from collections import Counter
 import pytest
 
 from conftest import CORPUS, corpus_file, corpus_files, sample
+from pdfinspect.content.fontreports import font_reports
 from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.core.document import Document
 from pdfinspect.fonts.font import FontCache
-from pdfinspect.fonts.reasons import REASON_DOCS, REASON_IDS, FontReport, Reason, font_reports
+from pdfinspect.fonts.reasons import REASON_DOCS, REASON_IDS, FontReport, Reason
 from pdfinspect.fonts.resolve import MISS, Resolver
 
 REQUIRED = ("no_tounicode", "tounicode_incomplete", "tounicode_conflict", "tounicode_degenerate",

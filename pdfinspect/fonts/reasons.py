@@ -1,6 +1,6 @@
 """Why a font's text extracts badly: per-font reports with stable reason ids.
 
-:func:`font_reports` resolves every glyph of the chosen pages and sums up, per font, the
+:func:`report` sums up, from the resolutions of the distinct codes a font shows, the
 distinct codes each method won (``methods``), how sure those answers are (``confidence``:
 ``spec``, ``heuristic``, ``none``) and the *reasons* text from the font comes out wrong or
 only by a guess. Each :class:`Reason` has a stable snake_case id from :data:`REASON_IDS`
@@ -8,17 +8,18 @@ only by a guess. Each :class:`Reason` has a stable snake_case id from :data:`REA
 diagnosis sentence is written from the reasons. Every reason is read off the same per-code
 resolution paths ``glyphs`` shows, so the two never disagree.
 
-Domain logic only: no Rich, no Textual.
+Walking pages to collect those resolutions interprets content streams, a layer above this
+one: :func:`pdfinspect.content.fontreports.font_reports` (``doc, pages=None, resolver=None``)
+does it and returns these reports. Domain logic only: no Rich, no Textual.
 """
 from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from ..core.objects import Ref
 from .agl import is_meaningless
-from .font import Font, FontCache
+from .font import Font
 from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, HEURISTIC, NO_CONFIDENCE, NUMERIC_GLYPH_NAME,
                          is_lead_byte, legacy_cjk_codec)
 from .resolve import CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, TOUNICODE, Resolution, Resolver, format_unicode
@@ -90,31 +91,6 @@ class FontReport:
 
     def reason(self, reason_id: str) -> Reason | None:
         return next((r for r in self.reasons if r.id == reason_id), None)
-
-
-def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | None = None) -> list[FontReport]:
-    """One :class:`FontReport` per font used on ``pages`` (1-based numbers; ``None``: all)."""
-    from ..content.textlayout import page_glyphs
-
-    resolver = resolver or Resolver(doc)
-    fonts = FontCache(doc)
-    numbers = range(1, doc.page_count() + 1) if pages is None else pages
-    seen: dict[Font, dict[bytes, Resolution]] = {}
-    names: dict[Font, set[str]] = {}
-    used_on: dict[Font, set[int]] = {}
-    for n in numbers:
-        ref = doc.page_ref(n)
-        if ref is None:
-            continue
-        for r in page_glyphs(doc, ref, resolver=resolver, fonts=fonts):
-            font = r.step.font
-            if font is None:
-                continue
-            seen.setdefault(font, {}).setdefault(r.glyph.code, r.resolution)
-            names.setdefault(font, set()).add(r.step.gstate.text.font_name or "")
-            used_on.setdefault(font, set()).add(n)
-    return [report(font, tuple(seen.get(font, {}).values()), tuple(sorted(names.get(font, ()))),
-                   tuple(sorted(used_on.get(font, ()))), resolver) for font in fonts]
 
 
 def report(font: Font, resolutions: tuple[Resolution, ...], names: tuple[str, ...] = (),

@@ -9,6 +9,9 @@ several alternatives (``FFsmall;F766 F766,0066 0066``); the first one without pr
 or surrogate code points is kept. Names the AGL has too (``Delta;2206,0394``) are kept
 under ``agl_alternatives`` with every alternative, so the resolver can flag the ambiguity.
 
+Added (``ADDITIONS``): glyph names of the AMS/Computer Modern Type1 fonts that neither list
+has, met in real files (cmex10's ``contintegral``, MuPDF's TeX table has it too).
+
 usage: python pdfinspect/fonts/data/make_tex_glyphs.py [TEXGLYPHLIST]
 """
 from __future__ import annotations
@@ -22,6 +25,7 @@ from fontTools.agl import LEGACY_AGL2UV
 HERE = Path(__file__).resolve().parent
 SOURCE = "/usr/share/texlive/texmf-dist/fonts/map/glyphlist/texglyphlist.txt"
 OUT = HERE / "texglyphlist.json"
+ADDITIONS = {"contintegral": "\u222e", "mapsto": "\u21a6"}
 
 
 def _usable(points: list[int]) -> bool:
@@ -44,8 +48,10 @@ def convert(path: str) -> dict:
         chosen = next((o for o in options if _usable(o)), None)
         if chosen:
             names[name] = "".join(map(chr, chosen))
-    return {"source": f"lcdf-typetools texglyphlist.txt, {version}", "names": names,
-            "agl_alternatives": alternatives}
+    for name, text in ADDITIONS.items():
+        names.setdefault(name, text)
+    return {"source": f"lcdf-typetools texglyphlist.txt, {version}; additions: {', '.join(ADDITIONS)}",
+            "names": names, "agl_alternatives": alternatives}
 
 
 def main(path: str = SOURCE) -> None:
