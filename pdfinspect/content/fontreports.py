@@ -11,8 +11,10 @@ from ..fonts.resolve import Resolution, Resolver
 from .textlayout import page_glyphs
 
 
-def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | None = None) -> list[FontReport]:
-    """One :class:`FontReport` per font used on ``pages`` (1-based numbers; ``None``: all)."""
+def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | None = None, *,
+                 annots: bool = True) -> list[FontReport]:
+    """One :class:`FontReport` per font used on ``pages`` (1-based numbers; ``None``: all),
+    annotation appearances included unless ``annots`` is false."""
     resolver = resolver or Resolver(doc)
     fonts = FontCache(doc)
     numbers = range(1, doc.page_count() + 1) if pages is None else pages
@@ -23,7 +25,7 @@ def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | N
         ref = doc.page_ref(n)
         if ref is None:
             continue
-        for r in page_glyphs(doc, ref, resolver=resolver, fonts=fonts):
+        for r in page_glyphs(doc, ref, resolver=resolver, fonts=fonts, annots=annots):
             font = r.step.font
             if font is None:
                 continue

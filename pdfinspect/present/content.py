@@ -27,8 +27,9 @@ def _marked(m) -> str:
             + (f" /ActualText {safe_line(repr(m.actual_text))}" if m.actual_text is not None else ""))
 
 
-def state_rows(step: Step) -> list[Row]:
-    """The graphics and text state after ``step``, terminal-safe."""
+def state_rows(step: Step, prev: Step | None = None) -> list[Row]:
+    """The graphics and text state after ``step``, terminal-safe; with ``prev`` (the step
+    before), a ``changed`` row saying what ``step`` changed, as ``pdfinspect ops`` does."""
     gs, ts = step.gstate, step.gstate.text
     rows = [Row("step", f"{step.index}  {safe_line(step.op)}  offset {step.span[0]}"
                      + (f"  in form {step.source}" if step.depth else "")),
@@ -51,6 +52,8 @@ def state_rows(step: Step) -> list[Row]:
         rows.append(Row("marked", "none"))
     for k, m in enumerate(step.marked):
         rows.append(Row("marked" if k == 0 else "", "  " * k + _marked(m)))
+    if prev is not None:
+        rows.append(Row("changed", "; ".join(changes(prev, step)) or "nothing"))
     rows.extend(Row("!", safe_line(str(d)), DIAGNOSTIC) for d in step.diagnostics)
     return rows
 
