@@ -236,9 +236,11 @@ def test_parquet_shards_hold_the_jsonl_records(corpus, tmp_path):
 
 
 def test_dask_local_cluster_gives_the_local_engine_records(corpus, tmp_path):
-    pytest.importorskip("distributed")
+    distributed = pytest.importorskip("distributed")
     run_audit([corpus], tmp_path / "local", workers=2)
-    run_audit([corpus], tmp_path / "dask", workers=1, engine="dask", processes=False)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:  # a cluster found by its address
+        run_audit([corpus], tmp_path / "dask", engine="dask", scheduler=cluster.scheduler_address)
     for kind in ("files", "fonts"):
         assert stable(read_records(tmp_path / "dask", kind)) == stable(read_records(tmp_path / "local", kind))
 
