@@ -143,6 +143,14 @@ def test_a_file_that_ignores_the_alarm_is_killed(tmp_path):
     assert rec["error"].startswith("killed after")
 
 
+def test_a_decompression_bomb_stops_at_the_memory_limit(tmp_path):
+    bomb = SAMPLES / "damaged-bomb.pdf"  # a form that inflates to 320 MiB (decoding stops at 256)
+    run_audit([bomb, SAMPLES / "kappa.pdf"], tmp_path / "out", workers=1, memory_mb=200)
+    files = files_by_path(tmp_path / "out")
+    assert (files[str(bomb)]["status"], files[str(bomb)]["error_class"]) == ("failed", "MemoryError")
+    assert files[str(SAMPLES / "kappa.pdf")]["status"] == "ok"
+
+
 def test_memory_limit_and_killed_workers_are_recorded_and_replaced(corpus, tmp_path):
     for name in ("big.pdf", "kill.pdf"):
         shutil.copy(corpus / "kappa.pdf", corpus / name)
