@@ -16,9 +16,8 @@ from .core.document import Document
 from .core.filters import DEFAULT_LIMIT
 from .core.objects import Dict, Name, Stream, String, type_name
 from .core.parser import Parser
-from .core.serialize import format_object
 from .core.xref import FREE, IN_FILE
-from .present.objects import object_header, object_lines
+from .present.objects import object_header, object_lines, trailer_header
 from .present.streams import LEXERS, StreamHeader, stream_kind
 from .present.summary import document_summary
 from .present.text import bytes_as_text, hexdump, looks_like_text, safe_line
@@ -88,15 +87,16 @@ def dump_json(value) -> None:
     sys.stdout.write("\n")
 
 
-def _report_repairs(doc: Document) -> None:
-    """Every repair and warning met while running the command goes to stderr, each once."""
+def _report_repairs(doc: Document, quiet: bool = False) -> None:
+    """Every repair and warning met while running the command goes to stderr, each once
+    (``quiet``: the command printed them itself; mark them reported)."""
     for seen in _opened:
         if seen[0] is doc:
             break
     else:
         seen = [doc, 0]
         _opened.append(seen)
-    for d in doc.diagnostics[seen[1]:]:
+    for d in doc.diagnostics[seen[1]:] if not quiet else ():
         _err(str(d))
     seen[1] = len(doc.diagnostics)
 
@@ -148,14 +148,16 @@ def cmd_show(args, out: Output) -> int:
 
 def cmd_trailer(args, out: Output) -> int:
     doc = open_document(args)
-    rev = doc.revisions[args.revision if args.revision is not None else -1] if doc.revisions else None
-    out.pdf("trailer\n" + format_object(rev.trailer if rev else Dict()))
+    header, trailer = trailer_header(doc, args.revision)
+    if header.detail:
+        out.line(f"% {header.detail}")
+    out.pdf("\n".join([header.title] + [line.text for line in object_lines(trailer, limit=None)]))
     _report_repairs(doc)
     return EXIT_OK
 
 
 def cmd_info(args, out: Output) -> int:
-    doc = open_document(args)
+    doc = open_document(args, allow_locked=True)  # without the password: the declared encryption facts
     if not args.quick:
         for obj in doc.iter_objects(cache=False):  # parse everything so every repair is listed
             pass
@@ -169,6 +171,10 @@ def cmd_info(args, out: Output) -> int:
         out.line(f"{label + ':':<13}{len(found) or 'none'}")
         for d in found:
             out.line(f"  {safe_line(str(d))}")
+    _report_repairs(doc, quiet=True)  # listed above: not again on stderr
+    if doc.locked:
+        _err("the file is encrypted and the password does not open it: give it with --password")
+        return EXIT_UNREADABLE
     return EXIT_OK
 
 
@@ -329,9 +335,11 @@ def build_open_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="pdfinspect",
         usage="pdfinspect [-h] FILE [-r N | -p N] [--object N] [--page N [--step | --glyphs]] "
-              "[--password PW]\n"
+              "[--password PW] [--log FILE]\n"
               "       pdfinspect COMMAND FILE … (commands: " + ", ".join(COMMANDS) + ")",
         description="Open FILE in the interactive inspector, or with -r N print object N and exit. "
+                    "With no terminal on stdout (pdfinspect FILE > out.txt) print the overview "
+                    "(pdfinspect info --quick FILE) instead. "
                     "Run 'pdfinspect COMMAND -h' for a command's options.")
     p.add_argument("file")
     p.add_argument("-r", dest="num", type=int, help="print object N and exit (like hpdft -r N)")
@@ -342,6 +350,7 @@ def build_open_parser() -> argparse.ArgumentParser:
     p.add_argument("--page", type=int, help="open the app at page N")
     p.add_argument("--step", action="store_true", help="with --page: open the content stepper")
     p.add_argument("--glyphs", action="store_true", help="with --page: open the glyph inspector")
+    p.add_argument("--log", metavar="FILE", help="append the traceback of any failure in the app to FILE")
     add_common_options(p)
     return p
 
@@ -374,7 +383,12 @@ def _dispatch(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         build_parser().print_help() if argv else build_open_parser().print_usage(sys.stderr)
         return EXIT_OK if argv else EXIT_USAGE
-    args = build_open_parser().parse_args(argv)
+    parser = build_open_parser()
+    args = parser.parse_args(argv)
+    if (args.step or args.glyphs) and args.page is None:
+        parser.error(f"{'--step' if args.step else '--glyphs'} needs --page N")
+    if args.step and args.glyphs:
+        parser.error("--step and --glyphs open different screens: give one")
     if args.num is not None:
         args.gen, args.revision, args.max_bytes = None, None, 4096
         return cmd_show(args, out)
@@ -383,7 +397,12 @@ def _dispatch(argv: list[str]) -> int:
 
         args.page = args.text_page
         return cli_content.cmd_text(args, out)
+    if not sys.stdout.isatty():  # the app would draw into a file or a pipe and wait for keys
+        _err("stdout is not a terminal: printing the overview (pdfinspect info --quick) instead of "
+             "opening the app")
+        args.quick = True
+        return cmd_info(args, out)
     from .tui import run_app  # the only place the CLI touches Textual
 
     return run_app(args.file, password=args.password, object_num=args.object, page=args.page,
-                   step=args.step, glyphs=args.glyphs)
+                   step=args.step, glyphs=args.glyphs, log_path=args.log)

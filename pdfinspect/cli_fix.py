@@ -7,15 +7,15 @@ The plan comes from :mod:`pdfinspect.present.fix` (the same the app shows), the 
 from __future__ import annotations
 
 import argparse
-import os
 import re
 
 from .cli import _err, add_common_options, open_document
 from .core.diagnostics import PdfError, error
 from .core.document import Document
 from .core.objects import Ref
+from .core.writer import check_encryptable, check_updatable
 from .fonts.fix import SOURCES
-from .present.fix import diff_lines, diffs, plan_lines, walk
+from .present.fix import diff_lines, diffs, plan_lines, same_file, walk
 from .present.text import safe
 
 _REF = re.compile(r"(\d+)(?:\s+(\d+))?(?:\s*R)?")
@@ -67,23 +67,25 @@ def _font_choice(values: list[str] | None) -> set | None:
     return chosen
 
 
-def _same_file(a: str, b: str) -> bool:
-    if os.path.exists(b):
-        return os.path.samefile(a, b)
-    return os.path.realpath(a) == os.path.realpath(b)
-
-
 def cmd_fix(args, out) -> int:
     if not args.dry_run and not args.output:
         raise PdfError(error("usage", "fix needs -o OUT (or --dry-run)"))
-    if args.output and _same_file(args.file, args.output):
+    if args.output and same_file(args.file, args.output):
         raise PdfError(error("usage", f"-o {args.output} is the input file; the input is never written"))
     doc = open_document(args)
     if args.pages and args.pages[-1] > doc.page_count():
         raise PdfError(error("page-missing", f"no page {args.pages[-1]} (the document has {doc.page_count()})"))
-    plan, before = walk(doc, args.pages, args.source, args.replace_conflicts, _font_choice(args.font))
+    if args.rewrite:
+        check_encryptable(doc)
+    elif not args.dry_run:
+        check_updatable(doc)  # before the (long) walk over the pages
+    chosen = _font_choice(args.font)
+    plan, before = walk(doc, args.pages, args.source, args.replace_conflicts, chosen)
     for line in plan_lines(plan):
         out.line(line)
+    found = {f.ref for f in plan.fonts} | {n for f in plan.fonts for n in f.names}
+    for missing in sorted(map(str, (chosen or set()) - found)):
+        _err(f"--font {missing}: no such font is shown on the chosen pages")
     if args.dry_run:
         for f in plan.to_write:
             out.line(f"% ToUnicode for {f.ref}")

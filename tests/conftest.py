@@ -29,8 +29,22 @@ def sample(name: str) -> Path:
 
 
 async def settle(pilot) -> None:
-    """Let the app handle what is pending and wait for its workers (a worker may start another)."""
-    await pilot.pause()
-    while any(not worker.is_finished for worker in pilot.app.workers):
-        await pilot.app.workers.wait_for_complete()
+    """Let the app handle what is pending and wait for its workers and for the messages they
+    posted (a worker may start another). Never waits for time: a test must not depend on load."""
+    app = pilot.app
+    while True:
         await pilot.pause()
+        await pilot._wait_for_screen()  # every widget of the screen has handled its queued messages
+        busy = [w for w in app.workers if not w.is_finished]
+        if not busy:
+            return
+        await app.workers.wait_for_complete(busy)
+
+
+async def run_command(pilot, text: str) -> None:
+    """Type ``text`` into the command palette and run the first command it offers (the
+    palette gathers commands in a worker: settle waits for it)."""
+    await pilot.press("ctrl+p", *text)
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)

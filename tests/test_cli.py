@@ -122,17 +122,6 @@ def test_password_option():
     assert "AESV3" in run("info", f, "--password", "opensesame").stdout
 
 
-def test_cli_does_not_import_textual():
-    code = "import sys, pdfinspect.cli; sys.exit('textual' in sys.modules)"
-    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
-
-
-def test_core_imports_neither_textual_nor_rich():
-    code = ("import sys, pdfinspect.core.document, pdfinspect.core.qpdfjson; "
-            "sys.exit(any(m in sys.modules for m in ('textual', 'rich')))")
-    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
-
-
 def test_pygmentize_finds_our_lexer():
     from pygments.lexers import get_lexer_by_name
 

@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 from pygments.lexers import get_lexer_by_name
 from pygments.token import Comment, Error, Keyword, Name, Number, Operator, String, Whitespace
 
-from pdfinspect.content.operators import OPERATORS
+from pdfinspect.spec.operators import OPERATORS
 from pdfinspect.highlight.lexers import (
     BINARY_DATA, CATEGORY_TOKENS, CMapLexer, HEX_STRING, OBJECT_HEADER, PDF_NAME, REFERENCE,
     PdfContentLexer, PdfLexer,

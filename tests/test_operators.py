@@ -1,9 +1,8 @@
 """The Annex A operator table against ISO 32000-1 Table A.1 and Table 51."""
 import pytest
 
-from pdfinspect.content.operators import (
-    CATEGORIES, OPERATORS, check_operands, is_text_showing,
-)
+from pdfinspect.content.operators import check_operands
+from pdfinspect.spec.operators import CATEGORIES, OPERATORS, is_text_showing
 from pdfinspect.core.objects import Array, Dict, Name, String
 
 # ISO 32000-1:2008 Table A.1 "PDF content stream operators", in the table's order.

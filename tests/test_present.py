@@ -70,6 +70,22 @@ async def test_cli_and_app_render_an_object_alike(name):
             assert f"{num} {gen} obj" in app_header
 
 
+async def test_cli_and_app_render_a_trailer_alike():
+    path = sample("incremental.pdf")
+    app = PdfInspectApp(Document.open(path), "", Target(None))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("b")
+        for revision in (None, 1):
+            extra = ["--revision", revision] if revision is not None else []
+            p = subprocess.run([sys.executable, "-m", "pdfinspect", "trailer", path, *map(str, extra)],
+                               capture_output=True, text=True, encoding="utf-8", cwd=ROOT)
+            lines = p.stdout.rstrip("\n").split("\n")
+            header, body = await app_object(app, pilot, Target(None, revision))
+            assert header == f"{lines[1]}  {lines[0][2:]}" and lines[1] == "trailer"
+            assert body == lines[2:] and any(line.startswith("  /Root ") for line in body)
+
+
 async def test_cli_and_app_say_the_same_about_a_missing_generation():
     path = sample("minimal.pdf")
     p = cli_show(path, 4, 3)
@@ -195,6 +211,8 @@ def test_state_rows_and_changes_of_a_step():
     assert rows["step"].startswith(f"{steps[tf].index}  Tf  offset {steps[tf].span[0]}")
     assert any(c.startswith(f"font /{font.font_name} ") for c in changes(steps[tf - 1], steps[tf]))
     assert changes(steps[tf], steps[tf]) == []  # nothing changes from a step to itself
+    with_prev = {r.label: r.value for r in state_rows(steps[tf], steps[tf - 1])}
+    assert with_prev["changed"] == "; ".join(changes(steps[tf - 1], steps[tf])) and "changed" not in rows
     shows = next(s for s in steps if s.glyphs)
     assert rows != {r.label: r.value for r in state_rows(shows)}
 

@@ -29,3 +29,10 @@ def test_show_names_the_generation_in_use():
     p = run("show", sample("minimal.pdf"), 4, 3)
     assert p.returncode == 1
     assert "object 4 is in use at generation 0, not 3" in p.stderr
+
+
+def test_info_without_the_password_shows_the_encryption_facts():
+    p = run("info", sample("encrypted-aes256.pdf"), "--password", "wrong")
+    assert p.returncode == 1 and "--password" in p.stderr
+    assert "V5 R6" in p.stdout and "AESV3 256-bit" in p.stdout and "locked" in p.stdout
+    assert "permission: print: granted" in p.stdout

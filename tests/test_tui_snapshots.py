@@ -45,3 +45,48 @@ def test_help(snap_compare):
         await settle(pilot)
 
     assert snap_compare(app_on("minimal.pdf"), terminal_size=SIZE, run_before=open_help)
+
+
+# -- 80x24: every screen at the smallest terminal we support -------------------------------
+SMALL = (80, 24)
+
+
+def content_app(name: str, view: str) -> PdfInspectApp:
+    return PdfInspectApp(Document.open(sample(name)), "", None, (view, 1))
+
+
+def test_overview_at_80x24(snap_compare):
+    assert snap_compare(app_on("kappa.pdf"), terminal_size=SMALL, run_before=settle)
+
+
+def test_browser_at_80x24(snap_compare):
+    assert snap_compare(app_on("kappa.pdf", 4), terminal_size=SMALL, run_before=settle)
+
+
+def test_stepper_at_80x24(snap_compare):
+    async def to_the_tj(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("t")  # the first text-showing operator
+        await settle(pilot)
+
+    assert snap_compare(content_app("kappa.pdf", "stepper"), terminal_size=SMALL, run_before=to_the_tj)
+
+
+def test_glyphs_at_80x24(snap_compare):
+    assert snap_compare(content_app("kappa.pdf", "glyphs"), terminal_size=SMALL, run_before=settle)
+
+
+def test_revisions_at_80x24(snap_compare):
+    async def open_revisions(pilot) -> None:
+        await pilot.press("v")
+        await settle(pilot)
+
+    assert snap_compare(app_on("incremental.pdf"), terminal_size=SMALL, run_before=open_revisions)
+
+
+def test_help_at_80x24(snap_compare):
+    async def open_help(pilot) -> None:
+        await pilot.press("question_mark")
+        await settle(pilot)
+
+    assert snap_compare(app_on("minimal.pdf"), terminal_size=SMALL, run_before=open_help)

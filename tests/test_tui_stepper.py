@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
-from conftest import sample, settle
+from conftest import run_command, sample, settle
 from fontTools import agl
 
 from pdfinspect.core.document import Document
@@ -118,14 +118,14 @@ async def test_breakpoint_on_an_operator_name_and_continue():
         await press(pilot)
         screen = app.screen
         screen.ops.cursor = tjs[0]
-        await press(pilot, "b")
+        await press(pilot, "m")
         assert screen.ops.breakpoints == {"Tj"}
         assert "●" in screen.ops.build_line(tjs[1]).plain
         await press(pilot, "home", "c")
         assert screen.ops.cursor == tjs[0]
         await press(pilot, "c")
         assert screen.ops.cursor == tjs[1]
-        await press(pilot, "b", "home", "c")  # breakpoint off again: c stays put
+        await press(pilot, "m", "home", "c")  # breakpoint off again: c stays put
         assert screen.ops.breakpoints == set() and screen.ops.cursor == 0
 
 
@@ -160,19 +160,17 @@ async def test_glyph_inspector_filters_show_the_fallback_row_and_link_to_tounico
 async def test_palette_opens_both_views_and_help_lists_their_keys():
     app = make_app(None)
     async with app.run_test(size=SIZE) as pilot:
-        await press(pilot, "ctrl+p", *"step 1")
-        await pilot.pause(0.3)
-        await press(pilot, "enter")
+        await run_command(pilot, "step 1")
+        await press(pilot)
         assert isinstance(app.screen, StepperScreen) and app.screen.page == 1
-        await press(pilot, "ctrl+p", *"glyphs 1")
-        await pilot.pause(0.3)
-        await press(pilot, "enter")
+        await run_command(pilot, "glyphs 1")
+        await press(pilot)
         assert isinstance(app.screen, GlyphScreen) and app.screen.rows
         await press(pilot, "question_mark")
         assert isinstance(app.screen, HelpScreen)
         table = app.screen.query_one("#help-table").content
-        ids = {str(cell) for cell in table.columns[3]._cells}
-        assert {b.id for b in StepperScreen.BINDINGS + GlyphScreen.BINDINGS} <= ids
+        described = {str(cell) for cell in table.columns[2]._cells}
+        assert {b.tooltip for b in StepperScreen.BINDINGS + GlyphScreen.BINDINGS} <= described
 
 
 # -- page prompt, source panel, font panel, ToUnicode lines, ActualText -------------------------
@@ -204,9 +202,8 @@ async def test_p_and_a_number_picks_the_page_in_both_views():
         assert screen.page == 3 and [s.op for s in screen.ops.steps] == ops3
         await press(pilot, "p", "x", "enter")  # not a number: the page stays
         assert screen.page == 3
-        await press(pilot, "ctrl+p", *"glyphs 1")
-        await pilot.pause(0.3)
-        await press(pilot, "enter", "p", "p", "2", "enter")
+        await run_command(pilot, "glyphs 1")
+        await press(pilot, "p", "p", "2", "enter")
         assert isinstance(app.screen, GlyphScreen) and app.screen.page == 2
         assert {r.record.glyph.code for r in app.screen.rows} == {bytes([b]) for s in shown2 for b in s}
 
@@ -329,16 +326,22 @@ async def test_text_drawn_so_far_shows_actual_text_instead_of_the_glyphs(tmp_pat
 @pytest.mark.asyncio
 @pytest.mark.parametrize("view, module, name", [("stepper", "stepper", "iter_steps"),
                                                 ("glyphs", "glyphs", "page_glyphs")])
-async def test_a_page_the_core_fails_on_says_so_instead_of_running_forever(monkeypatch, view, module, name):
+async def test_a_page_the_core_fails_on_says_so_instead_of_running_forever(monkeypatch, tmp_path, view, module, name):
     from importlib import import_module
 
     def broken(*args, **kwargs):
         raise RuntimeError("core bug [b]here[/b]\x1b[2J")
 
     monkeypatch.setattr(import_module(f"pdfinspect.tui.screens.{module}"), name, broken)
-    app = make_app(view)
+    log = tmp_path / "app.log"
+    app = PdfInspectApp(Document.open(KAPPA), "", None, (view, 1), log_path=log)
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot)
         text = str(app.screen.query_one(f"#{view}-header").render())
         assert "running" not in text and "resolving" not in text
-        assert "error: core bug [b]here[/b]" in text and "\x1b" not in text
+        assert "error: RuntimeError: core bug [b]here[/b]" in text and "\x1b" not in text
+        # one line on screen, the whole traceback in the --log file
+        notes = [n.message for n in app._notifications]
+        assert len(notes) == 1 and "core bug" in notes[0] and str(log) in notes[0] and "\n" not in notes[0]
+        written = log.read_text()
+        assert "Traceback (most recent call last)" in written and f"in {name}" not in written or "broken" in written

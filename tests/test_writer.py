@@ -198,3 +198,24 @@ def test_compressed_cmap_stream_in_update_decodes(tmp_path):
     new = Document(data)
     assert new.stream_data(new.get(num)).data == cmap
     assert isinstance(new.revisions[-1].trailer["ID"], Array)
+
+
+@pytest.mark.parametrize("method", ["aes256", "rc4"])
+def test_encrypted_file_with_xref_streams(method, tmp_path):
+    """An encrypted file whose last section is an xref stream (made by qpdf through pikepdf):
+    the new xref stream stays clear, the new objects are encrypted."""
+    pikepdf = pytest.importorskip("pikepdf")
+    src = tmp_path / "src.pdf"
+    enc = pikepdf.Encryption(owner="o", user="", R=6) if method == "aes256" else \
+        pikepdf.Encryption(owner="o", user="", R=4, aes=False, metadata=False)
+    with pikepdf.open(sample("kappa.pdf")) as pdf:
+        pdf.save(src, encryption=enc, object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    doc, data, new = _update(src, _new_marker)
+    assert doc.revisions[-1].sections[0].kind == "stream" and doc.security is not None
+    assert new.revisions[-1].sections[0].kind == "stream"
+    assert new.resolve(new.catalog["PdfinspectTest"]).value == "κ marker".encode()
+    qpdf_check(data, tmp_path)
+    out = tmp_path / "out.pdf"
+    out.write_bytes(data)
+    with pikepdf.open(out) as pdf:
+        assert bytes(pdf.Root.PdfinspectTest) == "κ marker".encode()

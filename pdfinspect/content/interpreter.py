@@ -23,6 +23,21 @@ MAX_FORM_DEPTH = 12
 MAX_SAVED_STATES = 1000  # q nesting beyond this is reported and ignored
 
 
+@dataclass(slots=True)
+class Budget:
+    """How much of a page an interactive caller lets the interpreter do: at most
+    ``operators`` steps and ``content_bytes`` of decoded content (the page's and its forms'
+    together). When either runs out the run ends; ``stopped`` then says where and why."""
+
+    operators: int
+    content_bytes: int
+    stopped: str | None = None
+
+    def take_bytes(self) -> int:
+        """The decode limit for the next content stream: what is left of the byte budget."""
+        return max(self.content_bytes, 0)
+
+
 @dataclass(frozen=True, slots=True)
 class Glyph:
     """One glyph drawn by a text-showing operator.
@@ -61,8 +76,9 @@ class Step:
     diagnostics: tuple[Diagnostic, ...] = ()
 
 
-def page_content(doc, page: Dict) -> tuple[bytes, list[Diagnostic]]:
-    """The page's /Contents decoded and joined (7.8.2), with decoding problems."""
+def page_content(doc, page: Dict, budget: Budget | None = None) -> tuple[bytes, list[Diagnostic]]:
+    """The page's /Contents decoded and joined (7.8.2), with decoding problems; with a
+    ``budget``, each stream is decoded only as far as its bytes last (and spends them)."""
     contents = page.get("Contents")
     refs = doc.resolve(contents)
     items = list(refs) if isinstance(refs, Array) else [contents]
@@ -75,7 +91,12 @@ def page_content(doc, page: Dict) -> tuple[bytes, list[Diagnostic]]:
             diags.append(warning("contents-not-stream", f"/Contents entry {item} is not a stream; skipped",
                                  clause="7.7.3.3"))
             continue
-        res = doc.stream_data(obj)
+        res = doc.stream_data(obj, limit=budget.take_bytes() if budget else None)
+        if budget is not None:
+            budget.content_bytes -= len(res.data)
+            if res.error and budget.content_bytes <= 0:
+                budget.stopped = budget.stopped or (f"content stream {item} decoded only to its first "
+                                                    f"{len(res.data)} bytes: the content byte budget is spent")
         if res.error:
             diags.append(warning("contents-decode", f"content stream {item}: {res.error}; partial data used",
                                  ref=(item.num, item.gen), clause="7.8.2"))
@@ -83,14 +104,17 @@ def page_content(doc, page: Dict) -> tuple[bytes, list[Diagnostic]]:
     return join_contents(parts)[0], diags
 
 
-def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None) -> Iterator[Step]:
-    """Interpret the content of the page ``page_ref``; one :class:`Step` per operator."""
+def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budget | None = None) -> Iterator[Step]:
+    """Interpret the content of the page ``page_ref``; one :class:`Step` per operator.
+
+    With a ``budget`` the run stops when it is spent and ``budget.stopped`` says where.
+    """
     page = doc.resolve(page_ref)
     if not isinstance(page, Dict):
         return
-    data, diags = page_content(doc, page)
+    data, diags = page_content(doc, page, budget)
     resources = doc.resolve(doc.inherited(page, "Resources"))
-    run = _Run(doc, fonts or FontCache(doc))
+    run = _Run(doc, fonts or FontCache(doc), budget)
     run.pending.extend(diags)
     yield from run.content(data, resources if isinstance(resources, Dict) else Dict(), 0, page_ref)
 
@@ -98,9 +122,10 @@ def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None) -> Iterator[S
 class _Run:
     """Mutable interpreter state for one page; snapshots handed out are immutable."""
 
-    def __init__(self, doc, fonts: FontCache):
+    def __init__(self, doc, fonts: FontCache, budget: Budget | None = None):
         self.doc = doc
         self.fonts = fonts
+        self.budget = budget
         self.gs = GraphicsState()
         self.stack: list[tuple[GraphicsState, Font | None]] = []
         self.tm: Matrix | None = None
@@ -114,6 +139,10 @@ class _Run:
     # -- the loop ---------------------------------------------------------------------
     def content(self, data: bytes, resources: Dict, depth: int, source: Ref | None) -> Iterator[Step]:
         for operation in iter_operations(data):
+            if self.budget is not None and self.index >= self.budget.operators:
+                self.budget.stopped = self.budget.stopped or (f"stopped after {self.index} operators (the budget), at offset "
+                                       f"{operation.start} of {'form ' + str(source) if depth else 'the page content'}")
+                return
             op = operation.op.decode("latin-1")
             diags = self.pending + list(operation.diagnostics)
             self.pending = []
@@ -144,7 +173,13 @@ class _Run:
         obj = self.doc.get(ref.num, ref.gen)
         if obj is None:
             return
-        res = self.doc.stream_data(obj)
+        budget = self.budget
+        res = self.doc.stream_data(obj, limit=budget.take_bytes() if budget else None)
+        if budget is not None:
+            budget.content_bytes -= len(res.data)
+            if res.error and budget.content_bytes <= 0:
+                budget.stopped = budget.stopped or (f"form {ref} decoded only to its first {len(res.data)} "
+                                                    "bytes: the content byte budget is spent")
         if res.error:
             self.pending.append(warning("form-decode", f"form {ref}: {res.error}", offset=offset))
         matrix = _matrix(self.doc, stream.dict.get("Matrix"))

@@ -20,7 +20,7 @@ from ..core.objects import Ref
 from ..fonts.font import FontCache
 from ..fonts.resolve import ACTUAL_TEXT, HIT, PathStep, Resolution, Resolver
 from .geometry import Geometry, GlyphBox
-from .interpreter import Glyph, Step, iter_steps
+from .interpreter import Budget, Glyph, Step, iter_steps
 from .state import MarkedContent, multiply
 
 LINE_JUMP = 0.6  # baseline change, in font sizes, that starts a new line
@@ -68,14 +68,14 @@ class GlyphRecord:
 
 
 def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
-                fonts: FontCache | None = None) -> Iterator[GlyphRecord]:
-    """Every glyph drawn on the page, resolved, in drawing order."""
+                fonts: FontCache | None = None, budget: Budget | None = None) -> Iterator[GlyphRecord]:
+    """Every glyph drawn on the page, resolved, in drawing order (within ``budget``, see iter_steps)."""
     resolver = resolver or Resolver(doc)
     used: set[int] = set()
     given: list[MarkedContent] = []  # keeps the sequences in ``used`` alive, so no id is reused
     geometry = Geometry(doc)
     n = 0
-    for step in iter_steps(doc, page_ref, fonts):
+    for step in iter_steps(doc, page_ref, fonts, budget):
         before = len(used)
         records = step_records(step, resolver, used, n, geometry)
         if len(used) > before:

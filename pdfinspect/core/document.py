@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import pages, repair
+from . import pages, recovery, repair
 from .diagnostics import Diagnostic, PdfError, error, warning
 from .filters import DEFAULT_LIMIT, DecodeResult, decode, filter_chain
 from .lookup import Lookup, lookup
@@ -68,6 +68,8 @@ class Document:
         self.decode_limit = decode_limit
         self.diagnostics: list[Diagnostic] = []
         self._owns_buf = False
+        self._recovered: dict[int, XrefEntry] = {}  # found by scanning, below every revision
+        self._trailer: Dict | None = None  # a trailer chosen by recovery over the last revision's
         self._init_caches()
         self.repaired = False
         self.security = None
@@ -88,6 +90,15 @@ class Document:
         self._backrefs: dict[int, list[BackRef]] | None = None
         self._reported: set[tuple] = set()
         self._security_seen = 0
+        self._pages: list[Ref] | None = None
+
+    def _reset_views(self) -> None:
+        """Forget what was derived from the xref (recovery changed it)."""
+        self._merged.clear()
+        self._numbers.clear()
+        self._cache.clear()
+        self._objstm.clear()
+        self._pages = None
 
     @classmethod
     def open(cls, path: str | os.PathLike, password: str | bytes = b"",
@@ -213,8 +224,10 @@ class Document:
         if self.linearized and len(revisions) >= 2 and revisions[1].startxref < revisions[0].startxref:
             revisions = _join_linearized(revisions)
         self.revisions = revisions
+        if revisions and (not self._root_ok() or recovery.needs_merge(self)):
+            recovery.merge(self)
         if not revisions or not self._root_ok():
-            self._reconstruct()
+            recovery.rebuild(self)
 
     def _linearization_dict(self) -> Dict | None:
         """The linearization parameter dictionary (Annex F.2.2), if the first object is one."""
@@ -228,40 +241,7 @@ class Document:
         return value if isinstance(value, Dict) and "Linearized" in value else None
 
     def _root_ok(self) -> bool:
-        root = self.trailer.get("Root")
-        if not isinstance(root, Ref):
-            return False
-        obj = self.get(root.num)
-        return obj is not None and isinstance(obj.value, Dict)
-
-    def _reconstruct(self) -> None:
-        headers = self._scan_headers()
-        if not headers:
-            raise PdfError(error("no-objects", "not a PDF file: no xref and no 'N G obj' found", offset=0))
-        entries = {num: XrefEntry(IN_FILE, off, gen) for num, (off, gen) in headers.items()}
-        # members of object streams found by the scan, unless defined directly
-        probe = Revision(0, -1, Dict(), [], entries)
-        self.revisions = [probe]
-        self._merged.clear()
-        self._numbers.clear()
-        self._cache.clear()
-        for num in repair.enclosing_objects(self.buf, repair.OBJSTM_PATTERN, headers):
-            stm = self._object_stream(num)
-            if stm is None:
-                continue
-            for i, (member, _) in enumerate(stm.members):
-                entries.setdefault(member, XrefEntry(IN_OBJSTM, num, i))
-        trailer, source = repair.find_trailer(self.buf, headers)
-        if self.header_offset is None and not trailer:
-            raise PdfError(error("not-a-pdf", "not a PDF file: no %PDF header, no xref, no trailer and "
-                                 "no catalog", offset=0))
-        probe.trailer = trailer
-        self._merged.clear()
-        self._numbers.clear()
-        self.repaired = True
-        self.note(warning("xref-reconstructed", f"cross-reference rebuilt by scanning: {len(entries)} "
-                           f"objects found, trailer: {source}", offset=0, clause="7.5.4",
-                           repair="objects located by scanning for 'N G obj'"))
+        return isinstance(self.resolve(self.trailer.get("Root")), Dict)
 
     def scan_offset(self, num: int) -> int | None:
         """Where ``num G obj`` really starts, by scanning the file (the last definition wins)."""
@@ -302,6 +282,7 @@ class Document:
             return
         self._collect_security_diagnostics()
         self._cache.clear()  # strings read before (the Encrypt dict itself) stay as they are
+        self._objstm.clear()  # object streams read by recovery before the key was known
 
     def _collect_security_diagnostics(self) -> None:
         """Problems the security handler met (bad padding, unknown crypt filter…) join ours."""
@@ -313,16 +294,24 @@ class Document:
     # -- revisions and xref ------------------------------------------------------------
     @property
     def trailer(self) -> Dict:
+        """The trailer in force: the last revision's, unless recovery chose a better /Root."""
+        if self._trailer is not None:
+            return self._trailer
         return self.revisions[-1].trailer if self.revisions else Dict()
+
+    @property
+    def recovered(self) -> dict[int, XrefEntry]:
+        """Entries found by scanning that no revision lists (empty for a sound file)."""
+        return self._recovered
 
     def xref(self, revision: int | None = None) -> dict[int, XrefEntry]:
         """Entries in force as of ``revision`` (default: the latest), later revisions winning."""
         k = len(self.revisions) - 1 if revision is None else revision
-        if k == 0:
+        if k == 0 and not self._recovered:
             return self.revisions[0].entries  # nothing to merge: stays lazy
         merged = self._merged.get(k)
         if merged is None:
-            merged = self._merged[k - 1].copy() if k - 1 in self._merged else {}
+            merged = self._merged[k - 1].copy() if k - 1 in self._merged else dict(self._recovered)
             start = k if k - 1 in self._merged else 0
             for rev in self.revisions[start:k + 1]:
                 merged.update(rev.entries)
@@ -569,6 +558,9 @@ class Document:
 
     @property
     def info(self) -> Dict:
+        """The document information dictionary (empty while ``locked``: its strings are encrypted)."""
+        if self.locked:
+            return Dict()
         v = self.resolve(self.trailer.get("Info"))
         return v if isinstance(v, Dict) else Dict()
 
@@ -578,15 +570,18 @@ class Document:
         return str(v) if isinstance(v, Name) else self.header_version
 
     def page_refs(self) -> list[Ref]:
-        """Page objects in order, walking /Pages /Kids with a cycle guard."""
-        return pages.page_refs(self)
+        """Page objects in order, walking /Pages /Kids with a cycle guard (walked once)."""
+        if self._pages is None:
+            self._pages = pages.page_refs(self)
+        return list(self._pages)
 
     def page_ref(self, n: int) -> Ref | None:
         """Page ``n`` (1-based), descending by /Count so only one branch is parsed."""
         return pages.page_ref(self, n)
 
     def page_count(self) -> int:
-        return pages.page_count(self)
+        """Pages reachable through the page tree (a /Count that disagrees is reported)."""
+        return len(self.page_refs())
 
     def inherited(self, page: Dict, key: str):
         """A page attribute, looked up through /Parent (7.7.3.4)."""

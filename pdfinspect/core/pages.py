@@ -19,34 +19,44 @@ def page_refs(doc: Document) -> list[Ref]:
     root = doc.catalog.get("Pages")
 
     def walk(ref, depth):
+        """Append the leaves under ``ref``; return how many."""
         if not isinstance(ref, Ref):
             doc.note(warning("pages-kid-direct", f"/Kids entry {type(ref).__name__} is not a reference to "
                              "a page or page tree node; skipped", clause="7.7.3.2"))
-            return
+            return 0
         where = (ref.num, ref.gen)
         if ref.num in seen:
-            doc.note(warning("pages-loop", f"page tree node {ref.num} appears twice; skipped", ref=where,
-                             clause="7.7.3.2"))
-            return
+            doc.note(warning("pages-loop", f"page tree node {ref.num} appears twice (a cycle or a page "
+                             "listed twice); the second occurrence skipped", ref=where, clause="7.7.3.2",
+                             repair="each node and page is counted once"))
+            return 0
         if depth > MAX_DEPTH:
             doc.note(warning("pages-too-deep", f"page tree deeper than {MAX_DEPTH} levels at node {ref.num}; "
                              "the rest of this branch skipped", ref=where, clause="7.7.3.2"))
-            return
+            return 0
         seen.add(ref.num)
         node = doc.resolve(ref)
         if not isinstance(node, Dict):
             doc.note(warning("pages-kid-missing", f"page tree entry {ref.num} {ref.gen} R is not a dictionary; "
                              "skipped", ref=where, clause="7.7.3.2"))
-            return
+            return 0
         kids = doc.resolve(node.get("Kids"))
         if node.get("Type") == "Page" or (not isinstance(kids, Array) and node.get("Type") != "Pages"):
             out.append(ref)
-            return
-        if isinstance(kids, Array):
-            for kid in kids:
-                walk(kid, depth + 1)
+            return 1
+        leaves = sum(walk(kid, depth + 1) for kid in kids) if isinstance(kids, Array) else 0
+        count = doc.resolve(node.get("Count"))
+        if count != leaves:
+            said = f"/Count {count:,}" if is_integer(count) else f"/Count {count!r:.30}"
+            doc.note(warning("pages-count-wrong", f"page tree node {ref.num} says {said}, but {leaves:,} "
+                             f"page(s) are reachable under it", ref=where, clause="7.7.3.2",
+                             repair="pages counted by walking /Kids"))
+        return leaves
 
-    walk(root, 0)
+    if root is None:
+        doc.note(warning("pages-missing", "the catalog has no /Pages", clause="7.7.2"))
+    else:
+        walk(root, 0)
     return out
 
 def page_ref(doc: Document, n: int) -> Ref | None:
@@ -83,11 +93,6 @@ def _count(doc: Document, node) -> int | None:
     """A node's /Count when usable: a non-negative integer (7.7.3.2, Table 29)."""
     count = doc.resolve(node.get("Count")) if isinstance(node, Dict) else None
     return count if is_integer(count) and count >= 0 else None
-
-
-def page_count(doc: Document) -> int:
-    count = _count(doc, doc.resolve(doc.catalog.get("Pages")))
-    return count if count is not None else len(page_refs(doc))
 
 
 def inherited(doc: Document, page: Dict, key: str):

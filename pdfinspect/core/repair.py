@@ -13,6 +13,7 @@ from .parser import Parser
 _HEADER = re.compile(rb"(?<![0-9])(\d{1,10})[\x00\t\n\x0c\r ]+(\d{1,5})[\x00\t\n\x0c\r ]+obj\b")
 _TRAILER = re.compile(rb"trailer[\x00\t\n\x0c\r ]*<<")
 _CATALOG = re.compile(rb"/Type[\x00\t\n\x0c\r ]*/Catalog\b")
+_PAGES_REF = re.compile(rb"/Pages[\x00\t\n\x0c\r ]*\d+[\x00\t\n\x0c\r ]+\d+[\x00\t\n\x0c\r ]+R")
 _OBJSTM = re.compile(rb"/Type[\x00\t\n\x0c\r ]*/ObjStm\b")
 _XREFSTM = re.compile(rb"/Type[\x00\t\n\x0c\r ]*/XRef\b")
 
@@ -37,13 +38,14 @@ def enclosing_objects(buf, pattern: re.Pattern, headers: dict[int, tuple[int, in
     return out
 
 
-def find_trailer(buf, headers: dict[int, tuple[int, int]]) -> tuple[Dict, str]:
-    """The best trailer a damaged file offers, and where it came from."""
+def trailer_candidates(buf, headers: dict[int, tuple[int, int]]):
+    """Every trailer a damaged file offers, with where it came from: ``trailer`` dictionaries
+    (last first), xref stream dictionaries (last first), then a /Root made from each catalog."""
     for m in reversed(list(_TRAILER.finditer(buf))):
         p = Parser(buf, m.end() - 2)
         value = p.parse_object()
-        if isinstance(value, Dict) and isinstance(value.get("Root"), Ref):
-            return value, f"trailer dictionary at offset {m.start()}"
+        if isinstance(value, Dict) and isinstance(value.get("Root"), (Ref, Dict)):
+            yield value, f"trailer dictionary at offset {m.start()}"
     for num in reversed(enclosing_objects(buf, _XREFSTM, headers)):
         p = Parser(buf, headers[num][0])
         obj = p.parse_indirect()
@@ -51,12 +53,20 @@ def find_trailer(buf, headers: dict[int, tuple[int, int]]) -> tuple[Dict, str]:
             d = Dict(obj.value.dict)
             for k in ("Type", "W", "Index", "Filter", "DecodeParms", "Length", "Prev"):
                 d.pop(k, None)
-            return d, f"xref stream {num}"
-    for num in enclosing_objects(buf, _CATALOG, headers):
-        d = Dict()
-        d[Name("Root")] = Ref(num, headers[num][1])
-        return d, f"catalog found in object {num}"
-    return Dict(), "none found"
+            yield d, f"xref stream {num}"
+    catalogs = enclosing_objects(buf, _CATALOG, headers)
+    for num in catalogs:
+        yield _root(num, headers), f"catalog found in object {num}"
+    # a catalog without /Type: an object with a /Pages reference (MuPDF's repair misses these)
+    for num in dict.fromkeys(enclosing_objects(buf, _PAGES_REF, headers)):
+        if num not in catalogs:
+            yield _root(num, headers), f"object {num}, which has /Pages but no /Type /Catalog"
+
+
+def _root(num: int, headers: dict[int, tuple[int, int]]) -> Dict:
+    d = Dict()
+    d[Name("Root")] = Ref(num, headers[num][1])
+    return d
 
 
 OBJSTM_PATTERN = _OBJSTM

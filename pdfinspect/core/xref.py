@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, warning
 from .filters import decode, filter_chain
-from .objects import Array, Dict, Stream, is_integer
+from .objects import Array, Dict, Ref, Stream, is_integer
 from .parser import Parser
 
 FREE, IN_FILE, IN_OBJSTM = 0, 1, 2
@@ -165,6 +165,10 @@ def _read_stream(obj, offset: int) -> XrefSection:
                                  offset=offset, ref=(obj.num, obj.gen), clause="7.5.8.2"))
         index = [0, size]
     entries = StreamEntries(data, (w1, w2, w3), [(index[k], index[k + 1]) for k in range(0, len(index), 2)])
+    if obj.num not in entries:
+        # The xref stream is an object at startxref even when its own /Index leaves it out
+        # (7.5.8.1 only says it "should" be listed): qpdf and MuPDF show it; so do we.
+        entries.extra[obj.num] = XrefEntry(IN_FILE, offset, obj.gen)
     if entries.short:
         diags.append(warning("xref-stream-short", f"xref stream data holds {entries.rows} of "
                              f"{entries.declared} entries", offset=offset, ref=(obj.num, obj.gen),
@@ -194,6 +198,7 @@ class StreamEntries(Mapping):
             self._ranges.append((first, count, at))
             at += count
         self._all: dict[int, XrefEntry] | None = None
+        self.extra: dict[int, XrefEntry] = {}  # entries the rows do not hold (the stream itself)
 
     def _row(self, r: int) -> XrefEntry | None:
         w1, w2, w3 = self.widths
@@ -214,7 +219,7 @@ class StreamEntries(Mapping):
             if first <= num < first + count:
                 found = at + num - first
         if found is None:
-            raise KeyError(num)
+            return self.extra[num]
         entry = self._row(found)
         if entry is None:
             raise KeyError(num)
@@ -234,6 +239,8 @@ class StreamEntries(Mapping):
                         out[num] = XrefEntry(t, frombytes(data[pos + w1:pos + w1 + w2], "big"),
                                              frombytes(data[pos + w1 + w2:pos + row], "big") if w3 else 0)
                     pos += row
+            for num, e in self.extra.items():
+                out.setdefault(num, e)
             self._all = out
         return self._all
 
@@ -242,6 +249,27 @@ class StreamEntries(Mapping):
 
     def __len__(self) -> int:
         return len(self.materialize())
+
+
+def _prev_offset(section: XrefSection, diags: list[Diagnostic]) -> int | None:
+    """The offset /Prev names. A reference ``N G R`` is read as offset N, as pdf.js does; any
+    other value ends the chain, with a diagnostic."""
+    prev = section.trailer.get("Prev")
+    if prev is None or is_integer(prev):
+        return prev
+    if isinstance(prev, Ref):
+        diags.append(warning("xref-prev-reference", f"/Prev is the reference {prev}, not an offset",
+                             offset=section.offset, clause="7.5.5",
+                             repair=f"followed as offset {prev.num} (pdf.js's reading)"))
+        return prev.num
+    if isinstance(prev, float) and prev.is_integer():
+        diags.append(warning("xref-prev-real", f"/Prev is the real {prev}, not an integer",
+                             offset=section.offset, clause="7.5.5", repair=f"followed as offset {int(prev)}"))
+        return int(prev)
+    diags.append(warning("xref-prev-bad", f"/Prev is {type(prev).__name__} {prev!r:.40}, not an offset; "
+                         "older revisions not read", offset=section.offset, clause="7.5.5",
+                         repair="the file is scanned for the objects they held"))
+    return None
 
 
 def read_revisions(buf, startxref: int) -> tuple[list[Revision], list[Diagnostic]]:
@@ -277,8 +305,7 @@ def read_revisions(buf, startxref: int) -> tuple[list[Revision], list[Diagnostic
                 diags.extend(hybrid.diagnostics)
                 sections.append(hybrid)
         chain.append((offset, sections))
-        prev = section.trailer.get("Prev")
-        offset = prev if is_integer(prev) else None
+        offset = _prev_offset(section, diags)
     revisions: list[Revision] = []
     for i, (off, sections) in enumerate(reversed(chain)):
         entries = sections[0].entries

@@ -13,6 +13,9 @@ Token choices, the same in all three lexers:
 - names ``/Type`` (``#xx`` included): ``Name.Tag``; hex strings: ``Number.Hex``
 - stream data and inline-image data: ``String.Other``, one opaque token
 - content-stream operators: by Annex A category, see :data:`CATEGORY_TOKENS`
+
+Besides Pygments, the lexers read only :mod:`pdfinspect.spec` (the operator table and the
+rule for where inline image data ends), so highlighting pulls in no parser and no UI.
 """
 from __future__ import annotations
 
@@ -21,8 +24,8 @@ from pygments.token import (
     Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Whitespace,
 )
 
-from ..content import operators as ops
-from ..content.tokenizer import find_inline_image_end
+from ..spec import operators as ops
+from ..spec.inline_image import find_inline_image_end
 
 OBJECT_HEADER = Keyword.Declaration
 REFERENCE = Name.Label

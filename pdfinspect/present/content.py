@@ -6,23 +6,12 @@ prints beside each operator: the state that differs from the step before.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..content.interpreter import Step
 from ..content.state import transform
 from ..core.serialize import format_matrix, format_rounded as n
-from .text import safe_line
+from .text import Row, safe_line
 
 DIAGNOSTIC = "diagnostic"  # the role of a row that reports a problem
-
-
-@dataclass(frozen=True, slots=True)
-class StateRow:
-    """One row of the state panel; ``label`` is ``""`` on continuation rows."""
-
-    label: str
-    value: str
-    role: str = ""
 
 
 def _ref(ref) -> str:
@@ -38,31 +27,34 @@ def _marked(m) -> str:
             + (f" /ActualText {safe_line(repr(m.actual_text))}" if m.actual_text is not None else ""))
 
 
-def state_rows(step: Step) -> list[StateRow]:
-    """The graphics and text state after ``step``, terminal-safe."""
+def state_rows(step: Step, prev: Step | None = None) -> list[Row]:
+    """The graphics and text state after ``step``, terminal-safe; with ``prev`` (the step
+    before), a ``changed`` row saying what ``step`` changed, as ``pdfinspect ops`` does."""
     gs, ts = step.gstate, step.gstate.text
-    rows = [StateRow("step", f"{step.index}  {safe_line(step.op)}  offset {step.span[0]}"
+    rows = [Row("step", f"{step.index}  {safe_line(step.op)}  offset {step.span[0]}"
                      + (f"  in form {step.source}" if step.depth else "")),
-            StateRow("CTM", format_matrix(gs.ctm)),
-            StateRow("Tm", format_matrix(step.tm)),
-            StateRow("Tlm", format_matrix(step.tlm)),
-            StateRow("font", f"/{safe_line(ts.font_name)} {_ref(ts.font_ref)}" if ts.font_name else "none"),
-            StateRow("size", f"{n(ts.size)}   Tc {n(ts.char_spacing)}  Tw {n(ts.word_spacing)}  "
+            Row("CTM", format_matrix(gs.ctm)),
+            Row("Tm", format_matrix(step.tm)),
+            Row("Tlm", format_matrix(step.tlm)),
+            Row("font", f"/{safe_line(ts.font_name)} {_ref(ts.font_ref)}" if ts.font_name else "none"),
+            Row("size", f"{n(ts.size)}   Tc {n(ts.char_spacing)}  Tw {n(ts.word_spacing)}  "
                      f"Tz {n(ts.scale)}  TL {n(ts.leading)}  Ts {n(ts.rise)}  Tr {ts.render}")]
     if step.tm is not None:  # the pen: the text matrix's origin
         x, y = transform(gs.ctm, step.tm[4], step.tm[5])
-        rows.append(StateRow("pen", f"({n(x)}, {n(y)}) on the page, ({n(step.tm[4])}, {n(step.tm[5])}) in user space"))
+        rows.append(Row("pen", f"({n(x)}, {n(y)}) on the page, ({n(step.tm[4])}, {n(step.tm[5])}) in user space"))
     else:
-        rows.append(StateRow("pen", "— (outside BT/ET)"))
-    rows.append(StateRow("fill", f"{safe_line(gs.fill_space)} {_color(gs.fill_color)}"))
-    rows.append(StateRow("stroke", f"{safe_line(gs.stroke_space)} {_color(gs.stroke_color)}  "
+        rows.append(Row("pen", "— (outside BT/ET)"))
+    rows.append(Row("fill", f"{safe_line(gs.fill_space)} {_color(gs.fill_color)}"))
+    rows.append(Row("stroke", f"{safe_line(gs.stroke_space)} {_color(gs.stroke_color)}  "
                          f"width {n(gs.line_width)}"))
-    rows.append(StateRow("forms", f"depth {step.depth}"))
+    rows.append(Row("forms", f"depth {step.depth}"))
     if not step.marked:
-        rows.append(StateRow("marked", "none"))
+        rows.append(Row("marked", "none"))
     for k, m in enumerate(step.marked):
-        rows.append(StateRow("marked" if k == 0 else "", "  " * k + _marked(m)))
-    rows.extend(StateRow("!", safe_line(str(d)), DIAGNOSTIC) for d in step.diagnostics)
+        rows.append(Row("marked" if k == 0 else "", "  " * k + _marked(m)))
+    if prev is not None:
+        rows.append(Row("changed", "; ".join(changes(prev, step)) or "nothing"))
+    rows.extend(Row("!", safe_line(str(d)), DIAGNOSTIC) for d in step.diagnostics)
     return rows
 
 

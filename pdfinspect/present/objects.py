@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..core.objects import Array, Dict, Ref, Stream, String
 from ..core.serialize import format_name, format_object
 from ..core.textstrings import decode_text
-from .text import safe_line
+from .text import Parts, plain, safe_line
 
 MAX_LINES = 20_000
 """Lines of one object the app lays out; the CLI prints every line."""
@@ -75,7 +75,7 @@ class ObjectHeader:
             out.append(revision_label(self.revision, self.count))
         return out
 
-    def parts(self) -> list[tuple[str, str]]:
+    def parts(self) -> Parts:
         """``(text, role)`` pieces of the one-line header, roles :data:`TITLE` … :data:`MISSING`;
         every text is terminal-safe."""
         parts = [(self.title, TITLE)]
@@ -93,12 +93,12 @@ class ObjectHeader:
     @property
     def line(self) -> str:
         """The whole header as one line."""
-        return "".join(text for text, _ in self.parts())
+        return plain(self.parts())
 
     @property
     def detail(self) -> str:
         """The header after the title (what ``show`` prints as a comment above ``N G obj``)."""
-        return "".join(text for text, _ in self.parts()[1:]).strip()
+        return plain(self.parts()[1:]).strip()
 
 
 def object_header(doc, num: int, gen: int | None = None, revision: int | None = None):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..core.filters import DecodeResult
 from ..core.objects import Dict
-from .text import looks_like_text, safe_line
+from .text import Parts, looks_like_text, plain, safe_line
 
 KINDS = ("content", "cmap", "xml", "javascript", "pdf", "text", "hex")
 LEXERS = {"content": "pdfcontent", "cmap": "pdfcmap", "pdf": "pdf", "xml": "xml", "javascript": "javascript"}
@@ -67,7 +67,7 @@ class StreamHeader:
     shown_as: str
     error: str | None = None
 
-    def parts(self) -> list[tuple[str, str]]:
+    def parts(self) -> Parts:
         """``(text, role)`` pieces, terminal-safe; roles :data:`TITLE` … :data:`ERROR`."""
         parts = [("raw (decrypted, not decoded)" if self.raw else "decoded", TITLE),
                  (f"  {self.stored} bytes in file", FACT)]
@@ -87,7 +87,7 @@ class StreamHeader:
 
     @property
     def line(self) -> str:
-        return "".join(text for text, _ in self.parts())
+        return plain(self.parts())
 
     @property
     def decode_error(self) -> str | None:

@@ -11,19 +11,10 @@ from dataclasses import dataclass
 from ..core.diagnostics import Diagnostic
 from ..core.objects import String
 from ..core.textstrings import decode_text
-from .text import safe_line
+from .text import Parts, Row, safe_line
 
 INFO_KEYS = ("Title", "Author", "Subject", "Creator", "Producer", "CreationDate", "ModDate")
-WARN = "warning"  # the role of a fact that needs a look
-
-
-@dataclass(frozen=True, slots=True)
-class Fact:
-    """One labelled value; ``role`` is ``""`` or :data:`WARN`."""
-
-    label: str
-    value: str
-    role: str = ""
+WARN = "warning"  # the role of a fact that needs a look (others have none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +22,7 @@ class Summary:
     """The facts of a document, its revisions (one line each, from 0), its permissions (one
     line each) and every diagnostic met so far, repairs first."""
 
-    facts: tuple[Fact, ...]
+    facts: tuple[Row, ...]
     revisions: tuple[str, ...]
     security: tuple[str, ...]
     repairs: tuple[Diagnostic, ...]
@@ -78,23 +69,23 @@ def revision_lines(doc) -> tuple[str, ...]:
 def document_summary(doc, numbers: list[int] | None = None) -> Summary:
     """The summary of ``doc``; ``numbers`` are its in-use object numbers (``None`` while
     they are being counted)."""
-    facts = [Fact("File", safe_line(os.path.basename(doc.path or "(memory)"))),
-             Fact("Size", f"{doc.size:,} bytes")]
+    facts = [Row("File", safe_line(os.path.basename(doc.path or "(memory)"))),
+             Row("Size", f"{doc.size:,} bytes")]
     version = doc.header_version or "unknown"
     if doc.version != doc.header_version:
         version += f" (catalog /Version {doc.version})"
-    facts.append(Fact("Version", safe_line(version)))
+    facts.append(Row("Version", safe_line(version)))
     for key in INFO_KEYS:
         text = info_text(doc, key)
         if text is not None:
-            facts.append(Fact(key, text))
-    facts.append(Fact("Encryption", encryption_text(doc), WARN if doc.locked else ""))
-    facts.append(Fact("Pages", str(doc.page_count())))
+            facts.append(Row(key, text))
+    facts.append(Row("Encryption", encryption_text(doc), WARN if doc.locked else ""))
+    facts.append(Row("Pages", str(doc.page_count())))
     linearized = " (linearized: first-page and main sections form revision 0)" if doc.linearized else ""
-    facts.append(Fact("Revisions", f"{len(doc.revisions)}{linearized}"))
+    facts.append(Row("Revisions", f"{len(doc.revisions)}{linearized}"))
     size = doc.trailer.get("Size")
     declared = f"/Size {safe_line(str(size))}" if size is not None else "no /Size in the trailer"
-    facts.append(Fact("Objects", f"{len(numbers):,} in use ({declared})" if numbers is not None
+    facts.append(Row("Objects", f"{len(numbers):,} in use ({declared})" if numbers is not None
                       else f"counting… ({declared})"))
     repairs = tuple(d for d in doc.diagnostics if d.repair)
     warnings = tuple(d for d in doc.diagnostics if not d.repair)
@@ -102,11 +93,11 @@ def document_summary(doc, numbers: list[int] | None = None) -> Summary:
                        ((len(repairs), "repair"), (len(warnings), "warning")) if n)
     if doc.repaired and not repairs:
         counts = "the cross-reference table was rebuilt" + (f"; {counts}" if counts else "")
-    facts.append(Fact("Damage", counts or "none found", WARN if counts else ""))
+    facts.append(Row("Damage", counts or "none found", WARN if counts else ""))
     return Summary(tuple(facts), revision_lines(doc), security_lines(doc), repairs, warnings)
 
 
-def diagnostic_parts(d: Diagnostic) -> list[tuple[str, str]]:
+def diagnostic_parts(d: Diagnostic) -> Parts:
     """``(text, role)`` pieces of one diagnostic; roles are the severity value, ``code``,
     ``message``, ``where`` and ``repair``; every text is terminal-safe."""
     parts = [(f"{d.severity.value:<8}", d.severity.value), (f"{safe_line(d.code)}  ", "code"),

@@ -6,6 +6,25 @@ results in ``rich.text.Text`` itself).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+
+Parts = list[tuple[str, str]]
+"""A line as ``(text, role)`` pieces: each front end styles the roles its own way."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A labelled, terminal-safe value; ``label`` is ``""`` on a continuation row and
+    ``role`` says how to style it (``""``: plainly)."""
+
+    label: str
+    value: str
+    role: str = ""
+
+
+def plain(parts: Parts) -> str:
+    """The text of ``parts`` without their roles."""
+    return "".join(text for text, _ in parts)
 
 # C0 controls except TAB and LF, DEL, C1 controls, and the bidi/format characters that can
 # reorder or hide what a terminal shows (Trojan Source, CVE-2021-42574).

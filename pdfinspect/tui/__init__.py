@@ -26,21 +26,28 @@ def start_target(doc: Document, object_num: int | None, page: int | None) -> Tar
 
 
 def run_app(path, password: str = "", object_num: int | None = None, page: int | None = None,
-            step: bool = False, glyphs: bool = False) -> int:
+            step: bool = False, glyphs: bool = False, log_path: str | None = None) -> int:
     """Open ``path`` and run the app; returns the exit status, as the CLI does: 1 when the
-    file cannot be read (or the password is wrong), 2 for a page the file does not have.
+    file cannot be read (or no password given opens it), 2 for a page the file does not have.
 
     ``step`` opens the content stepper and ``glyphs`` the glyph inspector on page ``page``
-    (default 1) instead of the browser.
+    (default 1) instead of the browser. An encrypted file that the password does not open
+    asks for one (:mod:`.password`). ``log_path`` receives the traceback of any failure.
     """
     from .app import PdfInspectApp
 
     try:
-        doc = Document.open(path, password)
+        try:
+            doc = Document.open(path, password)
+        except PasswordError as e:
+            from .password import PasswordApp
+
+            prompt = PasswordApp(path, encryption_facts(path), str(e.diagnostic.message))
+            doc, password = prompt.run(), prompt.password
+            if doc is None:
+                print(f"pdfinspect: {safe_line(str(e))} (no password given)", file=sys.stderr)
+                return 1
         start = start_target(doc, object_num, page)
-    except PasswordError as e:
-        print(f"pdfinspect: {safe_line(str(e))} (use --password)", file=sys.stderr)
-        return 1
     except PdfError as e:
         print(f"pdfinspect: {safe_line(str(e))}", file=sys.stderr)
         return 1
@@ -48,5 +55,10 @@ def run_app(path, password: str = "", object_num: int | None = None, page: int |
         print(f"pdfinspect: {e}", file=sys.stderr)
         return 2
     view = "stepper" if step else "glyphs" if glyphs else None
-    PdfInspectApp(doc, password, start, (view, page or 1) if view else None).run()
+    PdfInspectApp(doc, password, start, (view, page or 1) if view else None, log_path=log_path).run()
     return 0
+
+
+def encryption_facts(path) -> list[str]:
+    """What can be told about a file's encryption before its password is known."""
+    return [f"{path} is encrypted (ISO 32000-1 7.6) and does not open with the password given."]

@@ -11,9 +11,13 @@ Global keys (ids in brackets):
 | `q` | quit (`quit`) |
 | `g` | go to object N, `N G` or `p N` (`go-to`) |
 | `o` / `b` / `v` / `/` | overview / browser / revisions / search (`show-overview` …) |
-| `backspace`, `alt+left` / `alt+right` | back / forward (`back`, `forward`) |
+| `c` / `y` | content stepper / glyph inspector of the page shown (`show-stepper`, `show-glyphs`) |
+| `backspace`, `alt+left` / `alt+right` | back / forward (`back`, `forward`), also to the stepper and glyph inspector |
 | `?`, `f1` | help (`help`) |
 | `ctrl+p` | command palette |
+
+Worker failures are handled here alone (:mod:`.failures`): the traceback goes to Textual's
+log and to ``log_path`` (``--log FILE``), one line to the screen.
 """
 from __future__ import annotations
 
@@ -27,15 +31,18 @@ from textual.app import App
 from textual.binding import Binding
 from textual.signal import Signal
 from textual.widgets import Tree
+from textual.worker import Worker, WorkerState
 
 from pdfinspect.core.document import BackRef, Document
 from pdfinspect.core.objects import Dict, Ref
 from pdfinspect.present import goto
 from pdfinspect.present.goto import GoTo, parse_goto
+from pdfinspect.present.text import safe_line
 
 from .commands import PdfCommands
+from .failures import append_log, failure_line, failure_report
 from .memory import building
-from .messages import ObjectRequested, Target, object_ref
+from .messages import ContentView, ObjectRequested, Target, object_ref
 from .screens.browser import BrowserScreen
 from .screens.help import HelpScreen
 from .screens.overview import OverviewScreen
@@ -59,28 +66,37 @@ class PdfInspectApp(App):
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit", tooltip="Quit pdfinspect"),
         Binding("g", "goto", "Go to", id="go-to", tooltip="Go to object N (or N G, or p N for a page)"),
-        Binding("o", "switch_mode('overview')", "Overview", show=False, id="show-overview"),
-        Binding("b", "switch_mode('browser')", "Browser", show=False, id="show-browser"),
-        Binding("v", "switch_mode('revisions')", "Revisions", show=False, id="show-revisions"),
+        Binding("o", "switch_mode('overview')", "Overview", show=False, id="show-overview",
+                tooltip="Overview: file facts, repairs and entry points"),
+        Binding("b", "switch_mode('browser')", "Browser", show=False, id="show-browser",
+                tooltip="Object browser: tree, object list, object, referrers"),
+        Binding("v", "switch_mode('revisions')", "Revisions", show=False, id="show-revisions",
+                tooltip="Revisions: what each incremental update changed"),
         Binding("slash", "switch_mode('search')", "Search", show=False, id="search",
-                tooltip="Search decoded streams and strings"),
+                tooltip="Search decoded streams and strings, or the text of the pages"),
+        Binding("c", "content_view('stepper')", "Stepper", show=False, id="show-stepper",
+                tooltip="Step through the content of the page shown (page 1 at first)"),
+        Binding("y", "content_view('glyphs')", "Glyphs", show=False, id="show-glyphs",
+                tooltip="Inspect the glyphs of the page shown (page 1 at first)"),
         Binding("backspace,alt+left", "back", "Back", id="back", tooltip="Back to the previous object"),
         Binding("alt+right", "forward", "Forward", show=False, id="forward", tooltip="Forward again"),
         Binding("question_mark,f1", "help", "Help", id="help", tooltip="List every key"),
     ]
 
     def __init__(self, doc: Document, password: str | bytes = "", start: Target | None = None,
-                 start_view: tuple[str, int] | None = None) -> None:
+                 start_view: tuple[str, int] | None = None, log_path: str | Path | None = None) -> None:
         super().__init__()
         self.doc = doc
         self.password = password
+        self.log_path = log_path
         self.start = start
         self.start_view = start_view  # ("stepper" or "glyphs", page)
         self.content_page: int | None = None  # the page the stepper and glyph inspector show
-        self.current: Target | None = None
+        self.current: Target | ContentView | None = None
+        self.last_target: Target | None = None  # what the browser showed last
         self.pending_search: str | None = None
-        self._back: list[Target] = []
-        self._forward: list[Target] = []
+        self._back: list[Target | ContentView] = []
+        self._forward: list[Target | ContentView] = []
         self._index_doc: Document | None = None
         self._index_state = "none"  # none, building, ready, failed
         self.index_progress: tuple[int, int] | None = None  # (objects indexed, objects) while building
@@ -92,7 +108,13 @@ class PdfInspectApp(App):
         self.numbers_ready = Signal(self, "numbers-ready")
         self.sub_title = Path(doc.path).name if doc.path else ""
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Classes the styles key on: -narrow under 120 columns, -short under 32 rows."""
+        self.set_class(event.size.width < 120, "-narrow")
+        self.set_class(event.size.height < 32, "-short")
+
     def on_mount(self) -> None:
+        self.on_resize(events.Resize(self.size, self.size))
         self.list_numbers()
         if self.start_view is not None:
             self.open_content_view(*self.start_view)
@@ -100,12 +122,24 @@ class PdfInspectApp(App):
             self.show_target(self.start)
 
     # -- navigation --------------------------------------------------------------------
-    def show_target(self, target: Target, push: bool = True) -> None:
-        """Show ``target`` in the browser, recording where we were for ``back``."""
-        if push and self.current is not None and self.current != target:
+    def visit(self, place: Target | ContentView, push: bool) -> None:
+        """Make ``place`` current, recording where we were for ``back``."""
+        if push and self.current is not None and self.current != place:
             self._back.append(self.current)
             self._forward.clear()
-        self.current = target
+        self.current = place
+        if isinstance(place, Target):
+            self.last_target = place
+
+    def show_place(self, place: Target | ContentView, push: bool = True) -> None:
+        if isinstance(place, ContentView):
+            self.open_content_view(place.mode, place.page, push)
+        else:
+            self.show_target(place, push)
+
+    def show_target(self, target: Target, push: bool = True) -> None:
+        """Show ``target`` in the browser, recording where we were for ``back``."""
+        self.visit(target, push)
         if self.current_mode == "browser" and isinstance(self.screen, BrowserScreen):
             self.screen.display_target(target)
         else:
@@ -117,16 +151,32 @@ class PdfInspectApp(App):
     def action_back(self) -> None:
         if self._back:
             self._forward.append(self.current)
-            self.show_target(self._back.pop(), push=False)
+            self.show_place(self._back.pop(), push=False)
         else:
             self.bell()
 
     def action_forward(self) -> None:
         if self._forward:
             self._back.append(self.current)
-            self.show_target(self._forward.pop(), push=False)
+            self.show_place(self._forward.pop(), push=False)
         else:
             self.bell()
+
+    def action_content_view(self, mode: str) -> None:
+        """``c``/``y``: the stepper or glyph inspector on the page the browser shows (else the last page
+        stepped, else page 1)."""
+        page = self.page_of(self.current.ref) if isinstance(self.current, Target) and self.current.ref else None
+        self.open_content_view(mode, page or self.content_page or 1)
+
+    def page_of(self, ref: Ref) -> int | None:
+        """The number of the page whose object is ``ref`` (only for files of a few thousand pages)."""
+        try:
+            count = self.doc.page_count()
+            if count > 5000:
+                return None
+            return next((n for n in range(1, count + 1) if self.doc.page_ref(n) == ref), None)
+        except Exception:  # a broken page tree: no page number
+            return None
 
     def action_goto(self) -> None:
         bars = self.screen.query(GotoBar)
@@ -187,11 +237,12 @@ class PdfInspectApp(App):
         else:
             self.show_target(target)
 
-    def open_content_view(self, mode: str, n: int) -> None:
+    def open_content_view(self, mode: str, n: int, push: bool = True) -> None:
         """Show page ``n`` in the content stepper (``mode`` "stepper") or glyph inspector ("glyphs")."""
         if self.page_ref(n) is None:
             self.notify(f"no page {n} (the file has {self.doc.page_count()})", severity="error", markup=False)
             return
+        self.visit(ContentView(mode, n), push)
         self.content_page = n
         if self.current_mode == mode:
             self.screen.show_page(n)
@@ -275,19 +326,12 @@ class PdfInspectApp(App):
     def list_numbers(self) -> None:
         """List the object numbers off the UI thread: reading every xref entry of a file of
         126,639 objects (TeX Live's source3.pdf) takes 0.2-0.3 s."""
-        try:
-            with building(), self.loader() as doc:
-                numbers = doc.object_numbers()
-        except Exception as e:  # the file could not be opened a second time: count on the UI thread
-            numbers, error = None, str(e)
-        else:
-            error = None
-        self.call_from_thread(self._numbers_listed, numbers, error)
+        with building(), self.loader() as doc:
+            numbers = doc.object_numbers()
+        self.call_from_thread(self._numbers_listed, numbers)
 
-    def _numbers_listed(self, numbers: list[int] | None, error: str | None) -> None:
-        if error is not None:
-            self.notify(f"listing objects failed: {error}", severity="error", markup=False)
-        self.numbers = self.doc.object_numbers() if numbers is None else numbers
+    def _numbers_listed(self, numbers: list[int]) -> None:
+        self.numbers = numbers
         self.numbers_ready.publish(self.numbers)
 
     @work(thread=True, exclusive=True, group="backrefs", exit_on_error=False)
@@ -295,24 +339,41 @@ class PdfInspectApp(App):
         def progress(done: int, total: int) -> None:
             self.call_from_thread(self._backrefs_progressed, done, total)
 
-        try:
-            with building():  # the index grows to millions of objects
-                doc = self.reopen()
-                doc.build_backrefs(progress=progress)
-        except Exception as e:  # report, keep browsing
-            self.call_from_thread(self._backrefs_built, None, str(e))
-        else:
-            self.call_from_thread(self._backrefs_built, doc, None)
+        with building():  # the index grows to millions of objects
+            doc = self.reopen()
+            doc.build_backrefs(progress=progress)
+        self.call_from_thread(self._backrefs_built, doc)
 
     def _backrefs_progressed(self, done: int, total: int) -> None:
         self.index_progress = (done, total)
         self.backrefs_progress.publish(self.index_progress)
 
-    def _backrefs_built(self, doc: Document | None, error: str | None) -> None:
+    def _backrefs_built(self, doc: Document | None) -> None:
         self._index_doc = doc
         self.index_progress = None
         self._index_state = "ready" if doc is not None else "failed"
-        if error:
-            self.notify(f"back-reference index failed: {error}", severity="error", markup=False)
         self.backrefs_ready.publish(None)
 
+    # -- failures ----------------------------------------------------------------------
+    WORK_NAMES = {"numbers": "listing objects", "backrefs": "back-reference index", "object": "reading the object",
+                  "stream": "decoding the stream", "stepper": "stepping the page", "glyphs": "resolving glyphs",
+                  "search": "search", "revisions": "counting the changes", "revision-object": "reading both sides"}
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR:
+            self.report_failure(event.worker)
+
+    def report_failure(self, worker: Worker) -> None:
+        """Every worker failure ends here: traceback to the logs, one line on screen."""
+        what = self.WORK_NAMES.get(worker.group, worker.name or worker.group)
+        report = failure_report(what, worker.error)
+        self.log.error(report)
+        unwritable = append_log(self.log_path, report)
+        where = f" (traceback in {self.log_path})" if self.log_path and unwritable is None else ""
+        if unwritable is not None:
+            where = f" (log not written: {safe_line(unwritable)})"
+        self.notify(f"{what} failed: {failure_line(worker.error)}{where}", severity="error", markup=False)
+        if worker.group == "numbers":  # browse what the xref lists, unchecked
+            self._numbers_listed([])
+        elif worker.group == "backrefs":
+            self._backrefs_built(None)

@@ -35,6 +35,15 @@ class Target:
         return name if self.revision is None else f"{name} (revision {self.revision})"
 
 
+@dataclass(frozen=True, slots=True)
+class ContentView:
+    """A place in the history that is not an object: page ``page`` in the content stepper
+    (``mode`` "stepper") or the glyph inspector ("glyphs")."""
+
+    mode: str
+    page: int
+
+
 def object_ref(doc, num: int, gen: int | None = None) -> Ref:
     """Object ``num`` with ``gen``, or the generation the current cross-reference table gives it (0 if none)."""
     if gen is None:

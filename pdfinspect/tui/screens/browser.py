@@ -5,7 +5,7 @@ from bisect import bisect_left
 
 from rich.text import Text
 from textual import work
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -17,6 +17,7 @@ from pdfinspect.core.objects import Stream
 from pdfinspect.present import objects, streams
 from pdfinspect.present.text import safe_line
 
+from ..failures import ReportsFailures, failure_line
 from ..messages import TRAILER_REF, ObjectRequested, Target, object_ref
 from ..widgets.line_view import LineView, RefList, note
 from ..widgets.object_list import ObjectList
@@ -51,7 +52,7 @@ def object_display(doc, target: Target) -> tuple[Text, object, list]:
     return text, obj, object_items(value, extra)
 
 
-class BrowserScreen(Screen):
+class BrowserScreen(ReportsFailures, Screen):
     """Browse objects. Keys: ``r`` raw/decoded, ``x`` hex/text, ``[``/``]`` previous/next object.
 
     The object is parsed and formatted in a worker (an array of 100,000 references takes a
@@ -115,10 +116,11 @@ class BrowserScreen(Screen):
             listing.select_number(self.shown.ref.num)
 
     def on_screen_resume(self) -> None:
-        if self.app.current is None:  # opened from the overview: start at the trailer
-            self.app.current = Target(None)
-        if self.app.current != self.shown:
-            self.display_target(self.app.current)
+        app = self.app
+        if not isinstance(app.current, Target):  # opened from another screen: the object shown last, or the trailer
+            app.visit(app.last_target or Target(None), push=app.current is not None)
+        if app.current != self.shown:
+            self.display_target(app.current)
 
     # -- showing ----------------------------------------------------------------------
     def display_target(self, target: Target) -> None:
@@ -129,20 +131,29 @@ class BrowserScreen(Screen):
         self.query_one(ObjectView).set_items([note("loading…")])
         if target.ref is not None:
             self.query_one(ObjectList).select_number(target.ref.num)
+            self.query_one(ObjectTree).follow(target.ref)
         self.show_backrefs()
         self.load_object(target, self._object_token)
 
     @work(thread=True, exclusive=True, group="object", exit_on_error=False)
     def load_object(self, target: Target, token: int) -> None:
-        try:
-            with self.app.loader() as doc:
-                if get_current_worker().is_cancelled:
-                    return
-                shown = object_display(doc, target)
-        except Exception as e:  # the file could not be opened a second time
-            shown = Text(f"{target.describe()}  error: {safe_line(str(e))}", style="red"), None, []
+        with self.app.loader() as doc:
+            if get_current_worker().is_cancelled:
+                return
+            shown = object_display(doc, target)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show_object, token, *shown)
+
+    def worker_failed(self, worker: Worker) -> None:
+        """A worker failed (the file could not be opened a second time, a core bug): say so in
+        place; the app logs the traceback."""
+        if self.shown is None:
+            return
+        line = failure_line(worker.error)
+        if worker.group == "object":
+            self._show_object(self._object_token, Text(f"{self.shown.describe()}  error: {line}", style="red"), None, [])
+        elif worker.group == "stream" and self._obj is not None:
+            self._show_stream(self._token, self._obj, None, "hex", line, None)
 
     def _show_object(self, token: int, header: Text, obj, items: list) -> None:
         if token != self._object_token:
@@ -171,16 +182,12 @@ class BrowserScreen(Screen):
     @work(thread=True, exclusive=True, group="stream", exit_on_error=False)
     def decode_stream(self, obj, raw: bool, key: str | None, token: int, hex_mode: bool | None) -> None:
         text = None
-        try:
-            with self.app.loader() as doc:  # obj came from the loader's Document
-                result = doc.stream_data(obj, decode_filters=not raw, limit=min(doc.decode_limit, VIEW_LIMIT))
-                kind = streams.stream_kind(obj.value.dict, result.data, key)
-            error = None
-            if not (kind == "hex" if hex_mode is None else hex_mode):
-                text = text_lines(result.data)
-        except Exception as e:  # a core bug on one stream must not take the app down
-            result, kind, error = None, "hex", str(e)
-        self.app.call_from_thread(self._show_stream, token, obj, result, kind, error, text)
+        with self.app.loader() as doc:  # obj came from the loader's Document
+            result = doc.stream_data(obj, decode_filters=not raw, limit=min(doc.decode_limit, VIEW_LIMIT))
+            kind = streams.stream_kind(obj.value.dict, result.data, key)
+        if not (kind == "hex" if hex_mode is None else hex_mode):
+            text = text_lines(result.data)
+        self.app.call_from_thread(self._show_stream, token, obj, result, kind, None, text)
 
     def _show_stream(self, token: int, obj, result, kind: str, error: str | None, text: list[str] | None) -> None:
         if token != self._token:

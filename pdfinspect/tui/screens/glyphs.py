@@ -15,22 +15,26 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+from textual.worker import Worker, get_current_worker
 
+from pdfinspect.content.interpreter import Budget
 from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.fonts.embedded import FontProgram
 from pdfinspect.fonts.font import Font
 from pdfinspect.fonts.resolve import NONE, Resolver, format_unicode
-from pdfinspect.present.glyphs import FILTERS, CodeRow, code_rows, font_diagnoses, glyph_cells
+from pdfinspect.present.glyphs import FILTERS, CodeRow, code_rows, font_diagnoses
 from pdfinspect.present.text import safe_line
 
+from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, Target
-from ..widgets.glyph_panels import PagePrompt, PathList, PickList, font_panel
+from ..widgets.glyph_panels import GLYPH_HEADER, PagePrompt, PathList, PickList, font_panel, glyph_row
 from ..widgets.line_view import LineView
+from .stepper import BUDGET_BYTES, BUDGET_OPERATORS
 
-TABLE_HEADER = f"{'code':<6} {'CID':>5} {'GID':>5} {'glyph':<16} {'Unicode':<16} {'method':<13} {'count':>6}  conflicts"
+TABLE_HEADER = f"{GLYPH_HEADER} {'count':>6}  conflicts"
 
 
-class GlyphScreen(PagePrompt, Screen):
+class GlyphScreen(ReportsFailures, PagePrompt, Screen):
     """Glyphs of page N (open from the palette or ``--page N --glyphs``)."""
 
     PAGE_MODE = "glyphs"
@@ -59,6 +63,7 @@ class GlyphScreen(PagePrompt, Screen):
         self.shown: list[CodeRow | Font] = []
         self.programs: dict[Font, FontProgram | None] = {}
         self.diagnoses: dict[Font, str] = {}
+        self.stopped: str | None = None  # where the interpretation budget ran out
 
     def compose(self) -> ComposeResult:
         yield Static(id="glyphs-header")
@@ -85,24 +90,25 @@ class GlyphScreen(PagePrompt, Screen):
 
     @work(thread=True, exclusive=True, group="glyphs", exit_on_error=False)
     def load(self, n: int, ref) -> None:
-        try:
-            doc = self.app.reopen()
-            resolver = Resolver(doc)
-            rows = code_rows(page_glyphs(doc, ref, resolver))
-            programs = {r.font: resolver.program(r.font) for r in rows}
-            diagnoses = font_diagnoses(rows)
-        except Exception as e:  # a core bug on this page: say so instead of "resolving glyphs…"
-            self.app.call_from_thread(self.failed, n, str(e))
-        else:
-            self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses)
+        doc = self.app.reopen()
+        resolver = Resolver(doc)
+        budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
+        rows = code_rows(page_glyphs(doc, ref, resolver, budget=budget))
+        programs = {r.font: resolver.program(r.font) for r in rows}
+        diagnoses = font_diagnoses(rows)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses, budget.stopped)
 
-    def failed(self, n: int, error: str) -> None:
-        if n == self.page:
-            self.query_one("#glyphs-header", Static).update(Text(f"page {n}: error: {safe_line(error)}", style="red"))
+    def worker_failed(self, worker: Worker) -> None:
+        # a core bug on this page: say so instead of "resolving glyphs…" (the app logs the traceback)
+        if worker.group == "glyphs":
+            self.query_one("#glyphs-header", Static).update(
+                Text(f"page {self.page}: error: {failure_line(worker.error)}", style="red"))
 
     def loaded(self, n: int, rows: list[CodeRow], programs: dict[Font, FontProgram | None],
-               diagnoses: dict[Font, str]) -> None:
+               diagnoses: dict[Font, str], stopped: str | None = None) -> None:
         if n == self.page:
+            self.stopped = stopped
             self.rows = rows
             self.programs = programs
             self.diagnoses = diagnoses
@@ -128,6 +134,8 @@ class GlyphScreen(PagePrompt, Screen):
         header = Text.assemble((f"page {self.page}", "bold"),
                                f"  {len(self.rows)} distinct codes in {len(self.diagnoses)} fonts, {len(rows)} shown  "
                                f"filters: {active}")
+        if self.stopped is not None:
+            header.append("\n" + safe_line(self.stopped), style="yellow")
         for p in problems:
             header.append("\n" + p, style="yellow")
         self.query_one("#glyphs-header", Static).update(header)
@@ -145,13 +153,9 @@ class GlyphScreen(PagePrompt, Screen):
     @staticmethod
     def row_line(row: CodeRow) -> Content:
         r = row.record
-        ids, unicode = glyph_cells(r, 16)
         conflicts = ", ".join(f"{c.method} {format_unicode(c.unicode)}" for c in r.resolution.conflicts)
         style = "$text-error" if r.method == NONE else ("$text-warning" if row.fallback else "")
-        return Content.assemble(
-            f"{ids} ",
-            (f"{unicode} {r.method:<13}", style),
-            f" {row.count:>6}  {safe_line(conflicts)}")
+        return Content.assemble(glyph_row(r, style), f" {row.count:>6}  {safe_line(conflicts)}")
 
     def show_path(self, index: int) -> None:
         item = self.shown[index] if 0 <= index < len(self.shown) else None

@@ -18,13 +18,12 @@ def bindings_table(groups: list[tuple[str, list]], key_display: Callable[[str], 
     table.add_column("Where", style="dim", no_wrap=True)
     table.add_column("Keys", style="bold", no_wrap=True)
     table.add_column("What it does")
-    table.add_column("Id", style="dim", no_wrap=True)
     for where, bindings in groups:
         for b in bindings:
             if not isinstance(b, Binding):
                 continue
             keys = ", ".join(key_display(k.strip()) for k in b.key.split(","))
-            table.add_row(Text(where), Text(keys), Text(b.tooltip or b.description or b.action), Text(b.id or ""))
+            table.add_row(Text(where), Text(keys), Text(b.tooltip or b.description or b.action))
     return table
 
 
@@ -39,7 +38,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Static("pdfinspect — keys", classes="panel-title")
+            yield Static("pdfinspect — keys   (escape, q or ? closes this help)", classes="panel-title")
             yield Static(bindings_table(self.groups, self.key_display), id="help-table")
             yield Static(Text("ctrl+p opens the command palette: go to object N, page N, fonts of page N, "
                               "search.  Tab moves between panes.", style="italic"))

@@ -19,7 +19,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from pdfinspect.core.document import RevisionChanges
 from pdfinspect.core.objects import Ref
@@ -27,6 +27,7 @@ from pdfinspect.core.xref import XrefEntry
 from pdfinspect.present.text import safe_line
 
 from ..memory import building
+from ..failures import ReportsFailures, failure_line
 from ..messages import TRAILER_REF, ObjectRequested, Target
 from ..widgets.line_view import LineView, note
 from ..widgets.object_view import Item, ObjectView, lines_not_in, object_items
@@ -110,7 +111,7 @@ class ChangeList(LineView):
         return Ref(num, entry.gen), None
 
 
-class RevisionsScreen(Screen):
+class RevisionsScreen(ReportsFailures, Screen):
     """Pick a revision; ``enter`` on an object opens it as of that revision."""
 
     BINDINGS = [
@@ -199,18 +200,20 @@ class RevisionsScreen(Screen):
 
     @work(thread=True, exclusive=True, group="revision-object", exit_on_error=False)
     def load_sides(self, ref: Ref, k: int, width: int, token: int) -> None:
-        try:
-            with self.app.loader() as doc:
-                if get_current_worker().is_cancelled:
-                    return
-                before, after = side(doc, ref, k - 1, k, width), side(doc, ref, k, k, width)
-        except Exception as e:  # the file could not be opened a second time
-            error = Text(f"error: {safe_line(str(e))}", style="red"), []
-            before = after = error
+        with self.app.loader() as doc:
+            if get_current_worker().is_cancelled:
+                return
+            before, after = side(doc, ref, k - 1, k, width), side(doc, ref, k, k, width)
         if k > 0:  # mark the lines the other side does not have (a line-wise diff)
             before, after = (before[0], lines_not_in(before[1], after[1])), (after[0], lines_not_in(after[1], before[1]))
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show_sides, token, before, after)
+
+    def worker_failed(self, worker: Worker) -> None:
+        # the file could not be opened a second time, or a core bug (the app logs the traceback)
+        if worker.group == "revision-object":
+            error = Text(f"error: {failure_line(worker.error)}", style="red"), []
+            self._show_sides(self._token, error, error)
 
     def _show_sides(self, token: int, before: tuple[Text, list[Item]], after: tuple[Text, list[Item]]) -> None:
         if token != self._token:

@@ -16,12 +16,13 @@ from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, ProgressBar, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from pdfinspect.core.objects import Array, Dict, Ref, Stream, String
 from pdfinspect.core.textstrings import decode_text
 from pdfinspect.present.text import safe_line
 
+from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, Target
 from ..widgets.line_view import LineView, RefList
 from ..widgets.stream_view import VIEW_LIMIT
@@ -90,7 +91,7 @@ def hit_line(hit: Hit) -> Content:
                             f"  {safe_line(hit.where)} @{hit.offset}  ", (safe_line(hit.context), "$text-muted"))
 
 
-class SearchScreen(Screen):
+class SearchScreen(ReportsFailures, Screen):
     """Type a text (or ``re:`` and a regex) and Enter; ``enter`` on a hit opens its object."""
 
     BINDINGS = [Binding("escape", "focus_input", "Edit query", id="edit-query")]
@@ -148,10 +149,12 @@ class SearchScreen(Screen):
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def scan(self, pattern: re.Pattern[bytes]) -> None:
-        try:
-            self._scan(pattern)
-        except Exception as e:  # the file could not be reopened, or the core failed walking it
-            self.post_message(self.Progress([], 0, 0, True, str(e)))
+        self._scan(pattern)
+
+    def worker_failed(self, worker: Worker) -> None:
+        # the file could not be reopened, or the core failed walking it (the app logs the traceback)
+        if worker.group == "search":
+            self.on_search_screen_progress(self.Progress([], 0, 0, True, failure_line(worker.error)))
 
     def _scan(self, pattern: re.Pattern[bytes]) -> None:
         worker = get_current_worker()

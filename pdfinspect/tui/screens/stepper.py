@@ -17,22 +17,24 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
-from pdfinspect.content.interpreter import Step, iter_steps, page_content
+from pdfinspect.content.interpreter import Budget, Step, iter_steps, page_content
 from pdfinspect.content.textlayout import GlyphRecord, layout, step_records
 from pdfinspect.core.objects import Dict, Ref, Stream
 from pdfinspect.fonts.resolve import Resolver
 from pdfinspect.present.content import DIAGNOSTIC, state_rows
-from pdfinspect.present.glyphs import glyph_cells
 from pdfinspect.present.text import safe, safe_line
 
+from ..failures import ReportsFailures, failure_line
 from ..memory import building
-from ..widgets.glyph_panels import PagePrompt, PathList, PickList
+from ..widgets.glyph_panels import GLYPH_HEADER, PagePrompt, PathList, PickList, glyph_row
 from ..widgets.line_view import LineView
 from ..widgets.op_list import OpList
 from ..widgets.source_excerpt import source_excerpt
 
+BUDGET_OPERATORS = 200_000  # the app interprets at most this many operators of a page…
+BUDGET_BYTES = 4 * 1024 * 1024  # …and decodes at most this much content (page and forms together)
 FIRST_BATCH = 500  # steps in the worker's first hand-over: the first operators show at once
 BATCH = 10_000  # steps per later hand-over (each costs the UI a redraw and blocks the worker)
 YIELD_EVERY = 10  # steps between the worker's looks at whether the UI thread wants the GIL
@@ -42,10 +44,10 @@ TEXT_LINES = 6
 SOURCE_BEFORE, SOURCE_AFTER = 3, 4  # lines of source shown around the current operator
 
 
-def state_text(step: Step) -> Text:
+def state_text(step: Step, prev: Step | None = None) -> Text:
     """The state panel: :func:`pdfinspect.present.content.state_rows`, labels in bold."""
     out = Text()
-    for row in state_rows(step):
+    for row in state_rows(step, prev):
         if row.role == DIAGNOSTIC:
             out.append(f"{row.label} {row.value}\n", style="red")
         else:
@@ -55,7 +57,7 @@ def state_text(step: Step) -> Text:
     return out
 
 
-class StepperScreen(PagePrompt, Screen):
+class StepperScreen(ReportsFailures, PagePrompt, Screen):
     """Step through page N's content stream (open from the palette or ``--page N --step``)."""
 
     PAGE_MODE = "stepper"
@@ -66,7 +68,7 @@ class StepperScreen(PagePrompt, Screen):
         Binding("t", "text(1)", "Next text", id="next-text", tooltip="Next text-showing operator"),
         Binding("T", "text(-1)", "Prev text", show=False, id="previous-text",
                 tooltip="Previous text-showing operator"),
-        Binding("b", "breakpoint", "Breakpoint", id="toggle-breakpoint",
+        Binding("m", "breakpoint", "Breakpoint", id="toggle-breakpoint",
                 tooltip="Toggle a breakpoint on the current operator's name"),
         Binding("c", "continue", "Continue", id="run-to-breakpoint", tooltip="Run to the next breakpoint"),
         Binding("home", "jump(0)", "First", show=False, id="first-operator", priority=True,
@@ -85,6 +87,7 @@ class StepperScreen(PagePrompt, Screen):
         self.page: int | None = None
         self.running = False
         self.error: str | None = None  # why the worker stopped short of the page's end
+        self.stopped: str | None = None  # where the interpretation budget ran out
         self.records: list[GlyphRecord] = []
         self.first_record: list[int] = []  # per step: records drawn before it
         self.shown_glyphs: list[GlyphRecord] = []
@@ -104,6 +107,7 @@ class StepperScreen(PagePrompt, Screen):
             with Vertical(id="step-side"):
                 yield Static(id="step-state")
                 yield Static("glyphs of this operator (enter: path)", classes="panel-title")
+                yield Static(GLYPH_HEADER, id="step-glyphs-header", classes="column-header", markup=False)
                 yield PickList(id="step-glyphs")
                 yield Static("resolution path (enter: open the object)", classes="panel-title")
                 yield PathList(id="step-path")
@@ -118,7 +122,7 @@ class StepperScreen(PagePrompt, Screen):
     def show_page(self, n: int) -> None:
         ref = self.app.page_ref(n)
         self.page = n
-        self.error = None
+        self.error = self.stopped = None
         self.records, self.first_record, self.sources = [], [], {}
         self._shown.clear()
         self.ops.clear_steps()
@@ -131,26 +135,26 @@ class StepperScreen(PagePrompt, Screen):
 
     def update_header(self) -> None:
         count = len(self.ops.steps)
-        status = "running…" if self.running else "stopped" if self.error is not None else "done"
+        status = "running…" if self.running else "failed" if self.error is not None else \
+            "cut short" if self.stopped is not None else "done"
         marks = ", ".join(sorted(self.ops.breakpoints)) or "none"
         self.query_one("#stepper-header", Static).update(Text.assemble(
             (f"page {self.page}", "bold"), f"  {count} operators ({status})  glyphs {len(self.records)}  "
             f"breakpoints: {safe_line(marks)}",
-            (f"  error: {safe_line(self.error)}" if self.error is not None else "", "red")))
+            (f"\n{safe_line(self.stopped)}" if self.stopped is not None else "", "yellow"),
+            (f"\nerror: {safe_line(self.error)}" if self.error is not None else "", "red")))
 
     @work(thread=True, exclusive=True, group="stepper", exit_on_error=False)
     def run_page(self, n: int, ref) -> None:
         # The steps live as long as the screen: a full collection walking them took 0.2-0.3 s
         # at 50,000 operators, holding the GIL, and a step waited for it.
-        try:
-            with building():
-                self._run_page(n, ref)
-        except Exception as e:  # a core bug on this page: say so, keep the steps that came
-            self.app.call_from_thread(self.failed, n, str(e))
+        with building():
+            self._run_page(n, ref)
 
-    def failed(self, n: int, error: str) -> None:
-        if n == self.page:
-            self.running, self.error = False, error
+    def worker_failed(self, worker: Worker) -> None:
+        # a core bug on this page: say so and keep the steps that came (the app logs the traceback)
+        if worker.group == "stepper" and self.running:
+            self.running, self.error = False, failure_line(worker.error)
             self.update_header()
 
     def _run_page(self, n: int, ref) -> None:
@@ -158,19 +162,20 @@ class StepperScreen(PagePrompt, Screen):
         doc = self.app.reopen()
         resolver = Resolver(doc)
         page = doc.resolve(ref)
-        sources = {ref: page_content(doc, page)[0]} if isinstance(page, Dict) else {}
+        budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
+        sources = {ref: page_content(doc, page, Budget(0, BUDGET_BYTES))[0]} if isinstance(page, Dict) else {}
         steps: list[Step] = []
         records: list[GlyphRecord] = []
         firsts: list[int] = []
         used: set[int] = set()  # ActualText sequences already given (textlayout.step_records)
         known = set(sources)
         total = 0
-        for step in iter_steps(doc, ref):
+        for step in iter_steps(doc, ref, budget=budget):
             if worker.is_cancelled:
                 return
             if step.source is not None and step.source not in known:
                 known.add(step.source)
-                sources[step.source] = form_data(doc, step.source)
+                sources[step.source] = form_data(doc, step.source, BUDGET_BYTES)
             firsts.append(total)
             drawn = step_records(step, resolver, used, total)
             records.extend(drawn)
@@ -185,12 +190,13 @@ class StepperScreen(PagePrompt, Screen):
             if len(steps) >= (BATCH if step.index >= FIRST_BATCH else FIRST_BATCH):
                 self.app.call_from_thread(self.arrived, n, steps, records, firsts, sources, False)
                 steps, records, firsts, sources = [], [], [], {}
-        self.app.call_from_thread(self.arrived, n, steps, records, firsts, sources, True)
+        self.app.call_from_thread(self.arrived, n, steps, records, firsts, sources, True, budget.stopped)
 
     def arrived(self, n: int, steps: list[Step], records: list[GlyphRecord], firsts: list[int],
-                sources: dict[Ref, bytes], done: bool) -> None:
+                sources: dict[Ref, bytes], done: bool, stopped: str | None = None) -> None:
         if n != self.page:
             return
+        self.stopped = stopped
         empty = not self.ops.steps
         self.records.extend(records)
         self.first_record.extend(firsts)
@@ -214,7 +220,7 @@ class StepperScreen(PagePrompt, Screen):
             return
         self.quiet_until = time.monotonic() + QUIET
         step = steps[i]
-        state = state_text(step)
+        state = state_text(step, steps[i - 1] if i else None)
         # fixed-size panels are updated without a layout pass; the state panel only when it grows or shrinks
         rows = state.plain.count("\n")
         self.query_one("#step-state", Static).update(state, layout=rows != self._state_rows)
@@ -226,10 +232,7 @@ class StepperScreen(PagePrompt, Screen):
             return  # the same glyphs as the step shown before (none, usually): the panels stay
         self.glyph_start, self.shown_glyphs = start, self.records[start:end]
         self.show_text(start, end)
-        rows = []
-        for r in self.shown_glyphs:
-            ids, unicode = glyph_cells(r, 14)
-            rows.append((Content(f"{ids} {unicode} {r.method}" + ("  !" if r.resolution.flags else "")), None, None))
+        rows = [(glyph_row(r, "$text-warning" if r.resolution.flags else ""), None, None) for r in self.shown_glyphs]
         self.query_one("#step-glyphs", PickList).set_items(rows)
         self.show_path(0)
 
@@ -316,7 +319,7 @@ class StepperScreen(PagePrompt, Screen):
         self.query_one("#step-path", PathList).focus()
 
 
-def form_data(doc, ref: Ref) -> bytes:
-    """The decoded stream of form XObject ``ref`` (what the interpreter ran), or nothing."""
+def form_data(doc, ref: Ref, limit: int) -> bytes:
+    """The decoded stream of form XObject ``ref`` (what the interpreter ran, at most ``limit`` bytes), or nothing."""
     obj = doc.get(ref.num, ref.gen)
-    return doc.stream_data(obj).data if obj is not None and isinstance(obj.value, Stream) else b""
+    return doc.stream_data(obj, limit=limit).data if obj is not None and isinstance(obj.value, Stream) else b""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.content import Content
 from textual.geometry import Size
@@ -23,7 +24,7 @@ from pdfinspect.fonts.embedded import FontProgram
 from pdfinspect.fonts.font import Font
 from pdfinspect.fonts.resolve import (ACTUAL_TEXT, CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS,
                                       TOUNICODE, format_unicode)
-from pdfinspect.present.glyphs import tounicode_line
+from pdfinspect.present.glyphs import GlyphRow, tounicode_line
 from pdfinspect.present.goto import parse_goto
 from pdfinspect.present.text import safe_line
 
@@ -67,6 +68,31 @@ class PickList(PanelList):
     def action_follow(self) -> None:
         if self.line_count:
             self.post_message(self.Picked(self, self.cursor))
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` padded or cut to exactly ``width`` terminal cells (a CJK character takes two,
+    a combining mark none), cut text ending in ``…``."""
+    if cell_len(text) <= width:
+        return text + " " * (width - cell_len(text))
+    return set_cell_size(text, width - 1) + "…"
+
+
+UNICODE_WIDTH = 16
+METHOD_WIDTH = 13  # "CIDCollection"
+GLYPH_HEADER = f"{'code':<6} {'Unicode':<{UNICODE_WIDTH}} {'method':<{METHOD_WIDTH}} {'glyph':<16} {'CID':>5} {'GID':>5}"
+"""Column titles over :func:`glyph_row`: the columns a reader needs first come first, so a
+narrow panel still shows code, Unicode and method."""
+
+
+def glyph_row(record: GlyphRecord, style: str = "") -> Content:
+    """A glyph's row under :data:`GLYPH_HEADER` in cell-width columns (the cells from
+    :class:`~pdfinspect.present.glyphs.GlyphRow`); ``style`` colours the Unicode and method."""
+    row = GlyphRow.of(record)
+    return Content.assemble(
+        f"{row.code:<6} ",
+        (f"{fit(row.unicode, UNICODE_WIDTH)} {row.method:<{METHOD_WIDTH}}", style),
+        f" {fit(row.name, 16)} {row.cid:>5} {row.gid:>5}")
 
 
 class PathList(PanelList):

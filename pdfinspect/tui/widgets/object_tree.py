@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual import work
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -56,7 +58,15 @@ def _label(key: str | None, value, doc) -> tuple[Text, bool]:
 
 
 class ObjectTree(Tree[Node]):
-    """Trailer → Root → Pages → Kids …; ``enter`` opens the object of the node."""
+    """Trailer → Root → Pages → Kids …; ``enter`` opens the object of the node, ``→``/``←``
+    expand and collapse. A node's children are read in a worker (labels resolve each
+    reference), shown as "loading…" until they arrive."""
+
+    BINDINGS = [
+        Binding("right", "expand_node", "Expand", show=False, id="tree-expand", tooltip="Expand the node"),
+        Binding("left", "collapse_node", "Collapse", show=False, id="tree-collapse",
+                tooltip="Collapse the node (or go to its parent)"),
+    ]
 
     class Opened(Message):
         def __init__(self, ref: Ref, key: str | None) -> None:
@@ -81,20 +91,22 @@ class ObjectTree(Tree[Node]):
         if data is None or data.loaded:
             return
         node.data = Node(data.value, data.key, True)
-        try:
-            value = self.doc.resolve(data.value)
-            if isinstance(value, Stream):
-                value = value.dict
-            items = list(value.items()) if isinstance(value, Dict) else \
-                [(f"[{i}]", v) for i, v in enumerate(value)] if isinstance(value, Array) else []
-            for k, v in items[:MAX_CHILDREN]:
-                key = "/" + k if isinstance(value, Dict) else k
-                label, expandable = _label(key, v, self.doc)
-                node.add(label, Node(v, key), allow_expand=expandable)
-            if len(items) > MAX_CHILDREN:
-                node.add_leaf(Text(f"… {len(items) - MAX_CHILDREN} more", style="dim"))
-        except Exception as e:  # nothing in a PDF may take the app down
-            node.add_leaf(Text(f"error: {safe_line(str(e))}", style="red"))
+        node.add_leaf(Text("loading…", style="dim italic"))
+        self.read_children(node, data.value)
+
+    @work(thread=True, group="tree", exit_on_error=False)
+    def read_children(self, node: TreeNode[Node], value) -> None:
+        with self.app.loader() as doc:
+            children = children_of(doc, value)
+        self.app.call_from_thread(self._children_read, node, children)
+
+    def _children_read(self, node: TreeNode[Node], children: list) -> None:
+        node.remove_children()
+        for label, data, expandable in children:
+            if data is None:
+                node.add_leaf(label)
+            else:
+                node.add(label, data, allow_expand=expandable)
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[Node]) -> None:
         event.stop()
@@ -107,3 +119,57 @@ class ObjectTree(Tree[Node]):
             self.post_message(self.Opened(data.value, data.key))
         elif event.node.allow_expand:
             event.node.toggle()
+
+    def action_expand_node(self) -> None:
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.allow_expand and not node.is_expanded:
+            node.expand()
+        elif node.children:
+            self.move_cursor(node.children[0])
+
+    def action_collapse_node(self) -> None:
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.is_expanded:
+            node.collapse()
+        elif node.parent is not None:
+            self.move_cursor(node.parent)
+
+    def follow(self, ref: Ref) -> None:
+        """Put the cursor on a loaded node that refers to ``ref`` (nearest the root), if any."""
+        queue = [self.root]
+        while queue:
+            node = queue.pop(0)
+            if node.data is not None and node.data.value == ref:
+                parent = node.parent
+                while parent is not None:
+                    parent.expand()
+                    parent = parent.parent
+                self.move_cursor(node)
+                return
+            if node.is_expanded:
+                queue.extend(node.children)
+
+
+def children_of(doc, value) -> list[tuple[Text, Node | None, bool]]:
+    """(label, node data or None for a leaf note, expandable) of each child of ``value``
+    (resolves references: call it off the UI thread)."""
+    out: list[tuple[Text, Node | None, bool]] = []
+    try:
+        value = doc.resolve(value)
+        if isinstance(value, Stream):
+            value = value.dict
+        items = list(value.items()) if isinstance(value, Dict) else \
+            [(f"[{i}]", v) for i, v in enumerate(value)] if isinstance(value, Array) else []
+        for k, v in items[:MAX_CHILDREN]:
+            key = "/" + k if isinstance(value, Dict) else k
+            label, expandable = _label(key, v, doc)
+            out.append((label, Node(v, key), expandable))
+        if len(items) > MAX_CHILDREN:
+            out.append((Text(f"… {len(items) - MAX_CHILDREN} more", style="dim"), None, False))
+    except Exception as e:  # nothing in a PDF may take the tree down; the node says what happened
+        out.append((Text(f"error: {safe_line(str(e))}", style="red"), None, False))
+    return out

@@ -25,7 +25,7 @@ def operands_text(step: Step) -> str:
 
 
 class OpList(LineView):
-    """Numbered operators, indented by form XObject depth."""
+    """Numbered operators, indented by form XObject depth; ``●`` marks a breakpoint, ``!`` a diagnostic."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -54,10 +54,10 @@ class OpList(LineView):
         return op in self.breakpoints
 
     def build_line(self, index: int) -> Content:
+        """``index  op  operands``: the operator first, so a narrow list still shows it."""
         s = self.steps[index]
-        mark = ("● ", "bold $text-error") if s.op in self.breakpoints else "  "
-        operands = safe_line(operands_text(s))
-        return Content.assemble((f"{s.index:>6} ", "dim"), mark, "  " * s.depth,
-                                (operands + " " if operands else ""),
-                                (safe_line(s.op), "bold $text-accent" if s.glyphs else "bold"),
-                                ("  !" if s.diagnostics else "", "$text-error"))
+        mark = ("●", "bold $text-error") if s.op in self.breakpoints else " "
+        return Content.assemble((f"{s.index:>6}", "dim"), mark, "  " * s.depth,
+                                (f"{safe_line(s.op):<3}", "bold $text-accent" if s.glyphs else "bold"),
+                                ("!" if s.diagnostics else " ", "$text-error"),
+                                safe_line(operands_text(s)))

@@ -1,0 +1,1 @@
+"""Tables from ISO 32000 as plain data, importing nothing: every layer may read them."""

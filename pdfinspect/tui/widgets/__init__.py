@@ -1,0 +1,1 @@
+"""The app's widgets and the rendering helpers they share."""

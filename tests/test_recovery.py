@@ -1,0 +1,165 @@
+"""Recovery of damaged files (ISO 32000 7.5.4 gives no method; qpdf and MuPDF scan and merge)."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import zlib
+
+import pytest
+
+from pdfinspect.core.diagnostics import PdfError
+from pdfinspect.core.document import Document
+
+from conftest import CORPUS, corpus_files, sample
+
+PDFJS = CORPUS.parent / "corpus-pdfjs"
+
+
+def codes(doc):
+    return {d.code for d in doc.diagnostics}
+
+
+def build(objects: list[bytes], trailer: bytes, xref: bool = True, header: bytes = b"%PDF-1.4\n") -> bytes:
+    """A classic-xref file from object bodies (object i+1 is objects[i])."""
+    out = bytearray(header)
+    offsets = []
+    for i, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (i, body)
+    start = len(out)
+    if xref:
+        out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+        out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n" + trailer + b"\nstartxref\n%d\n%%%%EOF\n" % start
+    return bytes(out)
+
+
+PAGES = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+         b"<< /Type /Page /Parent 2 0 R >>", b"<< /Type /Page /Parent 2 0 R >>"]
+
+
+def test_a_cut_xref_subsection_is_completed_by_scanning():
+    data = build(PAGES, b"<< /Size 5 /Root 1 0 R >>")
+    data = data.replace(b"0000000000 65535 f \n", b"0000000000 65535 f \nGARBAGE\n")  # cuts 1-4
+    doc = Document(data)
+    assert doc.page_count() == 2
+    assert "xref-bad-entry" in codes(doc) and "xref-completed" in codes(doc)
+    assert sorted(doc.recovered) == [1, 2, 3, 4]
+    assert doc.lookup(3).ok and doc.lookup(3).revision is None
+
+
+def test_a_trailer_whose_root_leads_to_pages_wins():
+    # the xref's trailer names an empty catalog; an older trailer left in the file names the real one
+    objs = PAGES + [b"<< /Type /Catalog >>"]
+    data = build(objs, b"<< /Size 6 /Root 5 0 R >>")
+    data = data.replace(b"xref\n", b"trailer << /Root 1 0 R >>\nxref\n", 1)
+    doc = Document(data)
+    assert doc.trailer["Root"].num == 1 and doc.page_count() == 2
+    assert "trailer-replaced" in codes(doc)
+
+
+def test_prev_as_a_reference_is_followed_and_garbage_reported():
+    first = build(PAGES, b"<< /Size 5 /Root 1 0 R >>")
+    start = int(re.search(rb"startxref\n(\d+)", first).group(1))
+    update = b"5 0 obj\n(new)\nendobj\n"
+    xref_at = len(first) + len(update)
+    tail = (b"xref\n5 1\n%010d 00000 n \ntrailer\n<< /Size 6 /Root 1 0 R /Prev %d 0 R >>\nstartxref\n%d\n%%%%EOF\n"
+            % (len(first), start, xref_at))
+    doc = Document(first + update + tail)
+    assert len(doc.revisions) == 2 and "xref-prev-reference" in codes(doc)
+    assert doc.page_count() == 2
+    bad = (first + update + tail).replace(b"/Prev %d 0 R" % start, b"/Prev (%d)" % start)
+    doc = Document(bad)
+    assert len(doc.revisions) == 1 and "xref-prev-bad" in codes(doc)
+    assert doc.page_count() == 2  # the older revision's objects are found by scanning
+
+
+@pytest.mark.parametrize("data", [
+    b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n"
+    b"3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 9 9]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n",
+    b"%PDF-1.1\r1 0 obj<</Pages 2 0 R>>endobj\r2 0 obj<</Kids[3 0 R]/Count 1>>endobj\r3 0 obj<<>>endobj\r"
+    b"trailer<</Root 7 0 R>>\r%%EOF",
+    b"%PDF-1.1\n1 0 obj<</Pages 2 0 R>>endobj\n2 0 obj<</Kids[3 0 R]/Count 1>>endobj\n3 0 obj<<>>endobj\n"
+    b"trailer<</Root<</Pages 2 0 R>>>>\n%%EOF",
+], ids=["no-xref", "root-dangling-untyped-catalog", "direct-root"])
+def test_tiny_files_with_header_objects_and_trailer_open(data):
+    assert len(data) < 200
+    doc = Document(data)
+    assert doc.page_count() == 1
+
+
+def test_text_without_header_or_objects_is_refused():
+    with pytest.raises(PdfError):
+        Document(b"just some text, no PDF here\n")
+
+
+def test_xref_stream_left_out_of_its_own_index_is_an_object():
+    body = b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"
+    out = bytearray(b"%PDF-1.5\n")
+    offs = []
+    for i, b in enumerate(body, 1):
+        offs.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (i, b)
+    rows = b"\x00\x00\x00\xff" + b"".join(b"\x01" + o.to_bytes(2, "big") + b"\x00" for o in offs)
+    data = zlib.compress(rows)
+    at = len(out)
+    out += (b"3 0 obj\n<< /Type /XRef /Size 3 /W [1 2 1] /Index [0 3] /Root 1 0 R /Filter /FlateDecode "
+            b"/Length %d >>\nstream\n%s\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % (len(data), data, at))
+    doc = Document(bytes(out))
+    found = doc.lookup(3)
+    assert found.ok and found.object.value.dict["Type"] == "XRef" and found.object.start == at
+    assert 3 in doc.object_numbers()
+
+
+def test_page_tree_cycle_and_wrong_count_are_reported():
+    doc = Document(sample("damaged-loop.pdf").read_bytes())
+    assert doc.page_count() == len(doc.page_refs()) == 1
+    assert {"pages-loop", "pages-count-wrong"} <= codes(doc)
+
+
+@pytest.mark.parametrize("name,pages", [("filled-background.pdf", 3), ("PDFBOX-3148-2-fuzzed.pdf", 1)])
+def test_pdfjs_files_damaged_in_the_xref_keep_their_pages(name, pages):
+    path = PDFJS / name
+    if not path.exists():
+        pytest.skip(f"{name} not available")
+    doc = Document.open(path)
+    assert doc.page_count() == pages and "xref-completed" in codes(doc)
+
+
+def _mupdf_pages(path) -> int:
+    """Pages MuPDF loads (a page it lists but cannot load is not counted)."""
+    out = subprocess.run(["mutool", "pages", str(path)], capture_output=True, timeout=60).stdout
+    return sum(1 for block in out.split(b"<page ")[1:] if b"Failed" not in block)
+
+
+def _repaired_or_pageless() -> list:
+    """Files of both corpora where recovery matters: we repaired the xref or found no page."""
+    out = []
+    for path in corpus_files() + (sorted(PDFJS.glob("*.pdf")) if PDFJS.is_dir() else []):
+        try:
+            with Document.open(path, allow_locked=True) as doc:
+                if doc.repaired or doc.page_count() == 0 \
+                        or any(d.code.startswith(("xref", "trailer", "startxref")) for d in doc.diagnostics):
+                    out.append(path)
+        except PdfError:
+            out.append(path)
+    return out
+
+
+@pytest.mark.skipif(shutil.which("mutool") is None, reason="mutool absent")
+def test_pages_found_at_least_as_many_as_mupdf_where_recovery_matters():
+    files = _repaired_or_pageless()
+    if not files:
+        pytest.skip("corpora not available")
+    short = []
+    for path in files:
+        theirs = _mupdf_pages(path)
+        try:
+            with Document.open(path, allow_locked=True) as doc:
+                ours = doc.page_count()
+        except PdfError:
+            ours = 0
+        if ours < theirs:
+            short.append(f"{path.name}: {ours} < MuPDF's {theirs}")
+    assert not short, short

@@ -1,0 +1,72 @@
+"""How the app is entered: no terminal on stdout, usage errors, the password prompt, --log."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pikepdf
+from conftest import ROOT, sample, settle
+
+from pdfinspect.core.document import Document
+from pdfinspect.tui.password import PasswordApp
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pdfinspect", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60, stdin=subprocess.DEVNULL)
+
+
+def test_no_terminal_on_stdout_prints_the_overview_instead_of_starting_the_app():
+    path = sample("kappa.pdf")
+    with pikepdf.open(path) as pdf:
+        pages = len(pdf.pages)
+    done = run_cli(str(path))  # stdout is a pipe here, as in pdfinspect FILE > out.txt
+    assert done.returncode == 0
+    assert f"Pages:       {pages}" in done.stdout
+    assert "\x1b" not in done.stdout  # no screen drawn into the file
+    assert "not a terminal" in done.stderr
+
+
+def test_step_or_glyphs_without_page_is_a_usage_error():
+    for flag in ("--step", "--glyphs"):
+        done = run_cli(str(sample("kappa.pdf")), flag)
+        assert done.returncode == 2
+        assert f"{flag} needs --page N" in done.stderr
+
+
+def locked_pdf(tmp_path):
+    path = tmp_path / "locked.pdf"
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pdf.docinfo["/Title"] = "behind a password"
+    pdf.save(path, encryption=pikepdf.Encryption(user="secret", owner="owner", R=6))
+    return path
+
+
+async def test_an_encrypted_file_asks_for_its_password_after_showing_what_is_known(tmp_path):
+    path = locked_pdf(tmp_path)
+    app = PasswordApp(path, ["AES-256 facts"], "the password is neither the user nor the owner password")
+    async with app.run_test(size=(80, 24)) as pilot:
+        facts = str(app.query_one("#password-facts").render())
+        assert "AES-256 facts" in facts and "neither the user nor the owner" in facts
+        for key in "wrong":
+            await pilot.press(key)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "try again" in str(app.query_one("#password-status").render())
+        assert app.return_value is None and app.is_running
+        for key in "secret":
+            await pilot.press(key)
+        await pilot.press("enter")
+        await settle(pilot)
+    doc = app.return_value
+    assert isinstance(doc, Document) and app.password == "secret"
+    assert doc.security is not None and doc.page_count() == 1
+
+
+async def test_escape_gives_up_on_the_password(tmp_path):
+    app = PasswordApp(locked_pdf(tmp_path), [], "no password")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await settle(pilot)
+    assert app.return_value is None
