@@ -6,6 +6,8 @@
 """
 from __future__ import annotations
 
+import json
+import sys
 from collections import Counter
 
 from .content.interpreter import iter_steps
@@ -40,6 +42,9 @@ def register(subparsers) -> None:
             s.add_argument("--json", action="store_true", help="machine-readable records")
         if name == "glyphs":
             s.add_argument("--path", action="store_true", help="show each glyph's resolution path")
+        s.add_argument("--no-annots", dest="annots", action="store_false",
+                       help="leave out the annotations' appearance streams (drawn after the page "
+                            "content, each glyph marked with its annotation)")
         add_common_options(s)
 
 
@@ -67,14 +72,35 @@ def _ref(ref) -> str | None:
     return str(ref) if ref is not None else None
 
 
+STREAM_CHUNK = 256  # records per write: streamed, without a system call per record when unbuffered
+
+
+def stream_json(records) -> None:
+    """A JSON array on stdout written as ``records`` yields them (one record a line, ASCII,
+    a few hundred records per write); the array is closed even when the records stop early."""
+    write, dumps = sys.stdout.write, json.JSONEncoder(ensure_ascii=True).encode
+    chunk, sep = ["["], "\n"
+    try:
+        for rec in records:
+            chunk.append(sep + dumps(rec))
+            sep = ",\n"
+            if len(chunk) >= STREAM_CHUNK:
+                write("".join(chunk))
+                chunk = []
+    finally:
+        chunk.append("\n]\n")
+        write("".join(chunk))
+
+
 # -- ops -----------------------------------------------------------------------------------------
 def cmd_ops(args, out) -> int:
     doc = open_document(args)
-    steps = iter_steps(doc, _page(doc, args.page))
+    steps = iter_steps(doc, _page(doc, args.page), annots=args.annots)
     if args.json:
-        dump_json([{"index": s.index, "op": s.op, "operands": [_operand_json(v) for v in s.operands],
-                    "offset": s.span[0], "end": s.span[1], "depth": s.depth, "source": _ref(s.source),
-                    "diagnostics": [str(d) for d in s.diagnostics]} for s in steps])
+        stream_json({"index": s.index, "op": s.op, "operands": [_operand_json(v) for v in s.operands],
+                     "offset": s.span[0], "end": s.span[1], "depth": s.depth, "source": _ref(s.source),
+                     "annotation": _ref(s.annotation), "charproc": _ref(s.charproc),
+                     "diagnostics": [str(d) for d in s.diagnostics]} for s in steps)
         return 0
     prev = None
     for s in steps:
@@ -108,7 +134,7 @@ def glyph_json(r: GlyphRecord) -> dict:
             "code": g.code.hex(), "cid": g.cid, "gid": res.gid, "glyph_name": res.glyph_name,
             "unicode": r.unicode, "method": r.method, "path": _path_json(r), "conflicts": conflicts,
             "flags": list(res.flags), "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3),
-            **box_json(r.bbox)}
+            "annotation": _ref(s.annotation), "charproc": _ref(s.charproc), **box_json(r.bbox)}
 
 
 def box_json(box) -> dict:
@@ -121,9 +147,9 @@ def box_json(box) -> dict:
 
 def cmd_glyphs(args, out) -> int:
     doc = open_document(args)
-    records = page_glyphs(doc, _page(doc, args.page))
+    records = page_glyphs(doc, _page(doc, args.page), annots=args.annots)
     if args.json:
-        dump_json([glyph_json(r) for r in records])
+        stream_json(glyph_json(r) for r in records)
         return 0
     out.line(f"{'#':>5} {'op':>5} {'font':<8} {'code':<6} {'CID':>6} {'GID':>6} {'glyph':<14} "
              f"{'Unicode':<18} method")
@@ -133,9 +159,11 @@ def cmd_glyphs(args, out) -> int:
         cid = "" if r.glyph.cid is None else str(r.glyph.cid)
         gid = "" if res.gid is None else str(res.gid)
         flag = "  !" if res.flags else ""
+        origin = "".join(f"  [{what} {ref}]" for what, ref in (("annotation", r.step.annotation),
+                                                               ("Type3 procedure", r.step.charproc)) if ref)
         out.line(f"{r.index:>5} {r.step.index:>5} {safe_line(r.step.gstate.text.font_name or '?'):<8} "
                  f"{r.glyph.code.hex():<6} {cid:>6} {gid:>6} {name:<14} "
-                 f"{safe_line(format_unicode(r.unicode)):<18} {r.method}{flag}")
+                 f"{safe_line(format_unicode(r.unicode)):<18} {r.method}{flag}{origin}")
         if args.path:
             for p in r.path:
                 out.line(f"{'':>12}{safe_line(str(p))}")
@@ -155,7 +183,7 @@ def cmd_fonts(args, out) -> int:
     names: dict[Font, set] = {}
     seen_codes: dict[Font, set] = {}
     for n in pages:
-        for r in page_glyphs(doc, _page(doc, n), resolver, fonts):
+        for r in page_glyphs(doc, _page(doc, n), resolver, fonts, annots=args.annots):
             font = r.step.font
             names.setdefault(font, set()).add(r.step.gstate.text.font_name)
             codes = seen_codes.setdefault(font, set())
@@ -207,6 +235,6 @@ def cmd_fonts(args, out) -> int:
 # -- text ----------------------------------------------------------------------------------------
 def cmd_text(args, out) -> int:
     doc = open_document(args)
-    text = page_text(doc, _page(doc, args.page))
+    text = page_text(doc, _page(doc, args.page), annots=getattr(args, "annots", True))
     out.line(safe(text).rstrip("\n"))
     return 0
