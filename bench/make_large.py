@@ -4,9 +4,12 @@
   a classic xref table;
 - small-1.pdf: the same generator with one page;
 - dense-1.pdf: one page whose content stream holds at least 100,000 operators (for the
-  content-stream stepper).
+  content-stream stepper);
+- glyphs-16k.pdf: one page showing about 16,000 glyphs in four fonts (three standard 14
+  fonts and an embedded Type 1 program with a ToUnicode CMap), lines of TJ with kerning:
+  the density of pdf.js's bug1978317.pdf, for ``glyphs`` against ``mutool trace``.
 
-Usage: `python bench/make_large.py [--pages N] [--operators N]`.
+Usage: `python bench/make_large.py [--pages N] [--operators N] [--glyphs N]`.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "sample_pdfs"))
-from make_samples import HELVETICA, Builder, stream  # noqa: E402  (a script, not a package)
+from make_samples import HELVETICA, Builder, stream, tounicode, type1_font  # noqa: E402  (a script)
 
 DATA = ROOT / "bench" / "data"
 OPERATORS_PER_LABEL = 5  # BT Tf Td Tj ET
@@ -58,16 +61,61 @@ def dense_page(operators: int) -> bytes:
     return document([content])
 
 
+WORDS = (b"glyph", b"code", b"font", b"encoding", b"Unicode", b"page", b"stream", b"matrix", b"width",
+         b"CMap", b"resolution", b"extractor", b"heuristic", b"collection")
+GLYPH_FONTS = (b"Helvetica", b"Times-Roman", b"Courier-Bold")
+
+
+def dense_glyphs(glyphs: int) -> bytes:
+    """One page of small text lines, the font changing every line, about ``glyphs`` glyphs."""
+    lines, count, n = [], 0, 0
+    while count < glyphs:
+        font = n % (len(GLYPH_FONTS) + 1)
+        y = 780 - (n % 190) * 4
+        if font == len(GLYPH_FONTS):  # the embedded font draws codes 20 (kappa) and 93 (sharp)
+            text = b"\\024\\135 " * 26
+            shown = 78
+            lines.append(b"BT /F%d 3.5 Tf %d %d Td [(%s)] TJ ET" % (font, 10 + n // 190 * 3, y, text))
+        else:
+            words = [WORDS[(n * 7 + i) % len(WORDS)] for i in range(12)]
+            parts = b" ".join(b"(%s ) -%d" % (w, 20 + i) for i, w in enumerate(words))
+            shown = sum(len(w) + 1 for w in words)
+            lines.append(b"BT /F%d 3.5 Tf %d %d Td [%s] TJ ET" % (font, 10 + n // 190 * 3, y, parts))
+        count += shown
+        n += 1
+    b = Builder()
+    fonts = b" ".join(b"/F%d %d 0 R" % (i, 5 + i) for i in range(len(GLYPH_FONTS) + 1))
+    b.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    b.obj(2, b"<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>")
+    b.obj(3, b"<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << /Font << %s >> >> >>" % fonts)
+    b.obj(4, stream(b"/Filter /FlateDecode", zlib.compress(b"\n".join(lines), 6)))
+    for i, name in enumerate(GLYPH_FONTS):
+        b.obj(5 + i, b"<< /Type /Font /Subtype /Type1 /BaseFont /%s /Encoding /WinAnsiEncoding >>" % name)
+    k = 5 + len(GLYPH_FONTS)
+    widths = b" ".join(b"%d" % {20: 600, 32: 250, 93: 600}.get(c, 0) for c in range(20, 94))
+    b.obj(k, b"<< /Type /Font /Subtype /Type1 /BaseFont /PDFInspectKappa /FirstChar 20 /LastChar 93"
+             b" /Widths [%s] /FontDescriptor %d 0 R /ToUnicode %d 0 R >>" % (widths, k + 1, k + 2))
+    b.obj(k + 1, b"<< /Type /FontDescriptor /FontName /PDFInspectKappa /Flags 4 /FontBBox [0 0 600 700]"
+                 b" /ItalicAngle 0 /Ascent 700 /Descent 0 /CapHeight 700 /StemV 80 /FontFile %d 0 R >>" % (k + 3))
+    b.obj(k + 2, stream(b"", tounicode(b"<00> <FF>", b"1 beginbfchar\n<5D> <266F>\nendbfchar\n")))
+    data, n1, n2, n3 = type1_font()
+    b.obj(k + 3, stream(b"/Length1 %d /Length2 %d /Length3 %d" % (n1, n2, n3), data))
+    b.xref_table(b"/Root 1 0 R")
+    return b.getvalue()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=1000, help="pages in the large file")
     parser.add_argument("--operators", type=int, default=100_000, help="operators on the dense page")
+    parser.add_argument("--glyphs", type=int, default=16_000, help="glyphs on the dense text page")
     args = parser.parse_args(argv)
     DATA.mkdir(parents=True, exist_ok=True)
     outputs = {
         f"large-{args.pages}.pdf": many_pages(args.pages),
         "small-1.pdf": many_pages(1),
         "dense-1.pdf": dense_page(args.operators),
+        "glyphs-16k.pdf": dense_glyphs(args.glyphs),
     }
     for name, data in outputs.items():
         (DATA / name).write_bytes(data)

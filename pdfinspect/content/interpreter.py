@@ -4,23 +4,33 @@ The interpreter tracks what an inspector shows — graphics state, text state, t
 line matrices, the marked-content stack — and, for text-showing operators, the glyphs
 drawn: their codes, advances (``/Widths`` or ``/W`` ``/DW``) and pen positions. Form
 XObjects are run in place with their own resources and matrix (cycle-guarded, ``depth``
-counts the nesting); image XObjects, shadings and Type3 CharProcs are not run. Nothing in
-the content raises: every oddity becomes a diagnostic on the step where it happened.
+counts the nesting); image XObjects and shadings are not run. A Type3 glyph procedure
+(9.6.5) is run after the operator that shows the glyph when it draws text itself, and its
+steps name it (``Step.charproc``). After the page content come the annotations' normal
+appearance streams (12.5.5), unless ``annots=False``: each step drawn for an annotation
+names it (``Step.annotation``); hidden ones (``/F`` Hidden or NoView, 12.5.3) are skipped
+as MuPDF does for viewing, with a note. Nothing in the content raises: every oddity becomes
+a diagnostic on the step where it happened (or on an operator-less step, ``op == ""``).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Iterator
 
-from ..core.diagnostics import Diagnostic, warning
+from ..core.diagnostics import Diagnostic, info, warning
 from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number
 from ..core.textstrings import decode_text
 from ..fonts.font import Font, FontCache
 from .state import IDENTITY, GraphicsState, MarkedContent, Matrix, TextState, multiply, transform, translate
 from .tokenizer import iter_operations, join_contents
 
-MAX_FORM_DEPTH = 12
+MAX_FORM_DEPTH = 12  # forms, appearance streams and Type3 glyph procedures nested in each other
 MAX_SAVED_STATES = 1000  # q nesting beyond this is reported and ignored
+MAX_ANNOTATIONS = 10_000  # per page; the rest are reported and not drawn
+# Annotation flags (12.5.3, Table 165) that keep an annotation off the screen.
+ANNOT_HIDDEN, ANNOT_NO_VIEW = 1 << 1, 1 << 5
+_QUIET_WITHOUT_APPEARANCE = frozenset({"Link", "Popup"})  # no appearance is their normal state
 
 
 @dataclass(slots=True)
@@ -54,7 +64,8 @@ class Glyph:
     advance: float
     user_xy: tuple[float, float]
     page_xy: tuple[float, float]
-    charproc: Ref | None = None  # Type3: the glyph procedure (listed, not run)
+    charproc: Ref | None = None  # Type3: the glyph procedure
+    proc_text: bool = False  # the procedure shows text: it runs after this operator (Step.charproc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +85,8 @@ class Step:
     font: Font | None = None
     glyphs: tuple[Glyph, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
+    annotation: Ref | None = None  # the annotation whose appearance stream is being drawn
+    charproc: Ref | None = None  # the Type3 glyph procedure being run (innermost)
 
 
 def page_content(doc, page: Dict, budget: Budget | None = None) -> tuple[bytes, list[Diagnostic]]:
@@ -104,8 +117,10 @@ def page_content(doc, page: Dict, budget: Budget | None = None) -> tuple[bytes, 
     return join_contents(parts)[0], diags
 
 
-def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budget | None = None) -> Iterator[Step]:
-    """Interpret the content of the page ``page_ref``; one :class:`Step` per operator.
+def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budget | None = None, *,
+               annots: bool = True) -> Iterator[Step]:
+    """Interpret the content of the page ``page_ref``, then (``annots``) its annotations'
+    appearance streams; one :class:`Step` per operator.
 
     With a ``budget`` the run stops when it is spent and ``budget.stopped`` says where.
     """
@@ -114,9 +129,27 @@ def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budge
         return
     data, diags = page_content(doc, page, budget)
     resources = doc.resolve(doc.inherited(page, "Resources"))
+    resources = resources if isinstance(resources, Dict) else Dict()
     run = _Run(doc, fonts or FontCache(doc), budget)
     run.pending.extend(diags)
-    yield from run.content(data, resources if isinstance(resources, Dict) else Dict(), 0, page_ref)
+    yield from run.content(data, resources, 0, page_ref)
+    if annots:
+        yield from run.annotations(page, page_ref, resources)
+    if run.pending:
+        yield run.note(page_ref, 0)
+
+
+def annotation_matrix(bbox, matrix: Matrix, rect) -> Matrix:
+    """The matrix A of 12.5.5 that maps the appearance's /BBox, transformed by its /Matrix,
+    onto the annotation's /Rect (both normalised; a degenerate box is not scaled)."""
+    corners = [transform(matrix, x, y) for x in (bbox[0], bbox[2]) for y in (bbox[1], bbox[3])]
+    x0, x1 = min(c[0] for c in corners), max(c[0] for c in corners)
+    y0, y1 = min(c[1] for c in corners), max(c[1] for c in corners)
+    rx0, rx1 = sorted((rect[0], rect[2]))
+    ry0, ry1 = sorted((rect[1], rect[3]))
+    sx = (rx1 - rx0) / (x1 - x0) if x1 > x0 else 1.0
+    sy = (ry1 - ry0) / (y1 - y0) if y1 > y0 else 1.0
+    return (sx, 0.0, 0.0, sy, rx0 - x0 * sx, ry0 - y0 * sy)
 
 
 class _Run:
@@ -133,8 +166,12 @@ class _Run:
         self.marked: tuple[MarkedContent, ...] = ()
         self.font: Font | None = None
         self.index = 0
-        self.forms: list[int] = []
+        self.forms: list[int] = []  # forms and glyph procedures being run, by object number
+        self.type3: list[Font] = []  # Type3 fonts whose glyph procedures are being run
         self.pending: list[Diagnostic] = []
+        self.annotation: Ref | None = None
+        self.charproc: Ref | None = None
+        self.procs: list[tuple[Ref, bytes, Matrix, Font]] = []  # glyph procedures to run next
 
     # -- the loop ---------------------------------------------------------------------
     def content(self, data: bytes, resources: Dict, depth: int, source: Ref | None) -> Iterator[Step]:
@@ -162,38 +199,138 @@ class _Run:
                 elif op == "Do" and result is not None:
                     form = self.enterable(result, diags, operation.start)
             step = Step(self.index, op, operation.operands, (operation.start, operation.end), depth,
-                        source, self.gs, self.tm, self.tlm, self.marked, shown_font, glyphs, tuple(diags))
+                        source, self.gs, self.tm, self.tlm, self.marked, shown_font, glyphs, tuple(diags),
+                        self.annotation, self.charproc)
             self.index += 1
             yield step
             if form is not None:
                 yield from self.run_form(form, resources, depth, operation.start)
+            if self.procs:
+                procs, self.procs = self.procs, []
+                for proc in procs:
+                    yield from self.run_charproc(proc, resources, depth)
+
+    def note(self, source: Ref | None, depth: int) -> Step:
+        """An operator-less step carrying the pending diagnostics."""
+        step = Step(self.index, "", (), (0, 0), depth, source, self.gs, self.tm, self.tlm, self.marked,
+                    diagnostics=tuple(self.pending), annotation=self.annotation, charproc=self.charproc)
+        self.index += 1
+        self.pending = []
+        return step
 
     def run_form(self, form, parent_resources: Dict, depth: int, offset: int) -> Iterator[Step]:
         ref, stream = form
         obj = self.doc.get(ref.num, ref.gen)
         if obj is None:
             return
+        data = self.decode(obj, f"form {ref}", offset)
+        matrix = _matrix(self.doc, stream.dict.get("Matrix"))
+        resources = self.doc.resolve(stream.dict.get("Resources"))
+        resources = resources if isinstance(resources, Dict) else parent_resources
+        yield from self.nested(ref, data, multiply(matrix, self.gs.ctm), resources, depth + 1)
+
+    def decode(self, obj, what: str, offset: int = 0) -> bytes:
+        """A form's or appearance's content, within the byte budget; problems noted."""
         budget = self.budget
         res = self.doc.stream_data(obj, limit=budget.take_bytes() if budget else None)
         if budget is not None:
             budget.content_bytes -= len(res.data)
             if res.error and budget.content_bytes <= 0:
-                budget.stopped = budget.stopped or (f"form {ref} decoded only to its first {len(res.data)} "
+                budget.stopped = budget.stopped or (f"{what} decoded only to its first {len(res.data)} "
                                                     "bytes: the content byte budget is spent")
         if res.error:
-            self.pending.append(warning("form-decode", f"form {ref}: {res.error}", offset=offset))
-        matrix = _matrix(self.doc, stream.dict.get("Matrix"))
-        resources = self.doc.resolve(stream.dict.get("Resources"))
+            self.pending.append(warning("form-decode", f"{what}: {res.error}", offset=offset))
+        return res.data
+
+    def nested(self, ref: Ref, data: bytes, ctm: Matrix, resources: Dict, depth: int) -> Iterator[Step]:
+        """Run a form, appearance stream or glyph procedure with its own state stack."""
         saved = (self.gs, self.stack, self.tm, self.tlm, self.font, self.marked)
-        self.gs = replace(self.gs, ctm=multiply(matrix, self.gs.ctm))
+        self.gs = replace(self.gs, ctm=ctm)
         self.stack = []
         self.forms.append(ref.num)
         try:
-            yield from self.content(res.data, resources if isinstance(resources, Dict) else parent_resources,
-                                    depth + 1, ref)
+            yield from self.content(data, resources, depth, ref)
         finally:
             self.forms.pop()
             self.gs, self.stack, self.tm, self.tlm, self.font, self.marked = saved
+
+    def run_charproc(self, proc, resources: Dict, depth: int) -> Iterator[Step]:
+        """A Type3 glyph procedure that draws text, in the glyph's space (9.6.5)."""
+        ref, data, ctm, font = proc
+        own = self.doc.resolve(font.resources)
+        saved = self.charproc, self.tm, self.tlm
+        self.charproc = ref
+        self.tm = self.tlm = None  # the procedure starts outside a text object
+        self.type3.append(font)
+        try:
+            yield from self.nested(ref, data, ctm, own if isinstance(own, Dict) else resources, depth + 1)
+        finally:
+            self.type3.pop()
+            self.charproc, self.tm, self.tlm = saved
+
+    def annotations(self, page: Dict, page_ref: Ref, resources: Dict) -> Iterator[Step]:
+        """The normal appearances of the page's annotations, in /Annots order (12.5.5)."""
+        doc = self.doc
+        annots = doc.resolve(page.get("Annots"))
+        if not isinstance(annots, Array):
+            return
+        if len(annots) > MAX_ANNOTATIONS:
+            self.pending.append(warning("annots-too-many", f"{len(annots)} annotations; only the first "
+                                        f"{MAX_ANNOTATIONS} are drawn", clause="12.5.2"))
+        for value in list(annots)[:MAX_ANNOTATIONS]:
+            ref = value if isinstance(value, Ref) else None
+            annot = doc.resolve(value)
+            self.annotation = ref
+            self.gs, self.stack, self.tm, self.tlm, self.font, self.marked = GraphicsState(), [], None, None, \
+                None, ()
+            form, why = (self.appearance(annot) if isinstance(annot, Dict)
+                         else (None, warning("annot-not-dict", f"/Annots entry {value} is not a dictionary",
+                                             clause="12.5.2")))
+            if form is None:
+                if why is not None:
+                    self.pending.append(why)
+                    yield self.note(page_ref, 0)
+                continue
+            form_ref, stream, data = form
+            matrix = _matrix(doc, stream.dict.get("Matrix"))
+            bbox, rect = _rect(doc, stream.dict.get("BBox")), _rect(doc, annot.get("Rect"))
+            if bbox is None or rect is None:
+                self.pending.append(warning("annot-rect", f"annotation {ref or '(direct)'}: no usable "
+                                            f"/{'BBox' if bbox is None else 'Rect'}; drawn unscaled",
+                                            clause="12.5.5"))
+            ctm = multiply(matrix, annotation_matrix(bbox, matrix, rect)) if bbox and rect else matrix
+            own = doc.resolve(stream.dict.get("Resources"))
+            yield from self.nested(form_ref, data, ctm, own if isinstance(own, Dict) else resources, 1)
+        self.annotation = None
+
+    def appearance(self, annot: Dict):
+        """``((ref, stream, data), None)`` for the annotation's normal appearance, or
+        ``(None, why)`` when it is not drawn (``why`` is ``None`` when that is unremarkable)."""
+        doc, ref = self.doc, self.annotation
+        what = f"annotation {ref or '(direct)'} /{doc.resolve(annot.get('Subtype')) or '?'}"
+        flags = doc.resolve(annot.get("F"))
+        if is_integer(flags) and flags & (ANNOT_HIDDEN | ANNOT_NO_VIEW):
+            kind = "Hidden" if flags & ANNOT_HIDDEN else "NoView"
+            return None, info("annot-hidden", f"{what} has the {kind} flag (/F {flags}): not drawn",
+                              clause="12.5.3")
+        ap = doc.resolve(annot.get("AP"))
+        normal = ap.get("N") if isinstance(ap, Dict) else None
+        value = doc.resolve(normal)
+        if isinstance(value, Dict) and not isinstance(value, Stream):
+            state = doc.resolve(annot.get("AS"))
+            normal = value.get(state) if isinstance(state, Name) else None
+            value = doc.resolve(normal)
+            if not isinstance(value, Stream):
+                return None, info("annot-state", f"{what}: appearance state /AS {state or '(none)'} is not "
+                                  "in /AP /N; nothing drawn", clause="12.5.5")
+        if not isinstance(value, Stream) or not isinstance(normal, Ref):
+            quiet = str(doc.resolve(annot.get("Subtype"))) in _QUIET_WITHOUT_APPEARANCE
+            return None, None if quiet else info("annot-no-appearance", f"{what} has no normal appearance "
+                                                 "stream (/AP /N): nothing drawn", clause="12.5.5")
+        if normal.num in self.forms:
+            return None, warning("form-cycle", f"{what}: appearance {normal} is already being drawn",
+                                 clause="8.10.1")
+        return (normal, value, self.decode(doc.get(normal.num, normal.gen), f"appearance {normal}")), None
 
     def enterable(self, form, diags: list, offset: int):
         """The form to run for a ``Do``, or ``None`` when running it would loop (8.10.1)."""
@@ -239,22 +376,45 @@ class _Run:
         ctm = self.gs.ctm
         vertical = font.vertical
         type3 = font.subtype == "Type3"
-        for c in font.split(data, diags):
-            code = c.code
-            cid = font.cid(code) if font.cmap is not None else None
+        if type3 and font in self.type3:
+            diags.append(warning("type3-recursive", f"Type3 font {font.ref or '(direct)'} shows text with "
+                                 "itself from one of its glyph procedures; not drawn", clause="9.6.5"))
+            return out
+        composite = font.cmap is not None
+        a, b, c, d, e, f = self.tm
+        for piece in font.split(data, diags):
+            code = piece.code
+            cid = font.cid(code) if composite else None
             w0 = font.glyph_width(code, cid)
             spacing = tc + (tw if code == b" " else 0.0)
-            tm = self.tm
-            user = transform(tm, 0.0, rise)
-            if vertical:
+            user = (c * rise + e, d * rise + f)  # (0, rise) through Tm
+            tm = (a, b, c, d, e, f)
+            if vertical:  # Tm = translate(0, advance) × Tm
                 advance = font.cid_font.vertical_advance(cid) * size + spacing
-                self.tm = multiply(translate(0.0, advance), tm)
-            else:
+                e, f = advance * c + e, advance * d + f
+            else:  # Tm = translate(advance, 0) × Tm
                 advance = (w0 * size + spacing) * th
-                self.tm = multiply(translate(advance, 0.0), tm)
+                e, f = advance * a + e, advance * b + f
             proc = font.charprocs.get(font.glyph_name(code[0]) or "") if type3 and code else None
-            out.append(Glyph(code, cid, w0, advance, user, transform(ctm, *user), proc))
+            queued = proc is not None and self.queue_charproc(proc, font, tm, diags)
+            out.append(Glyph(code, cid, w0, advance, user, transform(ctm, *user), proc, queued))
+        self.tm = (a, b, c, d, e, f)
         return out
+
+    def queue_charproc(self, proc: Ref, font: Font, tm: Matrix, diags: list) -> bool:
+        """Run ``proc`` after this operator if it shows text (9.6.5: in glyph space, the font
+        matrix then the text rendering matrix); whether it was queued."""
+        data = _text_showing(self.doc, proc, self.fonts.charprocs)
+        if data is None:
+            return False
+        if proc.num in self.forms or len(self.forms) >= MAX_FORM_DEPTH:
+            diags.append(warning("form-cycle", f"glyph procedure {proc} is already being run (or procedures "
+                                 f"nest deeper than {MAX_FORM_DEPTH}); not run again", clause="9.6.5"))
+            return False
+        ts = self.gs.text
+        trm = multiply((ts.size * ts.scale / 100.0, 0.0, 0.0, ts.size, 0.0, ts.rise), multiply(tm, self.gs.ctm))
+        self.procs.append((proc, data, multiply(font.font_matrix, trm), font))
+        return True
 
     def move_pen(self, amount: float) -> None:
         """A TJ number: move by −amount/1000 × size (× Tz horizontally) (9.4.3)."""
@@ -268,6 +428,33 @@ class _Run:
     def next_line(self, tx: float, ty: float) -> None:
         self.tlm = multiply(translate(tx, ty), self.tlm or IDENTITY)
         self.tm = self.tlm
+
+
+_SHOWS_TEXT = re.compile(rb"(?:Tj|TJ|'|\")(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
+_SHOWING_OPS = frozenset({b"Tj", b"TJ", b"'", b'"'})
+
+
+def _text_showing(doc, ref: Ref, cache: dict) -> bytes | None:
+    """The content of the glyph procedure ``ref`` if it shows text, else ``None``; each
+    procedure is decoded and scanned once per ``cache``."""
+    key = (ref.num, ref.gen)
+    if key in cache:
+        return cache[key]
+    obj = doc.get(ref.num, ref.gen)
+    data = doc.stream_data(obj).data if obj is not None and isinstance(obj.value, Stream) else b""
+    # a cheap test first: most procedures draw paths or images
+    shows = _SHOWS_TEXT.search(data) and any(op.op in _SHOWING_OPS for op in iter_operations(data))
+    cache[key] = data if shows else None
+    return cache[key]
+
+
+def _rect(doc, value) -> tuple[float, float, float, float] | None:
+    r = doc.resolve(value)
+    if isinstance(r, Array) and len(r) == 4:
+        nums = [doc.resolve(x) for x in r]
+        if all(is_number(x) and not isinstance(x, bool) for x in nums):
+            return tuple(float(x) for x in nums)
+    return None
 
 
 def _matrix(doc, value) -> Matrix:

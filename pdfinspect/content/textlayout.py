@@ -7,7 +7,8 @@ others none. :func:`page_text` lays the records out like hpdft: a new line start
 the pen moves left or its baseline jumps by more than a fraction of the font size; a
 space goes where the gap to the previous glyph is wider than a fraction of the size. A
 spacing accent drawn over the next or previous letter (TeX's OT1 fonts build ö from ¨ and
-o) is composed with it, as pdftotext does; ``glyphs`` still shows both glyphs.
+o) is composed with it, as pdftotext does; ``glyphs`` still shows both glyphs. A Type3
+glyph whose procedure shows text gives way to that text.
 """
 from __future__ import annotations
 
@@ -68,14 +69,16 @@ class GlyphRecord:
 
 
 def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
-                fonts: FontCache | None = None, budget: Budget | None = None) -> Iterator[GlyphRecord]:
-    """Every glyph drawn on the page, resolved, in drawing order (within ``budget``, see iter_steps)."""
+                fonts: FontCache | None = None, budget: Budget | None = None, *,
+                annots: bool = True) -> Iterator[GlyphRecord]:
+    """Every glyph drawn on the page, resolved, in drawing order: the page content, then
+    (``annots``) the annotations' appearance streams (within ``budget``, see iter_steps)."""
     resolver = resolver or Resolver(doc)
     used: set[int] = set()
     given: list[MarkedContent] = []  # keeps the sequences in ``used`` alive, so no id is reused
     geometry = Geometry(doc)
     n = 0
-    for step in iter_steps(doc, page_ref, fonts, budget):
+    for step in iter_steps(doc, page_ref, fonts, budget, annots=annots):
         before = len(used)
         records = step_records(step, resolver, used, n, geometry)
         if len(used) > before:
@@ -120,6 +123,8 @@ def layout(records) -> str:
     prev = None  # (x at pen end, y, size, vertical)
     scaled_step = None  # the step whose scales adv_scale and size are
     for r in records:
+        if r.glyph.proc_text:  # its glyph procedure's own text follows
+            continue
         step = r.step
         if step is not scaled_step:
             scaled_step, (adv_scale, size) = step, _scales(step)
@@ -153,5 +158,5 @@ def layout(records) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def page_text(doc, page_ref: Ref, resolver: Resolver | None = None) -> str:
-    return layout(page_glyphs(doc, page_ref, resolver))
+def page_text(doc, page_ref: Ref, resolver: Resolver | None = None, annots: bool = True) -> str:
+    return layout(page_glyphs(doc, page_ref, resolver, annots=annots))

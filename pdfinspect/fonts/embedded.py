@@ -1,11 +1,13 @@
 """Embedded font programs read through fontTools (ISO 32000-1 9.9).
 
-Only what glyph resolution needs is read: a Type1 program's built-in encoding
-(``/FontFile``, via ``fontTools.misc.psLib``, which ``fontTools.t1Lib`` uses), a TrueType
+Only what glyph resolution needs is read: a Type1 program's built-in encoding and
+CharStrings names (``/FontFile``, by :mod:`.type1`, without a PostScript interpreter), a TrueType
 program's ``cmap`` subtables and ``post`` glyph names (``/FontFile2``), a CFF program's
 charset and encoding (``/FontFile3`` ``/Type1C`` or ``/CIDFontType0C``) and OpenType
-(``/FontFile3`` ``/OpenType``). A program fontTools cannot read yields a
-:class:`FontProgram` with diagnostics and empty tables, never an exception.
+(``/FontFile3`` ``/OpenType``). A program is read by what its bytes are when they
+contradict its key (a bare CFF or TrueType under ``/FontFile``), with a diagnostic. A program
+that cannot be read yields a :class:`FontProgram` with diagnostics and empty tables, never
+an exception.
 """
 from __future__ import annotations
 
@@ -38,16 +40,20 @@ class FontProgram:
     unicode_of_gid: dict[int, str] = field(default_factory=dict)
     cid_to_gid: dict[int, int] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
+    _gids: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        gids: dict[str, int] = {}
+        for gid, name in enumerate(self.glyph_names):
+            gids.setdefault(name, gid)
+        object.__setattr__(self, "_gids", gids)
 
     @property
     def describe(self) -> str:
         return f"/{self.key} {self.kind}"
 
     def gid_of_name(self, name: str) -> int | None:
-        try:
-            return self.glyph_names.index(name)
-        except ValueError:
-            return None
+        return self._gids.get(name)
 
     def name_of_gid(self, gid: int | None) -> str | None:
         if gid is None or not 0 <= gid < len(self.glyph_names):
@@ -68,34 +74,48 @@ def load_program(doc, font) -> FontProgram | None:
     diags: list[Diagnostic] = []
     if res.error:
         diags.append(_bad(font, f"font program stream: {res.error}"))
+    data = res.data
+    reader = "fontTools"
     try:
-        if font.program_key == "FontFile":
-            return _type1(font, kind, res.data, diags)
         if font.program_key == "FontFile2" or kind == "OpenType":
-            return _sfnt(font, kind, res.data, diags)
-        return _cff(font, kind, res.data, diags)
+            return _sfnt(font, kind, data, diags)
+        if font.program_key == "FontFile3":
+            return _cff(font, kind, data, diags)
+        sniffed = _sniff(data)
+        if sniffed is not None:
+            diags.append(warning("font-program-kind", f"/FontFile {font.program_ref} holds a {sniffed} "
+                                 "program, not Type1; read as what it is", ref=_pair(font.program_ref),
+                                 clause="9.9"))
+            return (_cff if sniffed == "CFF" else _sfnt)(font, sniffed, data, diags)
+        reader = "the Type1 reader"
+        return _type1(font, kind, data, diags)
     except Exception as e:  # fontTools raises many kinds on damaged programs
-        diags.append(_bad(font, f"fontTools could not read the {kind} program: {type(e).__name__}: {e}"))
+        diags.append(_bad(font, f"{reader} could not read the {kind} program: {type(e).__name__}: {e}"))
         return FontProgram(kind, font.program_key, font.program_ref, diagnostics=tuple(diags))
 
 
+def _sniff(data: bytes) -> str | None:
+    """``CFF`` or ``TrueType`` when a /FontFile's bytes are one of those, else ``None``."""
+    if data[:4] in (b"\x00\x01\x00\x00", b"true", b"OTTO"):
+        return "TrueType"
+    if len(data) > 4 and data[0] == 1 and data[2] == 4:
+        return "CFF"
+    return None
+
+
+def _pair(ref: Ref | None):
+    return (ref.num, ref.gen) if ref is not None else None
+
+
 def _bad(font, message: str) -> Diagnostic:
-    ref = font.program_ref
-    return warning("font-program-unreadable", message, ref=(ref.num, ref.gen) if ref else None,
-                   clause="9.9")
+    return warning("font-program-unreadable", message, ref=_pair(font.program_ref), clause="9.9")
 
 
 def _type1(font, kind, data: bytes, diags) -> FontProgram:
-    from fontTools.misc import psLib
+    from .type1 import read_type1
 
-    parsed = psLib.suckfont(bytes(data))
-    name = parsed.get("FontName")
-    if "CharStrings" not in parsed or name == "Helvetica" and "Helvetica" not in font.base_font:
-        raise ValueError("no font dictionary was defined by the program")
-    enc = parsed.get("Encoding")
-    builtin = {i: n for i, n in enumerate(enc) if n and n != ".notdef"} if isinstance(enc, list) else {}
-    names = tuple(parsed["CharStrings"].keys())
-    return FontProgram(kind, font.program_key, font.program_ref, builtin, names,
+    program = read_type1(data)
+    return FontProgram(kind, font.program_key, font.program_ref, program.encoding, program.glyph_names,
                        diagnostics=tuple(diags))
 
 

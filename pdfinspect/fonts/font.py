@@ -30,7 +30,7 @@ STANDARD_14 = frozenset({
 
 # The public character collections whose Registry-Ordering-UCS2 CMaps exist (9.10.2).
 PUBLIC_COLLECTIONS = frozenset({("Adobe", "GB1"), ("Adobe", "CNS1"), ("Adobe", "Japan1"),
-                                ("Adobe", "Korea1")})
+                                ("Adobe", "Korea1"), ("Adobe", "KR")})
 
 FONT_FILE_KEYS = ("FontFile", "FontFile2", "FontFile3")
 
@@ -96,6 +96,8 @@ class Font:
     font_matrix: tuple = (0.001, 0.0, 0.0, 0.001, 0.0, 0.0)
     charprocs: dict[str, Ref | None] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
+    resources: object = None  # Type3: the glyph procedures' /Resources (as written, maybe a Ref)
+    _simple_widths: dict[int, float] = field(default_factory=dict, repr=False)  # code → w0, filled on use
 
     # -- kinds ------------------------------------------------------------------------
     @property
@@ -161,6 +163,12 @@ class Font:
                     w = ranges[i][2]
             return w / 1000.0
         n = code[0] if code else 0
+        w = self._simple_widths.get(n)
+        if w is None:
+            w = self._simple_widths[n] = self._simple_width(n)
+        return w
+
+    def _simple_width(self, n: int) -> float:
         i = n - self.first_char
         if 0 <= i < len(self.widths):
             w = self.widths[i]
@@ -311,7 +319,9 @@ def _load_simple(doc, ref, d, subtype, base_font, tounicode, tu_ref, diags) -> F
                                  ref=_pair(ref), clause="9.6.2.1"))
     matrix = (0.001, 0.0, 0.0, 0.001, 0.0, 0.0)
     charprocs: dict[str, Ref | None] = {}
+    resources = None
     if subtype == "Type3":
+        resources = d.get("Resources")
         fm = doc.resolve(d.get("FontMatrix"))
         if isinstance(fm, Array) and len(fm) == 6:
             matrix = tuple(_number(doc.resolve(x), 0.0) for x in fm)
@@ -320,7 +330,7 @@ def _load_simple(doc, ref, d, subtype, base_font, tounicode, tu_ref, diags) -> F
             charprocs = {str(k): v if isinstance(v, Ref) else None for k, v in procs.items()}
     return Font(ref, subtype, base_font, desc_ref, flags, key, prog_ref, prog_sub,
                 " + ".join(desc_parts), enc_ref, explicit, source, differences, tu_ref, tounicode,
-                None, None, first, widths, missing, afm, matrix, charprocs, tuple(diags))
+                None, None, first, widths, missing, afm, matrix, charprocs, tuple(diags), resources)
 
 
 def _implicit_base(subtype, flags, prog_ref, std_name) -> tuple[str | None, str]:
@@ -440,11 +450,14 @@ class FontCache:
     """Fonts of one document, each font dictionary loaded once (keyed by reference, or by
     identity for a direct dictionary)."""
 
-    __slots__ = ("doc", "_fonts")
+    __slots__ = ("doc", "_fonts", "charprocs")
 
     def __init__(self, doc):
         self.doc = doc
         self._fonts: dict[object, Font] = {}
+        # Type3 glyph procedure (num, gen) → its content if it shows text, else None; filled
+        # by the interpreter, kept here so that it lasts as long as the fonts.
+        self.charprocs: dict[tuple[int, int], bytes | None] = {}
 
     def get(self, value) -> Font:
         key = (value.num, value.gen) if isinstance(value, Ref) else id(value)

@@ -1,0 +1,132 @@
+"""The two things glyph resolution needs from a Type 1 font program, read without a
+PostScript interpreter (Adobe Type 1 Font Format, ch. 2 and 7; ISO 32000-1 9.9).
+
+- The built-in ``/Encoding`` is in the clear-text part: either ``/Encoding StandardEncoding
+  def`` or an array filled by ``dup <code> /<name> put`` lines.
+- The glyph names are the keys of ``/CharStrings`` in the eexec-encrypted part: decrypt it
+  (r = 55665, c1 = 52845, c2 = 22719, four random bytes first; binary or hexadecimal) and
+  read the ``/<name> <length> RD <length bytes> ND`` entries, skipping the binary data.
+
+A program embedded in a PDF (``/FontFile``) is the clear text (``/Length1``), the encrypted
+part (``/Length2``) and the zeros of ``cleartomark`` (``/Length3``); a PFB wrapper (segments
+introduced by 0x80) is unwrapped too. Damage raises :class:`Type1Error`, never anything else.
+"""
+from __future__ import annotations
+
+import re
+from binascii import Error as HexError, unhexlify
+from dataclasses import dataclass
+
+from .encodings import base_encoding
+
+EEXEC_KEY, C1, C2 = 55665, 52845, 22719
+_EEXEC = re.compile(rb"currentfile\s+eexec\s?")
+_HEX = frozenset(b"0123456789abcdefABCDEF")
+_NOT_HEX = re.compile(rb"[^0-9a-fA-F]")
+_STANDARD = re.compile(rb"/Encoding\s+StandardEncoding\s+def\b")
+_ARRAY = re.compile(rb"/Encoding\s+\d+\s+array\b")
+_PUT = re.compile(rb"dup\s+(\d+)\s*/([^\s/\[\]{}()<>%]*)\s+put\b")
+_ENCODING_END = re.compile(rb"\b(?:readonly\s+)?def\b")
+_CHARSTRINGS = re.compile(rb"/CharStrings\s+\d+\s+dict\b[^/]*?\bbegin\b")
+# one CharStrings entry up to its binary data: /name length RD-or-alias one space
+_ENTRY = re.compile(rb"\s*/([^\s/\[\]{}()<>%]*)\s+(\d+)\s+\S+\s")
+_ENTRY_END = re.compile(rb"\s*(?:ND\b|\|-|noaccess\s+def\b|def\b)")
+
+
+class Type1Error(ValueError):
+    """The program is not a readable Type 1 font."""
+
+
+@dataclass(frozen=True, slots=True)
+class Type1Program:
+    """``encoding`` maps codes to glyph names (``.notdef`` left out); ``glyph_names`` are
+    the CharStrings keys in program order."""
+
+    font_name: str | None
+    encoding: dict[int, str]
+    glyph_names: tuple[str, ...]
+
+
+def read_type1(data: bytes) -> Type1Program:
+    """Read the built-in encoding and the glyph names of a Type 1 program."""
+    data = _unwrap_pfb(bytes(data))
+    m = _EEXEC.search(data)
+    if m is None:
+        raise Type1Error("no 'currentfile eexec': not a Type 1 program")
+    clear, private = data[:m.start()], decrypt(data[m.end():])
+    names = _charstring_names(private)
+    if not names:
+        raise Type1Error("no /CharStrings in the encrypted part")
+    encoding = _encoding(clear)
+    if encoding is None:  # rare: the encoding defined after eexec
+        encoding = _encoding(private) or {}
+    name = re.search(rb"/FontName\s*/([^\s/\[\]{}()<>%]*)", clear)
+    return Type1Program(name.group(1).decode("latin-1") if name else None, encoding, names)
+
+
+def _unwrap_pfb(data: bytes) -> bytes:
+    """The segments of a PFB file (0x80, type, 4-byte little-endian length) joined."""
+    if not data.startswith(b"\x80"):
+        return data
+    out, pos = [], 0
+    while pos + 6 <= len(data) and data[pos] == 0x80 and data[pos + 1] in (1, 2):
+        n = int.from_bytes(data[pos + 2:pos + 6], "little")
+        out.append(data[pos + 6:pos + 6 + n])
+        pos += 6 + n
+    return b"".join(out) if out else data
+
+
+def decrypt(cipher: bytes, key: int = EEXEC_KEY, skip: int = 4) -> bytes:
+    """eexec decryption (Type 1 spec 7.1); hexadecimal input when its first four bytes are
+    hex digits (7.2), binary otherwise. The first ``skip`` plain bytes are dropped."""
+    head = cipher.lstrip(b"\r\n\t ")
+    if len(head) >= 4 and all(b in _HEX for b in head[:4]):
+        hexdigits = _NOT_HEX.sub(b"", head)
+        try:
+            cipher = unhexlify(hexdigits[:len(hexdigits) & ~1])
+        except HexError as e:  # cannot happen after the filter; kept for the contract
+            raise Type1Error(f"eexec hex data: {e}") from None
+    r = key
+    out = bytearray(len(cipher))
+    for i, c in enumerate(cipher):
+        out[i] = c ^ (r >> 8)
+        r = ((c + r) * C1 + C2) & 0xFFFF
+    return bytes(out[skip:])
+
+
+def _encoding(text: bytes) -> dict[int, str] | None:
+    """The encoding a clear-text part defines, or ``None`` when it defines none."""
+    if _STANDARD.search(text):
+        table = base_encoding("StandardEncoding") or ()
+        return {i: n for i, n in enumerate(table) if n and n != ".notdef"}
+    m = _ARRAY.search(text)
+    if m is None:
+        return None
+    end = _ENCODING_END.search(text, m.end())
+    body = text[m.end():end.start() if end else len(text)]
+    out: dict[int, str] = {}
+    for code, name in _PUT.findall(body):
+        n = int(code)
+        if n < 256 and name != b".notdef":
+            out[n] = name.decode("latin-1")
+    return out
+
+
+def _charstring_names(private: bytes) -> tuple[str, ...]:
+    m = _CHARSTRINGS.search(private)
+    if m is None:
+        return ()
+    names: list[str] = []
+    pos, size = m.end(), len(private)
+    while True:
+        e = _ENTRY.match(private, pos)
+        if e is None:
+            break
+        pos = e.end() + int(e.group(2))
+        if pos > size:
+            break
+        names.append(e.group(1).decode("latin-1"))
+        end = _ENTRY_END.match(private, pos)
+        if end is not None:
+            pos = end.end()
+    return tuple(names)

@@ -1,0 +1,147 @@
+"""The Type 1 reader (built-in encoding from the clear text, glyph names from the decrypted
+CharStrings keys) against fontTools' PostScript interpreter, on built programs and on every
+Type 1 program of the corpora."""
+from __future__ import annotations
+
+import os
+
+import pytest
+from fontTools.misc import eexec, psLib
+
+from conftest import CORPUS, corpus_files, sample
+from pdfinspect.core.document import Document
+from pdfinspect.core.objects import Dict
+from pdfinspect.fonts.type1 import Type1Error, decrypt, read_type1
+
+PDFJS = CORPUS.parent / "corpus-pdfjs"
+# psLib costs up to a second a program: those up to this size are checked (half of the
+# programs), all of them with PDFINSPECT_TYPE1_ALL=1
+SMALL_PROGRAM = 8_000
+ALL = os.environ.get("PDFINSPECT_TYPE1_ALL") == "1"
+
+
+def _fonttools(data: bytes):
+    """(encoding, glyph names) as fontTools reads them."""
+    font = psLib.suckfont(bytes(data))
+    enc = font.get("Encoding")
+    encoding = {i: n for i, n in enumerate(enc) if n and n != ".notdef"} if isinstance(enc, list) else {}
+    return encoding, tuple(font["CharStrings"].keys())
+
+
+def _program(encoding: bytes, names=("space", "kappa", "A"), rd=b"RD", nd=b"ND", hexed=False) -> bytes:
+    """A Type 1 program whose charstrings are placeholders (their keys are what is read)."""
+    clear = (b"%!PS-AdobeFont-1.0: Test 001\n11 dict begin\n/FontName /Test def\n/PaintType 0 def\n"
+             b"/FontMatrix [0.001 0 0 0.001 0 0] readonly def\n" + encoding +
+             b"/FontBBox {0 0 1000 1000} readonly def\ncurrentdict end\ncurrentfile eexec\n")
+    entries = []
+    for i, name in enumerate(names):
+        body = bytes([(7 * i + k) % 256 for k in range(10 + i)])  # binary, may hold any byte
+        entries.append(b"/%s %d %s %s %s" % (name.encode(), len(body), rd, body, nd))
+    private = b"\n".join([
+        b"dup /Private 8 dict dup begin", b"/RD {string currentfile exch readstring pop} executeonly def",
+        b"/-| {string currentfile exch readstring pop} executeonly def",
+        b"/ND {noaccess def} executeonly def", b"/|- {noaccess def} executeonly def",
+        b"/NP {noaccess put} executeonly def", b"/BlueValues [] ND", b"/password 5839 def",
+        b"/Subrs 1 array", b"dup 0 3 RD \x0b\x0b\x0b NP", b"ND",
+        b"2 index /CharStrings %d dict dup begin" % len(names), *entries, b"end", b"end",
+        b"readonly put", b"noaccess put", b"dup /FontName get exch definefont pop",
+        b"mark currentfile closefile\n"])
+    cipher, _ = eexec.encrypt(b"\x83\x84\x85\x86" + private, 55665)  # first bytes not hex digits
+    if hexed:
+        cipher = b"\n".join(cipher.hex().encode()[i:i + 64] for i in range(0, 2 * len(cipher), 64))
+    return clear + cipher + b"\n" + (b"0" * 64 + b"\n") * 8 + b"cleartomark\n"
+
+
+CUSTOM = (b"/Encoding 256 array\n0 1 255 {1 index exch /.notdef put} for\n"
+          b"dup 32 /space put\ndup 20 /kappa put\ndup 65/A put\nreadonly def\n")
+STANDARD = b"/Encoding StandardEncoding def\n"
+
+
+@pytest.mark.parametrize("encoding", [CUSTOM, STANDARD], ids=["dup-put", "standard"])
+@pytest.mark.parametrize("rd, nd", [(b"RD", b"ND"), (b"-|", b"|-")])
+@pytest.mark.parametrize("hexed", [False, True], ids=["binary", "hex"])
+def test_built_programs_read_as_fonttools_reads_them(encoding, rd, nd, hexed):
+    data = _program(encoding, rd=rd, nd=nd, hexed=hexed)
+    ours = read_type1(data)
+    # psLib reads binary eexec only: the hex program is checked against its binary twin
+    assert (ours.encoding, ours.glyph_names) == _fonttools(_program(encoding, rd=rd, nd=nd))
+    assert ours.glyph_names == ("space", "kappa", "A") and ours.font_name == "Test"
+    if encoding is CUSTOM:
+        assert ours.encoding == {32: "space", 20: "kappa", 65: "A"}
+
+
+def test_pfb_segments_are_unwrapped():
+    data = _program(CUSTOM)
+    cut = data.index(b"eexec") + 6
+    pfb = b"".join(b"\x80" + bytes([kind]) + len(part).to_bytes(4, "little") + part
+                   for kind, part in ((1, data[:cut]), (2, data[cut:]))) + b"\x80\x03"
+    assert read_type1(pfb).glyph_names == ("space", "kappa", "A")
+
+
+def test_decrypt_inverts_eexec_encryption():
+    plain = bytes(range(256)) * 3
+    cipher, _ = eexec.encrypt(b"abcd" + plain, 55665)
+    assert decrypt(cipher) == plain
+    assert decrypt(cipher.hex().upper().encode()) == plain
+
+
+@pytest.mark.parametrize("damage", [lambda d: d[:d.index(b"eexec")], lambda d: d[:len(d) // 2],
+                                    lambda d: d.replace(b"/CharStrings", b"/CharStrungs"),
+                                    lambda d: b"\x00" * 40])
+def test_damaged_programs_raise_type1error_only(damage):
+    data = damage(_program(CUSTOM))
+    try:
+        read_type1(data)
+    except Type1Error:
+        pass
+
+
+def _type1_programs(paths) -> list[tuple[str, bytes]]:
+    """Every /FontFile program of the files, found and decoded by qpdf (fast, and not ours)."""
+    pikepdf = pytest.importorskip("pikepdf")
+    out = []
+    for path in paths:
+        try:
+            with pikepdf.open(path) as pdf:
+                seen = set()
+                for obj in pdf.objects:
+                    if not isinstance(obj, pikepdf.Dictionary) or "/FontFile" not in obj:
+                        continue
+                    stm = obj.FontFile
+                    if not isinstance(stm, pikepdf.Stream) or stm.objgen in seen:
+                        continue
+                    seen.add(stm.objgen)
+                    out.append((f"{path.name} {stm.objgen}", stm.read_bytes()))
+        except Exception:  # damaged files and undecodable streams are other tests' business
+            continue
+    return out
+
+
+def test_every_type1_program_of_the_corpora_reads_as_fonttools_reads_it():
+    paths = corpus_files() + (sorted(PDFJS.glob("*.pdf")) if PDFJS.is_dir() else [])
+    programs = [p for p in _type1_programs(paths) if ALL or len(p[1]) <= SMALL_PROGRAM]
+    if not programs:
+        pytest.skip("no corpus with Type 1 programs")
+    compared = 0
+    for name, data in programs:
+        try:
+            expected = _fonttools(data)
+        except Exception:  # fontTools cannot read it: ours may do better, never worse than raising
+            try:
+                read_type1(data)
+            except Type1Error:
+                pass
+            continue
+        ours = read_type1(data)
+        assert (ours.encoding, ours.glyph_names) == expected, name
+        compared += 1
+    assert compared >= len(programs) // 2
+
+
+def test_kappa_sample_program():
+    doc = Document.open(sample("kappa.pdf"))
+    font = next(o.value for o in doc.iter_objects() if isinstance(o.value, Dict) and "FontFile" in o.value)
+    data = doc.stream_data(doc.get(font["FontFile"].num)).data
+    ours = read_type1(data)
+    assert (ours.encoding, ours.glyph_names) == _fonttools(data)
+    assert "kappa" in ours.glyph_names
