@@ -7,7 +7,7 @@ from pdfinspect.core.diagnostics import PasswordError, PdfError
 from pdfinspect.core.document import Document
 from pdfinspect.present.text import safe_line
 
-from .messages import Target, object_ref
+from .messages import OpenRevisions, Target, object_ref
 
 
 def start_target(doc: Document, object_num: int | None, page: int | None) -> Target | None:
@@ -55,7 +55,14 @@ def run_app(path, password: str = "", object_num: int | None = None, page: int |
         print(f"pdfinspect: {e}", file=sys.stderr)
         return 2
     view = "stepper" if step else "glyphs" if glyphs else None
-    PdfInspectApp(doc, password, start, (view, page or 1) if view else None, log_path=log_path).run()
+    result = PdfInspectApp(doc, password, start, (view, page or 1) if view else None, log_path=log_path).run()
+    while isinstance(result, OpenRevisions):  # a fixed copy was written: show its revisions
+        try:
+            doc = Document.open(result.path, password)
+        except PdfError as e:
+            print(f"pdfinspect: {safe_line(str(e))}", file=sys.stderr)
+            return 1
+        result = PdfInspectApp(doc, password, None, ("revisions", 0), log_path=log_path).run()
     return 0
 
 
