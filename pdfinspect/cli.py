@@ -228,9 +228,9 @@ def cmd_pages(args, out: Output) -> int:
 def cmd_objects(args, out: Output) -> int:
     doc = open_document(args)
     if args.json:
-        from .core.qpdfjson import document_json
+        from .core.qpdfjson import write_document_json
 
-        dump_json(document_json(doc, decode=args.decode, revision=args.revision))
+        write_document_json(doc, sys.stdout, decode=args.decode, revision=args.revision)
     else:
         entries = doc.xref(args.revision)
         for obj in doc.iter_objects(args.revision, cache=False):

@@ -8,6 +8,7 @@ import pikepdf
 from conftest import ROOT, sample, settle
 
 from pdfinspect.core.document import Document
+from pdfinspect.tui import encryption_facts
 from pdfinspect.tui.password import PasswordApp
 
 
@@ -45,10 +46,14 @@ def locked_pdf(tmp_path):
 
 async def test_an_encrypted_file_asks_for_its_password_after_showing_what_is_known(tmp_path):
     path = locked_pdf(tmp_path)
-    app = PasswordApp(path, ["AES-256 facts"], "the password is neither the user nor the owner password")
+    facts = encryption_facts(path)  # read before any password: what qpdf --show-encryption says
+    shown = subprocess.run(["qpdf", "--show-encryption", "--password=", str(path)], capture_output=True, text=True).stdout
+    assert "R = 6" in shown and "R6" in facts[0] and "AESV3 256-bit" in facts[0] and "locked" in facts[0]
+    assert any(line.startswith("permission:") for line in facts)
+    app = PasswordApp(path, facts, "the password is neither the user nor the owner password")
     async with app.run_test(size=(80, 24)) as pilot:
-        facts = str(app.query_one("#password-facts").render())
-        assert "AES-256 facts" in facts and "neither the user nor the owner" in facts
+        text = str(app.query_one("#password-facts").render())
+        assert "AESV3 256-bit" in text and "neither the user nor the owner" in text
         for key in "wrong":
             await pilot.press(key)
         await pilot.press("enter")

@@ -129,7 +129,7 @@ def _audit(path: str, sha: str | None, options: Options) -> FileResult:
 def font_record(path: str, sha: str | None, report) -> dict:
     return {"schema_version": SCHEMA_VERSION, "path": path, "sha256": sha,
             "font_ref": str(report.ref) if report.ref is not None else None,
-            "names": sorted(report.names), "subtype": report.subtype, "base_font": report.base_font,
+            "names": sorted(n for n in report.names if n), "subtype": report.subtype, "base_font": report.base_font,
             "first_page": min(report.pages) if report.pages else None, "pages_used": len(report.pages),
             "codes": sum(report.confidence.values()), "methods": dict(report.methods),
             "confidence": dict(report.confidence),

@@ -60,5 +60,12 @@ def run_app(path, password: str = "", object_num: int | None = None, page: int |
 
 
 def encryption_facts(path) -> list[str]:
-    """What can be told about a file's encryption before its password is known."""
-    return [f"{path} is encrypted (ISO 32000-1 7.6) and does not open with the password given."]
+    """What can be told about a file's encryption before its password is known (as
+    ``qpdf --show-encryption`` does): the handler as declared and each permission."""
+    from pdfinspect.present.summary import encryption_text, security_lines
+
+    try:
+        doc = Document.open(path, allow_locked=True)
+    except PdfError as e:  # the encryption dictionary itself is unreadable
+        return [f"encryption: {safe_line(str(e))}"]
+    return [f"Encryption: {encryption_text(doc)}", *security_lines(doc)]

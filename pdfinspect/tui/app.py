@@ -31,7 +31,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.signal import Signal
 from textual.widgets import Tree
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from pdfinspect.core.document import BackRef, Document
 from pdfinspect.core.objects import Dict, Ref
@@ -52,6 +52,10 @@ from .screens.glyphs import GlyphScreen
 from .screens.stepper import StepperScreen
 from .widgets.goto_bar import GotoBar
 from .widgets.line_view import LineView
+
+
+class _Cancelled(Exception):
+    """Raised in a worker's progress callback to stop work the app no longer wants."""
 
 
 class PdfInspectApp(App):
@@ -336,12 +340,19 @@ class PdfInspectApp(App):
 
     @work(thread=True, exclusive=True, group="backrefs", exit_on_error=False)
     def build_backrefs(self) -> None:
+        worker = get_current_worker()
+
         def progress(done: int, total: int) -> None:
+            if worker.is_cancelled:  # the app is quitting: stop within 1,000 objects
+                raise _Cancelled
             self.call_from_thread(self._backrefs_progressed, done, total)
 
         with building():  # the index grows to millions of objects
             doc = self.reopen()
-            doc.build_backrefs(progress=progress)
+            try:
+                doc.build_backrefs(progress=progress)
+            except _Cancelled:
+                return
         self.call_from_thread(self._backrefs_built, doc)
 
     def _backrefs_progressed(self, done: int, total: int) -> None:
