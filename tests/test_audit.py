@@ -22,6 +22,7 @@ from pdfinspect import cli
 from pdfinspect.audit import AuditError, FileResult, Options, audit_file, read_records, run_audit, summarize
 from pdfinspect.audit.records import base_record, file_sha256
 from pdfinspect.audit.schema import FIELDS, markdown_table
+from pdfinspect.fonts.reasons import REASON_IDS
 
 FILES = ("kappa.pdf", "cid-identity.pdf", "content.pdf", "damaged-garbage.pdf", "encrypted-rc4.pdf")
 VOLATILE = ("elapsed", "max_rss_mb")  # differ from run to run
@@ -103,6 +104,7 @@ def test_every_input_gets_one_file_record_and_fonts_carry_their_reasons(corpus, 
     for f in fonts:
         assert f["codes"] == sum(f["confidence"].values()) == sum(f["methods"].values())
         for r in f["reasons"]:
+            assert r["id"] in REASON_IDS
             assert r["count"] >= len(r["codes"]) and all(bytes.fromhex(c) for c in r["codes"])
     # the per-file record agrees with its fonts
     for path, rec in files.items():
