@@ -31,6 +31,7 @@ COMMAND_MODULES = {
     "audit": "cli_audit",
     "render": "cli_render", "extract": "cli_render",
     "fix": "cli_fix",
+    "check": "cli_check",
 }
 COMMANDS = CORE_COMMANDS + tuple(COMMAND_MODULES)
 EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE = 0, 1, 2
