@@ -1,7 +1,7 @@
 """The glyph inspector: every code a page draws, per font, with how its text was found.
 
 Rows are distinct (font, code) pairs with their Unicode, method, count and conflicts, under
-a line per font naming it and saying why its text extracts badly (``present.glyphs.diagnose``).
+a line per font naming it and saying why its text extracts badly (``present.glyphs.font_reports``).
 Filters narrow the table to the codes worth a look; the cursor row's resolution path is
 shown step by step, each step naming the object it read (``enter`` opens it).
 """
@@ -26,15 +26,17 @@ from pdfinspect.present.glyphs import FILTERS, CodeRow, code_rows, font_diagnose
 from pdfinspect.present.text import safe_line
 
 from ..failures import ReportsFailures, failure_line
-from ..messages import ObjectRequested, Target
+from ..messages import ObjectRequested, OpenRevisions, Target
 from ..widgets.glyph_panels import GLYPH_HEADER, PagePrompt, PathList, PickList, font_panel, glyph_row
 from ..widgets.line_view import LineView
+from ..widgets.preview import PagePreview, PreviewHost, glyph_layers
+from .fix import FixScreen
 from .stepper import BUDGET_BYTES, BUDGET_OPERATORS
 
 TABLE_HEADER = f"{GLYPH_HEADER} {'count':>6}  conflicts"
 
 
-class GlyphScreen(ReportsFailures, PagePrompt, Screen):
+class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
     """Glyphs of page N (open from the palette or ``--page N --glyphs``)."""
 
     PAGE_MODE = "glyphs"
@@ -49,6 +51,9 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
         Binding("m", "filter('meaningless')", "Bad names", id="filter-meaningless",
                 tooltip="Show only codes with meaningless glyph names like g12 (toggle)"),
         Binding("p", "pick_page", "Page", id="glyphs-page", tooltip="Inspect page N's glyphs (type its number)"),
+        Binding("w", "write_fixed", "Fix copy", id="glyphs-fix",
+                tooltip="Write a fixed copy: a corrected ToUnicode for the font under the cursor (shows the plan first)"),
+        *PreviewHost.PREVIEW_BINDINGS,
     ]
     DEFAULT_CSS = """
     #glyph-font { height: auto; max-height: 14; padding: 0 1; }
@@ -63,6 +68,8 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
         self.shown: list[CodeRow | Font] = []
         self.programs: dict[Font, FontProgram | None] = {}
         self.diagnoses: dict[Font, str] = {}
+        self.records = ()  # every glyph of the page, for the preview
+        self.current: CodeRow | Font | None = None
         self.stopped: str | None = None  # where the interpretation budget ran out
 
     def compose(self) -> ComposeResult:
@@ -76,6 +83,7 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
                 yield Static(id="glyph-font")
                 yield Static("resolution path (enter: open the object)", classes="panel-title")
                 yield PathList(id="glyph-path")
+            yield PagePreview(id="preview")
         yield Footer()
 
     def show_page(self, n: int) -> None:
@@ -93,11 +101,12 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
         doc = self.app.reopen()
         resolver = Resolver(doc)
         budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
-        rows = code_rows(page_glyphs(doc, ref, resolver, budget=budget))
+        records = list(page_glyphs(doc, ref, resolver, budget=budget))
+        rows = code_rows(records)
         programs = {r.font: resolver.program(r.font) for r in rows}
-        diagnoses = font_diagnoses(rows)
+        diagnoses = font_diagnoses(rows, resolver)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses, budget.stopped)
+            self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses, budget.stopped, records)
 
     def worker_failed(self, worker: Worker) -> None:
         # a core bug on this page: say so instead of "resolving glyphs…" (the app logs the traceback)
@@ -106,9 +115,10 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
                 Text(f"page {self.page}: error: {failure_line(worker.error)}", style="red"))
 
     def loaded(self, n: int, rows: list[CodeRow], programs: dict[Font, FontProgram | None],
-               diagnoses: dict[Font, str], stopped: str | None = None) -> None:
+               diagnoses: dict[Font, str], stopped: str | None = None, records=()) -> None:
         if n == self.page:
             self.stopped = stopped
+            self.records = records
             self.rows = rows
             self.programs = programs
             self.diagnoses = diagnoses
@@ -159,6 +169,8 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
 
     def show_path(self, index: int) -> None:
         item = self.shown[index] if 0 <= index < len(self.shown) else None
+        self.current = item
+        self.update_preview()
         self.query_one("#glyph-path", PathList).show(item.record if isinstance(item, CodeRow) else None)
         font = item.font if isinstance(item, CodeRow) else item
         panel = self.query_one("#glyph-font", Static)
@@ -166,6 +178,16 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
             panel.update("")
         else:
             panel.update(font_panel(font, self.programs.get(font), self.diagnoses.get(font, "")))
+
+    def preview_request(self):
+        """Every glyph of the row's font boxed, every glyph of its code highlighted."""
+        if self.page is None:
+            return None
+        item = self.current
+        font = item.font if isinstance(item, CodeRow) else item
+        code = item.record.glyph.code if isinstance(item, CodeRow) else None
+        same_font = [r for r in self.records if r.step.font is font]
+        return glyph_layers(self.page - 1, same_font, [r for r in same_font if r.glyph.code == code])
 
     def on_line_view_moved(self, event: LineView.Moved) -> None:
         if event.view.id == "glyph-table":
@@ -179,6 +201,20 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
             self.query_one("#glyph-path", PathList).focus()
         elif item is not None and item.ref is not None:
             self.post_message(ObjectRequested(Target(item.ref)))
+
+    def action_write_fixed(self) -> None:
+        index = self.query_one("#glyph-table", PickList).cursor
+        item = self.shown[index] if 0 <= index < len(self.shown) else None
+        font = item.font if isinstance(item, CodeRow) else item
+        if font is None or font.ref is None:
+            self.notify("put the cursor on a font (an indirect font dictionary) first", severity="warning",
+                        markup=False)
+            return
+        self.app.push_screen(FixScreen(font.ref, self.font_name(font)), self._fixed_copy_written)
+
+    def _fixed_copy_written(self, path: str | None) -> None:
+        if path:  # reopen on the fixed copy, whose revisions screen shows the new revision
+            self.app.exit(OpenRevisions(path))
 
     def action_filter(self, name: str) -> None:
         self.filters ^= {name}
