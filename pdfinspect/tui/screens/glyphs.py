@@ -28,7 +28,7 @@ from pdfinspect.present.text import safe_line
 from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, Target
 from ..widgets.glyph_panels import GLYPH_HEADER, PagePrompt, PathList, PickList, font_panel, glyph_row
-from ..widgets.line_view import LineView
+from ..widgets.line_view import LineView, note
 from .stepper import BUDGET_BYTES, BUDGET_OPERATORS
 
 TABLE_HEADER = f"{GLYPH_HEADER} {'count':>6}  conflicts"
@@ -125,6 +125,10 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
                 shown.append(r.font)
             items.append((self.row_line(r), None, None))
             shown.append(r)
+        if not items and self.rows:  # say why the table is empty
+            active = ", ".join(FILTERS[f][0] for f in sorted(self.filters))
+            items = [note(f"no code of this page matches the filters ({active}); u x f m toggle them")]
+            shown = [None]
         self.shown = shown
         table = self.query_one("#glyph-table", PickList)
         table.set_items(items, cursor=1 if len(items) > 1 else 0)
