@@ -2,7 +2,7 @@
 per-file overhead of the Dask engine, peak memory per worker; then the robustness run over
 the mutated corpus (every input recorded exactly once after an interrupted run is resumed).
 
-    python bench/bench_audit.py [--corpus DIR] [--files N] [--pages first|all] [--mutated DIR]
+    python bench/bench_audit.py [--corpus DIR] [--files N] [--pages first|all] [--repeat R] [--mutated DIR]
 
 The corpus defaults to ../shared/corpus-pdfjs (its first N files, symlinked into a temporary
 directory), the mutated corpus to bench/data/mutated (`python bench/make_mutated.py`).
@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -48,27 +49,31 @@ def sample(corpus: Path, n: int, tmp: Path) -> Path:
     return d
 
 
-def throughput(corpus: Path, n: int, pages: str, tmp: Path) -> None:
-    many, one = sample(corpus, n, tmp), sample(corpus, 1, tmp)
-    times = {}
-    for engine in ("local", "dask"):
-        for workers in (1, 2):
-            if engine == "dask" and workers == 1:
-                continue
-            for label, inputs in (("1", one), ("N", many)):
-                out = tmp / f"{engine}-{workers}-{label}"
-                times[engine, workers, label] = audit([inputs], out, "--workers", str(workers), "--pages", pages,
-                                                      "--engine", engine)
+def throughput(corpus: Path, n: int, pages: str, repeat: int, tmp: Path) -> None:
+    """Each configuration ``repeat`` times, interleaved (the load drifts), medians quoted."""
+    inputs = {"1": sample(corpus, 1, tmp), "N": sample(corpus, n, tmp)}
+    configs = [("local", 1), ("local", 2), ("dask", 2)]
+    times: dict[tuple, list[float]] = {}
+    rss: dict[tuple, list[float]] = {}
+    for rep in range(repeat):
+        for engine, workers in configs:
+            for label, src in inputs.items():
+                out = tmp / f"{engine}-{workers}-{label}-{rep}"
+                key = (engine, workers, label)
+                times.setdefault(key, []).append(audit([src], out, "--workers", str(workers), "--pages", pages,
+                                                       "--engine", engine))
                 if label == "N":
-                    rss = [r["max_rss_mb"] for r in records(out) if r["max_rss_mb"]]
-                    failed = sum(r["status"] != "ok" for r in records(out))
-                    print(f"{engine:5} {workers} worker(s): {n} files in {times[engine, workers, label]:6.1f} s = "
-                          f"{n / times[engine, workers, label]:5.1f} files/s (1 file: {times[engine, workers, '1']:.1f} s); "
-                          f"{failed} failed; peak RSS per worker {max(rss):.0f} MB (median file {sorted(rss)[len(rss) // 2]:.0f})")
-    local = times["local", 2, "N"] - times["local", 2, "1"]
-    dask = times["dask", 2, "N"] - times["dask", 2, "1"]
-    print(f"speed-up 2 workers / 1 worker: {times['local', 1, 'N'] / times['local', 2, 'N']:.2f}×")
-    print(f"dask start-up (1 file, dask − local): {times['dask', 2, '1'] - times['local', 2, '1']:.1f} s; "
+                    rss.setdefault(key, []).extend(r["max_rss_mb"] for r in records(out) if r["max_rss_mb"])
+    t = {k: statistics.median(v) for k, v in times.items()}
+    for engine, workers in configs:
+        key = (engine, workers, "N")
+        print(f"{engine:5} {workers} worker(s): {n} files in {t[key]:5.1f} s = {n / t[key]:4.1f} files/s "
+              f"(runs: {', '.join(f'{x:.1f}' for x in times[key])} s; 1 file: {t[engine, workers, '1']:.1f} s); "
+              f"peak RSS per worker {max(rss[key]):.0f} MB")
+    local = t["local", 2, "N"] - t["local", 2, "1"]
+    dask = t["dask", 2, "N"] - t["dask", 2, "1"]
+    print(f"2 workers / 1 worker: {t['local', 1, 'N'] / t['local', 2, 'N']:.2f}× the throughput")
+    print(f"dask start-up (1 file, dask − local): {t['dask', 2, '1'] - t['local', 2, '1']:.1f} s; "
           f"per-file overhead: {1000 * (dask - local) / (n - 1):.0f} ms "
           f"({dask / local:.2f}× the local engine's time per file)")
 
@@ -103,13 +108,14 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, default=CORPUS)
     ap.add_argument("--files", type=int, default=120)
     ap.add_argument("--pages", default="first")
+    ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--mutated", type=Path, default=MUTATED)
     args = ap.parse_args()
     print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores "
           "(the machine is shared: figures are only comparable within one run)")
     with tempfile.TemporaryDirectory() as tmp:
         if args.corpus.is_dir():
-            throughput(args.corpus, args.files, args.pages, Path(tmp))
+            throughput(args.corpus, args.files, args.pages, args.repeat, Path(tmp))
         else:
             print(f"{args.corpus} absent: throughput skipped")
         if args.mutated.is_dir():

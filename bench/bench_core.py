@@ -2,7 +2,10 @@
 
     python bench/bench_core.py [FILE] [--object N] [--repeat K]
 
-(a) open + show one object, (b) full scan: parse every object and decode every stream.
+(a) open + show one object, (b) full scan: parse every object and decode every stream,
+(c) ``objects --json --decode`` beside ``qpdf --json=2 --decode-level=generalized``: wall
+time, time to the first byte, peak RSS, (d) heap kept by ``get()`` of every stream object
+(tracemalloc), against the bytes of those streams.
 FILE defaults to l3kernel's source3.pdf (Debian package texlive-latex-base-doc). Peak
 memory is the child's maximum resident set size. Prints times and the ratios to the peers.
 """
@@ -11,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -93,6 +97,49 @@ def timed(code: str, *args: str) -> tuple[float, float]:
     return wall, max(peak, before) / 1024
 
 
+OURS_HEAP = """
+import sys, tracemalloc
+from pdfinspect.core.document import Document
+doc = Document.open(sys.argv[1])
+streams = [obj.num for obj in doc.iter_objects(cache=False) if obj.is_stream]
+tracemalloc.start()
+before = tracemalloc.get_traced_memory()[0]
+size = sum(doc.get(num).value.raw_length for num in streams)
+print(tracemalloc.get_traced_memory()[0] - before, size)
+"""
+
+
+def first_byte(argv: list[str]) -> tuple[float, float, float]:
+    """Time to the first byte on stdout, wall time and peak RSS (MB) of one child process."""
+    start = time.perf_counter()
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    p.stdout.read(1)
+    first = time.perf_counter() - start
+    while p.stdout.read(1 << 20):
+        pass
+    _, status, usage = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return first, time.perf_counter() - start, usage.ru_maxrss / 1024
+
+
+def bench_json(path: str) -> None:
+    ours = [sys.executable, "-m", "pdfinspect", "objects", path, "--json", "--decode"]
+    qpdf = ["qpdf", "--json=2", "--json-key=qpdf", "--decode-level=generalized", "--json-stream-data=inline", path]
+    f1, w1, m1 = first_byte(ours)
+    print(f"(c) objects --json --decode: pdfinspect {w1:.2f} s, first byte {f1:.2f} s, peak RSS {m1:.0f} MB")
+    if shutil.which("qpdf"):
+        f2, w2, m2 = first_byte(qpdf)
+        print(f"    qpdf --json=2           {w2:.2f} s, first byte {f2:.2f} s, peak RSS {m2:.0f} MB;"
+              f"  ratio ours/qpdf: time {w1 / w2:.2f}, RSS {m1 / m2:.2f}")
+
+
+def bench_heap(path: str) -> None:
+    out = subprocess.run([sys.executable, "-c", OURS_HEAP, path], check=True, capture_output=True, text=True)
+    heap, size = map(int, out.stdout.split())
+    print(f"(d) get() of every stream object keeps {heap / 1e6:.1f} MB of heap for {size / 1e6:.1f} MB "
+          f"of stream data (ratio {heap / max(size, 1):.2f}: stream bytes stay in the file's map)")
+
+
 def best(code: str, *args: str, repeat: int) -> float:
     return min(timed(code, *args)[0] for _ in range(repeat))
 
@@ -115,6 +162,8 @@ def main() -> int:
         print(f"    same on a 1-page file: {small_a:.3f} s (ratio {ours_a / small_a:.2f}x)")
     wall, peak = timed(OURS_SCAN, args.file)
     print(f"(b) full scan: pdfinspect {wall:.2f} s, peak RSS {peak:.0f} MB")
+    bench_json(args.file)
+    bench_heap(args.file)
     if args.skip_peers:
         return 0
     for name, show, scan in (("pdfminer.six", MINER_SHOW, MINER_SCAN), ("pypdf", PYPDF_SHOW, PYPDF_SCAN)):

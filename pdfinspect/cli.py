@@ -31,6 +31,7 @@ COMMAND_MODULES = {
     "audit": "cli_audit",
     "render": "cli_render", "extract": "cli_render",
     "fix": "cli_fix",
+    "check": "cli_check",
 }
 COMMANDS = CORE_COMMANDS + tuple(COMMAND_MODULES)
 EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE = 0, 1, 2
@@ -228,9 +229,9 @@ def cmd_pages(args, out: Output) -> int:
 def cmd_objects(args, out: Output) -> int:
     doc = open_document(args)
     if args.json:
-        from .core.qpdfjson import document_json
+        from .core.qpdfjson import write_document_json
 
-        dump_json(document_json(doc, decode=args.decode, revision=args.revision))
+        write_document_json(doc, sys.stdout, decode=args.decode, revision=args.revision)
     else:
         entries = doc.xref(args.revision)
         for obj in doc.iter_objects(args.revision, cache=False):

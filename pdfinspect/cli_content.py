@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
 
 from .content.interpreter import iter_steps
 from .content.textlayout import GlyphRecord, page_glyphs, page_text
@@ -17,10 +16,9 @@ from .cli import add_common_options, dump_json, open_document
 from .core.document import Document
 from .core.objects import Ref
 from .core.serialize import format_object
-from .fonts.font import Font, FontCache
-from .fonts.resolve import METHODS, Resolver, format_unicode
+from .content.fontreports import font_reports
+from .fonts.resolve import Resolver, format_unicode
 from .present.content import changes
-from .present.glyphs import diagnose
 from .present.text import safe, safe_line
 
 _FLAT = 10 ** 9  # format_object width that keeps every value on one line
@@ -120,7 +118,8 @@ def cmd_ops(args, out) -> int:
 # -- glyphs --------------------------------------------------------------------------------------
 def _path_json(r: GlyphRecord) -> list[dict]:
     return [{"method": p.method, "source": _ref(p.source), "source_desc": p.source_desc,
-             "looked_up": p.looked_up, "result": p.result, "detail": p.detail, "unicode": p.unicode}
+             "looked_up": p.looked_up, "result": p.result, "detail": p.detail, "unicode": p.unicode,
+             "confidence": p.confidence, "used_by": list(p.used_by)}
             for p in r.path]
 
 
@@ -134,7 +133,9 @@ def glyph_json(r: GlyphRecord) -> dict:
             "code": g.code.hex(), "cid": g.cid, "gid": res.gid, "glyph_name": res.glyph_name,
             "unicode": r.unicode, "method": r.method, "path": _path_json(r), "conflicts": conflicts,
             "flags": list(res.flags), "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3),
-            "annotation": _ref(s.annotation), "charproc": _ref(s.charproc), **box_json(r.bbox)}
+            "annotation": _ref(s.annotation), "charproc": _ref(s.charproc),
+            "confidence": res.confidence, "heuristic": res.heuristic, "used_by": list(res.used_by),
+            "spec_unicode": res.spec_unicode, "tounicode_only": res.tounicode_only, **box_json(r.bbox)}
 
 
 def box_json(box) -> dict:
@@ -177,38 +178,27 @@ def cmd_glyphs(args, out) -> int:
 # -- fonts ---------------------------------------------------------------------------------------
 def cmd_fonts(args, out) -> int:
     doc = open_document(args)
-    pages = [args.page] if args.page else range(1, doc.page_count() + 1)
-    fonts, resolver = FontCache(doc), Resolver(doc)
-    usage: dict[Font, Counter] = {}
-    names: dict[Font, set] = {}
-    seen_codes: dict[Font, set] = {}
-    for n in pages:
-        for r in page_glyphs(doc, _page(doc, n), resolver, fonts, annots=args.annots):
-            font = r.step.font
-            names.setdefault(font, set()).add(r.step.gstate.text.font_name)
-            codes = seen_codes.setdefault(font, set())
-            if r.glyph.code in codes:
-                continue
-            codes.add(r.glyph.code)
-            c = usage.setdefault(font, Counter())
-            c[r.resolution.method] += 1
-            if r.resolution.conflicts:
-                c["conflict"] += 1
+    pages = [args.page] if args.page else None
+    if args.page:
+        _page(doc, args.page)
+    resolver = Resolver(doc)
     records = []
-    for font in fonts:
-        counts = usage.get(font, Counter())
+    for rep in font_reports(doc, pages, resolver, annots=args.annots):
+        font = rep.font
         prog = resolver.program(font) if font.embedded else None
-        rec = {"ref": _ref(font.ref), "names": sorted(names.get(font, ())), "subtype": font.subtype,
-               "base_font": font.base_font, "encoding": font.encoding_desc,
+        rec = {"ref": _ref(rep.ref), "names": list(rep.names), "subtype": rep.subtype,
+               "base_font": rep.base_font, "encoding": font.encoding_desc,
                "tounicode": _ref(font.tounicode_ref) if font.tounicode else None,
                "embedded": (f"/{font.program_key} {font.program_kind} {font.program_ref}"
                             if font.embedded else None),
                "descendant": (f"{font.cid_font.subtype} {font.cid_font.registry}-{font.cid_font.ordering}"
                               if font.cid_font else None),
-               "codes": sum(counts[m] for m in METHODS),
-               "methods": {m: counts[m] for m in METHODS if counts[m]},
-               "conflicts": counts["conflict"],
-               "diagnosis": diagnose(font, counts),
+               "pages": list(rep.pages), "codes": rep.codes, "methods": rep.methods,
+               "confidence": rep.confidence,
+               "conflicts": sum(1 for r in rep.resolutions if r.conflicts),
+               "reasons": [{"id": r.id, "codes": [c.hex() for c in r.codes], "detail": r.detail}
+                           for r in rep.reasons],
+               "diagnosis": rep.diagnosis,
                "diagnostics": [str(d) for d in font.diagnostics + (prog.diagnostics if prog else ())]}
         records.append(rec)
     if args.json:
@@ -223,8 +213,11 @@ def cmd_fonts(args, out) -> int:
         out.line(f"    ToUnicode: {rec['tounicode'] or 'none'}")
         out.line(f"    program:   {safe_line(rec['embedded'] or 'not embedded')}")
         methods = ", ".join(f"{m} {k}" for m, k in rec["methods"].items()) or "no glyphs drawn"
-        out.line(f"    codes:     {rec['codes']} distinct — {methods}"
+        sure = ", ".join(f"{k} {c}" for c, k in rec["confidence"].items() if k)
+        out.line(f"    codes:     {rec['codes']} distinct — {methods}" + (f" ({sure})" if sure else "")
                  + (f"; {rec['conflicts']} with conflicts" if rec["conflicts"] else ""))
+        for r in rec["reasons"]:
+            out.line(f"    reason:    {r['id']}: {safe_line(r['detail'])}")
         if rec["diagnosis"]:
             out.line(f"    diagnosis: {safe_line(rec['diagnosis'])}")
         for d in rec["diagnostics"]:

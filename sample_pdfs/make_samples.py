@@ -409,6 +409,7 @@ end readonly def
 0 1 255 {1 index exch /.notdef put} for
 dup 20 /kappa put
 dup 32 /space put
+dup 91 /flat put
 dup 93 /musicsharp put
 readonly def
 /PaintType 0 def
@@ -419,7 +420,8 @@ currentdict end
 currentfile eexec
 """
 
-# Type 1 charstring programs (Type 1 spec ch. 6): kappa is a box, musicsharp a triangle.
+# Type 1 charstring programs (Type 1 spec ch. 6): kappa is a box, musicsharp a triangle, flat
+# (cmmi10's name for ♭, in no AGL: only the TeX glyph list knows it) a bar.
 KAPPA_GLYPHS = {
     ".notdef": [0, 500, "hsbw", "endchar"],
     "space": [0, 250, "hsbw", "endchar"],
@@ -427,6 +429,8 @@ KAPPA_GLYPHS = {
               "closepath", "endchar"],
     "musicsharp": [50, 600, "hsbw", 0, 0, "rmoveto", 500, 0, "rlineto", -250, 600, "rlineto",
                    "closepath", "endchar"],
+    "flat": [50, 600, "hsbw", 0, 0, "rmoveto", 100, "hlineto", 600, "vlineto", -100, "hlineto",
+             "closepath", "endchar"],
 }
 
 
@@ -478,8 +482,8 @@ def tounicode(codespace: bytes, body: bytes) -> bytes:
 def kappa() -> bytes:
     b = Builder()
     skeleton(b, resources=b"/Font << /F4 5 0 R >>")
-    b.obj(4, stream(b"", b"BT /F4 12 Tf 72 700 Td [(\\024)]TJ ( ) Tj (\\135) Tj ET"))
-    widths = b" ".join(b"%d" % {20: 600, 32: 250, 93: 600}.get(c, 0) for c in range(20, 94))
+    b.obj(4, stream(b"", b"BT /F4 12 Tf 72 700 Td [(\\024)]TJ ( ) Tj (\\133) Tj (\\135) Tj ET"))
+    widths = b" ".join(b"%d" % {20: 600, 32: 250, 91: 600, 93: 600}.get(c, 0) for c in range(20, 94))
     b.obj(5, b"<< /Type /Font /Subtype /Type1 /BaseFont /PDFInspectKappa /FirstChar 20"
              b" /LastChar 93 /Widths [%s] /FontDescriptor 6 0 R /ToUnicode 7 0 R >>" % widths)
     b.obj(6, b"<< /Type /FontDescriptor /FontName /PDFInspectKappa /Flags 4"

@@ -109,3 +109,13 @@ def test_locked_document_opens_enough_to_describe_its_encryption():
         assert (facts.handler, facts.version, facts.revision, facts.key_length) == ("Standard", 5, 6, 256)
         assert facts.stream_method == "AESV3" and facts.permission_flags()
         assert "password-wrong" in {d.code for d in doc.diagnostics}
+
+
+def test_security_handler_problems_reach_the_document_diagnostics():
+    data = bytearray(sample("encrypted-aes256.pdf").read_bytes())
+    doc = Document(bytes(data))
+    stream = next(o for o in doc.iter_objects() if o.is_stream).value
+    data[stream.data_offset + stream.raw_length - 1] ^= 0xFF  # the last AES block: bad padding
+    doc = Document(bytes(data))
+    doc.stream_data(doc.get(stream.ref.num))
+    assert "aes-padding-bad" in {d.code for d in doc.diagnostics}

@@ -138,7 +138,7 @@ def test_repaired_file_needs_rewrite(tmp_path, capsys):
 def test_fonts_whose_text_would_not_change_are_left_alone(tmp_path, capsys):
     src, out = sample("encrypted-rc4.pdf"), tmp_path / "out.pdf"
     assert fix(src, out) == 0  # Helvetica + WinAnsi: 9.10.2 already reads it
-    assert "no extractor's output changes" in capsys.readouterr().out and not out.exists()
+    assert "not fixed: no fixable reason" in capsys.readouterr().out and not out.exists()
     assert fix(src, out, "--font", "6 0 R") == 0  # named: written, and encrypted like the file
     fixed = check_output(src, out)
     assert all(r.method == TOUNICODE for r in page_glyphs(fixed, fixed.page_ref(1)))

@@ -85,7 +85,9 @@ def test_differences_names_go_through_the_agl():
     records = [r for r in _records(path) if (r.step.gstate.text.font_name, r.glyph.code[0]) in named]
     assert len(records) > 300
     for r in records:
-        assert r.method == "Encoding"
+        # TeX names the AGL lacks (rho1, summationdisplay) and the AGL's mu in a TeX font
+        # (Greek, not MICRO SIGN) are the TeX glyph list's, a heuristic after the spec's step
+        assert r.method == "Encoding" or (r.method == "TeXGlyphList" and r.resolution.confidence == "heuristic")
         assert r.resolution.glyph_name == named[(r.step.gstate.text.font_name, r.glyph.code[0])]
         assert "/Differences" in _steps(r)["Encoding"].source_desc
 
@@ -147,7 +149,9 @@ def test_agl_rules_meaningless_names_and_flags():
                               "Encoding": enc}, b"ABCDE",
                              tounicode=_tounicode(("45", "E000"), ("44", "FFFD")))
     a, b, c, d, e = records
-    assert a.unicode == "" and a.method == "None" and any("meaningless" in f for f in a.resolution.flags)
+    # /g123 means nothing to the spec; the base encoding's letter is a heuristic (pdfminer.six, MuPDF)
+    assert a.resolution.spec_unicode == "" and any("meaningless" in f for f in a.resolution.flags)
+    assert (a.unicode, a.method, a.resolution.confidence) == ("A", "BaseEncodingFallback", "heuristic")
     assert (b.unicode, c.unicode) == ("\u0394", "ffi")
     assert d.method == "ToUnicode" and "replacement-character" in d.resolution.flags
     assert e.unicode == "\ue000" and "private-use" in e.resolution.flags

@@ -255,15 +255,15 @@ def test_kappa_font_program_parses_with_builtin_encoding(tmp_path):
     t1 = T1Font(str(path))
     t1.parse()
     encoding = t1.font["Encoding"]
-    assert (encoding[0x14], encoding[0x20], encoding[0x5D]) == ("kappa", "space", "musicsharp")
-    assert {"kappa", "space", "musicsharp", ".notdef"} <= set(t1.font["CharStrings"].keys())
+    assert (encoding[0x14], encoding[0x20], encoding[0x5B], encoding[0x5D]) == ("kappa", "space", "flat", "musicsharp")
+    assert {"kappa", "space", "flat", "musicsharp", ".notdef"} <= set(t1.font["CharStrings"].keys())
 
     from pdfminer.cmapdb import CMapParser, FileUnicodeMap
 
     cmap = FileUnicodeMap()
     CMapParser(cmap, io.BytesIO(tounicode)).run()
     assert cmap.cid2unichr == {0x5D: "\u266f"}
-    assert content == rb"BT /F4 12 Tf 72 700 Td [(\024)]TJ ( ) Tj (\135) Tj ET"
+    assert content == rb"BT /F4 12 Tf 72 700 Td [(\024)]TJ ( ) Tj (\133) Tj (\135) Tj ET"
 
 
 def test_poppler_falls_back_to_the_embedded_encoding():

@@ -8,7 +8,8 @@ needs more gets ``MemoryError``, or the child dies). The time limit is enforced 
 ``except Exception`` in the code it interrupts can swallow it) and the parent kills the
 child :data:`GRACE` seconds later if no answer came (a loop in C code never sees the signal).
 Whatever happens, :meth:`Child.outcome` turns it into one ``files`` record: the answer, a
-``Timeout`` or a ``WorkerDied``; the caller replaces a child that is no longer alive.
+``Timeout`` or a ``WorkerDied``; the caller replaces a child that is no longer alive (a
+child is also stopped after a timeout or a ``MemoryError``).
 """
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ from multiprocessing.connection import wait
 from .records import FileResult, failed_record
 
 GRACE = 2.0  # seconds between the soft time limit (SIGALRM) and the kill
+# Failures that interrupt code anywhere, possibly halfway through updating a cache: the child
+# that met one is replaced rather than trusted with the next file.
+RETIRE = ("Timeout", "MemoryError")
 _CONTEXT = None
 
 
@@ -138,6 +142,9 @@ class Child:
                 result = answer[1]
             else:
                 result = FileResult(failed_record(path, answer[1], answer[2], elapsed))
+                if answer[1] in RETIRE:
+                    self.path = None
+                    self.close()
         elif self.proc.sentinel in ready:
             self.proc.join(1)
             result = self._died(path, elapsed)

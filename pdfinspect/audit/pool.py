@@ -21,7 +21,9 @@ def run_local(paths: Iterable[str], task, options: Options, sink: Callable[[File
     """Run ``task(path, options)`` for every path in child processes and hand each result to
     ``sink`` as it arrives (in the parent, in completion order)."""
     pending = deque(paths)
-    children = [Child(memory_mb, timeout) for _ in range(max(1, min(workers, len(pending))))]
+    if not pending:
+        return
+    children = [Child(memory_mb, timeout) for _ in range(min(max(1, workers), len(pending)))]
     try:
         while True:
             for i, child in enumerate(children):

@@ -11,12 +11,13 @@ import hashlib
 import os
 import resource
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 
+from ..content.fontreports import font_reports
 from ..core.document import Document
 from ..core.objects import String
 from ..core.textstrings import decode_text
+from ..fonts.reasons import FontReport
 from .schema import EXAMPLE_CODES, SCHEMA_VERSION
 
 
@@ -126,77 +127,13 @@ def _audit(path: str, sha: str | None, options: Options) -> FileResult:
     return FileResult(rec, fonts)
 
 
-def font_record(path: str, sha: str | None, report) -> dict:
+def font_record(path: str, sha: str | None, report: FontReport) -> dict:
     return {"schema_version": SCHEMA_VERSION, "path": path, "sha256": sha,
             "font_ref": str(report.ref) if report.ref is not None else None,
-            "names": sorted(report.names), "subtype": report.subtype, "base_font": report.base_font,
+            "names": sorted(n for n in report.names if n), "subtype": report.subtype, "base_font": report.base_font,
             "first_page": min(report.pages) if report.pages else None, "pages_used": len(report.pages),
-            "codes": sum(report.confidence.values()), "methods": dict(report.methods),
+            "codes": report.codes, "methods": dict(report.methods),
             "confidence": dict(report.confidence),
             "reasons": [{"id": r.id, "count": len(r.codes), "codes": [c.hex() for c in r.codes[:EXAMPLE_CODES]],
                          "detail": r.detail} for r in report.reasons],
             "diagnosis": report.diagnosis}
-
-
-# -- interim: per-font reasons from the resolver, until pdfinspect.fonts.reasons lands ----------
-@dataclass(frozen=True)
-class _Reason:
-    id: str
-    codes: tuple
-    detail: str
-
-
-@dataclass(frozen=True)
-class _Report:
-    ref: object
-    names: frozenset
-    subtype: str
-    base_font: str
-    pages: tuple
-    methods: dict
-    confidence: dict
-    reasons: tuple
-    diagnosis: str
-
-
-def font_reports(doc, pages):
-    from ..content.textlayout import page_glyphs
-    from ..fonts.font import FontCache
-    from ..fonts.resolve import NONE, TOUNICODE, Resolver
-
-    fonts, resolver = FontCache(doc), Resolver(doc)
-    seen: dict = {}
-    for n in pages:
-        ref = doc.page_ref(n)
-        if ref is None:
-            continue
-        for g in page_glyphs(doc, ref, resolver, fonts):
-            font = g.step.font
-            if font is None:
-                continue
-            entry = seen.setdefault(font, ({}, set(), set()))
-            entry[0].setdefault(g.glyph.code, g.resolution)
-            entry[1].add(g.step.gstate.text.font_name)
-            entry[2].add(n)
-    out = []
-    for font, (codes, names, used) in seen.items():
-        methods = Counter(r.method for r in codes.values())
-        why: dict[str, list] = {}
-        for code, r in codes.items():
-            if font.tounicode is None:
-                why.setdefault("no_tounicode", []).append(code)
-            elif any(p.method == TOUNICODE and p.result != "hit" for p in r.path):
-                why.setdefault("tounicode_incomplete", []).append(code)
-            if r.method == NONE and r.glyph_name:
-                why.setdefault("unknown_glyph_names", []).append(code)
-            if "private-use" in r.flags:
-                why.setdefault("pua_output", []).append(code)
-            if "control-character" in r.flags or "replacement-character" in r.flags:
-                why.setdefault("control_or_fffd_output", []).append(code)
-        reasons = tuple(_Reason(k, tuple(sorted(v)), "") for k, v in sorted(why.items()))
-        unresolved = methods.get(NONE, 0)
-        out.append(_Report(font.ref, frozenset(n for n in names if n), font.subtype, font.base_font,
-                           tuple(sorted(used)), dict(methods),
-                           {"spec": len(codes) - unresolved, "none": unresolved} if codes else {},
-                           reasons, ", ".join(r.id for r in reasons)))
-    return out

@@ -44,7 +44,8 @@ def _number(path: Path) -> int:
     return int(path.stem.split("-", 1)[1])
 
 
-def read_manifest(out: Path) -> dict:
+def read_manifest(out: str | os.PathLike) -> dict:
+    out = Path(out)
     try:
         manifest = json.loads((out / MANIFEST).read_text())
     except FileNotFoundError:
@@ -57,8 +58,9 @@ def read_manifest(out: Path) -> dict:
     return manifest
 
 
-def read_records(out: Path, kind: str) -> Iterator[dict]:
+def read_records(out: str | os.PathLike, kind: str) -> Iterator[dict]:
     """Every record of ``kind`` (``files`` or ``fonts``) in shard order, as plain JSON values."""
+    out = Path(out)
     fmt = read_manifest(out)["format"]
     for shard in _shards(out, kind, FORMATS[fmt]):
         if fmt == "jsonl":

@@ -20,7 +20,7 @@ from .lookup import Lookup, lookup
 from .objects import Array, Dict, Name, Ref, Stream, String, is_integer
 from .objstm import ObjectStream
 from .parser import IndirectObject, Parser, parse_object_at
-from .xref import FREE, IN_FILE, IN_OBJSTM, Revision, XrefEntry, find_startxref, read_revisions
+from .xref import FREE, IN_FILE, Revision, XrefEntry, find_startxref, read_revisions
 
 if TYPE_CHECKING:
     from .crypt import EncryptionFacts

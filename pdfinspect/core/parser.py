@@ -11,7 +11,7 @@ from typing import Callable
 
 from .diagnostics import Diagnostic, warning
 from .lexer import DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token
-from .objects import Array, Dict, Ref, Stream
+from .objects import Array, Dict, Name, Ref, Stream, String
 
 MAX_DEPTH = 200
 # Keywords that end the object being read: an array or dictionary still open there is unterminated.
@@ -29,6 +29,68 @@ _NUMBERS = re.compile(_NUMBER)
 _REF_ARRAY = re.compile(rb"(?:" + _WS + rb"*+\d++" + _WS + rb"++\d++" + _WS + rb"++R" + _END + rb")*+"
                         + _WS + rb"*+\]")
 _REFS = re.compile(rb"(\d+)" + _WS + rb"+(\d+)" + _WS + rb"+R")
+
+# Fast paths for flat values, which are most of a file's objects (a destination
+# [12 0 R /XYZ 72 720 null], a page << /Type /Page /Parent 3 0 R /MediaBox [0 0 612 792] >>):
+# a regex checks that an array or dictionary holds only references, numbers, names without
+# '#', simple literal strings, true, false, null (and, in a dictionary, flat arrays of those),
+# then the values are read from its matches. Anything else, duplicate keys included, takes
+# the token-by-token path, which reports what it meets.
+_LOOK = rb"(?=[\x00\t\n\x0c\r ()<>\[\]{}/%]|\Z)"
+_NAME_CHARS = rb"[^\x00\t\n\x0c\r ()<>\[\]{}/%#]*+"
+
+
+def _item(capture: bool) -> bytes:
+    g = (lambda x: b"(" + x + b")") if capture else (lambda x: b"(?:" + x + b")")
+    return (rb"(?:" + g(rb"\d++") + _WS + rb"++" + g(rb"\d++") + _WS + rb"++R" + _LOOK
+            + rb"|" + g(rb"[+-]?+\d++") + _LOOK
+            + rb"|" + g(rb"[+-]?+(?:\d++\.\d*+|\.\d++)") + _LOOK
+            + rb"|/" + g(_NAME_CHARS) + _LOOK
+            + rb"|\(" + g(rb"[^()\\\r]*+") + rb"\)"
+            + rb"|" + g(rb"true|false|null") + _LOOK + rb")")
+
+
+_FLAT_ITEMS = rb"(?:" + _WS + rb"*+" + _item(False) + rb")*+" + _WS + rb"*+\]"
+_FLAT_ARRAY = re.compile(_FLAT_ITEMS)
+_FLAT_DICT = re.compile(rb"(?:" + _WS + rb"*+/" + _NAME_CHARS + _WS + rb"*+(?:" + _item(False) + rb"|\["
+                        + _FLAT_ITEMS + rb"))*+" + _WS + rb"*+>>")
+_ITEM = re.compile(_item(True))
+_KEY_VALUE = re.compile(_WS + rb"*+/(" + _NAME_CHARS + rb")" + _WS + rb"*+(?:" + _item(True) + rb"|\[("
+                        + rb"[^\]]*+)\])")
+_CONSTANTS = {b"true": True, b"false": False, b"null": None}
+
+
+def _flat_value(m: re.Match, base: int = 0):
+    """The value of one ``_item`` match whose groups start after group ``base``."""
+    k = m.lastindex - base
+    g = m.group(m.lastindex)
+    if k == 2:
+        return Ref(int(m.group(base + 1)), int(g))
+    if k == 3:
+        return int(g)
+    if k == 4:
+        return float(g)
+    if k == 5:
+        return Name(g.decode("latin-1"))
+    if k == 6:
+        return String(g)
+    return _CONSTANTS[g]
+
+
+def _flat_array(body: bytes) -> Array:
+    return Array(_flat_value(m) for m in _ITEM.finditer(body))
+
+
+def _flat_dict(body: bytes) -> Dict | None:
+    d = Dict()
+    n = 0
+    for m in _KEY_VALUE.finditer(body):
+        key = Name(m.group(1).decode("latin-1"))
+        d[key] = _flat_array(m.group(9)) if m.lastindex == 9 else _flat_value(m, 1)
+        n += 1
+    return d if len(d) == n else None  # a duplicate key: the slow path reports it
+
+
 _ENDSTREAM = re.compile(rb"endstream")
 _NEXT_OBJ = re.compile(rb"(?<![0-9])\d{1,10}[ \t\r\n\f\x00]+\d{1,5}[ \t\r\n\f\x00]+obj\b")
 _ENDSTREAM_AFTER = re.compile(rb"[\x00\t\n\x0c\r ]*endstream")
@@ -145,6 +207,10 @@ class Parser:
             if m is not None:
                 lexer.pos = m.end()
                 return Array(Ref(int(a), int(b)) for a, b in _REFS.findall(m.group()))
+            m = _FLAT_ARRAY.match(self.buf, lexer.pos, lexer.end)
+            if m is not None:
+                lexer.pos = m.end()
+                return _flat_array(m.group())
         arr = Array()
         if depth >= MAX_DEPTH:
             self._warn("nesting-too-deep", f"nesting deeper than {MAX_DEPTH}; array cut", open_tok.start)
@@ -169,6 +235,14 @@ class Parser:
             arr.append(value)
 
     def _parse_dict(self, open_tok: Token, depth: int) -> Dict:
+        if not self._pending:
+            lexer = self.lexer
+            m = _FLAT_DICT.match(self.buf, lexer.pos, lexer.end)
+            if m is not None:
+                d = _flat_dict(m.group())
+                if d is not None:
+                    lexer.pos = m.end()
+                    return d
         d = Dict()
         if depth >= MAX_DEPTH:
             self._warn("nesting-too-deep", f"nesting deeper than {MAX_DEPTH}; dictionary cut", open_tok.start)

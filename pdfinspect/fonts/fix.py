@@ -29,11 +29,11 @@ from ..core import writer
 from ..core.objects import Dict, Name, Ref, Stream
 from .cmap import CodespaceRange
 from .font import Font
+from .reasons import report
 from .resolve import ACTUAL_TEXT, CID_COLLECTION, ENCODING, HIT, TOUNICODE, PathStep, Resolution, text_flags
 from .tounicode_writer import ONE_BYTE, existing_mapping, in_codespace, tounicode_cmap
 
 SOURCES = ("spec", "heuristic")
-SPEC_METHODS = frozenset({"ToUnicode", "Encoding", "CIDCollection", "FontProgram"})
 FIXABLE = ("no_tounicode", "tounicode_incomplete", "tounicode_conflict", "tounicode_degenerate",
            "tounicode_multibyte_on_simple_font")
 KEEP, ADD, REPLACE, CONFLICT, UNRESOLVED, UNUSABLE = \
@@ -120,11 +120,8 @@ class FixPlan:
 
 
 def step_confidence(step: PathStep) -> str:
-    """``spec`` or ``heuristic``: the step's own field once it has one, else by method name."""
-    conf = getattr(step, "confidence", None)
-    if conf:
-        return conf
-    return "spec" if step.method in SPEC_METHODS and "TeX glyph list" not in step.detail else "heuristic"
+    """``spec`` or ``heuristic`` (the resolver marks each step)."""
+    return step.confidence
 
 
 def unusable(text: str | None) -> bool:
@@ -161,15 +158,17 @@ def for_tounicode(text: str) -> str:
 
 
 def decide(res: Resolution, source: str = "heuristic", replace_conflicts: bool = False,
-           font: Font | None = None) -> CodeFix:
-    """The new ToUnicode's answer for one code (see the module docstring)."""
-    fix = _decide(res, source, replace_conflicts)
+           font: Font | None = None, degenerate: bool = False) -> CodeFix:
+    """The new ToUnicode's answer for one code (see the module docstring); ``degenerate``
+    when the font report lists the code under ``tounicode_degenerate`` (many codes mapped to
+    one character count as no text)."""
+    fix = _decide(res, source, replace_conflicts, degenerate)
     if fix.action in (ADD, REPLACE):
         fix = dataclasses.replace(fix, after=for_tounicode(fix.after))
     return dataclasses.replace(fix, extracted=spec_extraction(font, res))
 
 
-def _decide(res: Resolution, source: str, replace_conflicts: bool) -> CodeFix:
+def _decide(res: Resolution, source: str, replace_conflicts: bool, degenerate: bool) -> CodeFix:
     tu = next((s for s in res.path if s.method == TOUNICODE), None)
     before = tu.unicode if tu is not None and tu.result == HIT else None
     alt = next((s for s in res.path if s.method not in (TOUNICODE, ACTUAL_TEXT) and s.result == HIT
@@ -178,9 +177,9 @@ def _decide(res: Resolution, source: str, replace_conflicts: bool) -> CodeFix:
     if before is not None and tu is not None:
         kept = CodeFix(res.code, KEEP, before, before, TOUNICODE, "spec", tu.detail)
         if alt is None:
-            return kept if not unusable(before) else CodeFix(res.code, UNUSABLE, before, before, TOUNICODE,
+            return kept if not (degenerate or unusable(before)) else CodeFix(res.code, UNUSABLE, before, before, TOUNICODE,
                                                              "spec", "no other method gives text")
-        if unusable(before):
+        if degenerate or unusable(before):
             return CodeFix(res.code, REPLACE, before, alt.unicode, alt.method, step_confidence(alt), _why(alt))
         if same_text(before, alt.unicode):
             return kept
@@ -205,32 +204,19 @@ def codespace_of(font: Font) -> tuple[CodespaceRange, ...]:
     return ONE_BYTE
 
 
-def font_reasons(font: Font, fixes: Iterable[CodeFix]) -> tuple[str, ...]:
-    """The fixable reasons (issue 9's ids) the codes show."""
-    fixes = list(fixes)
-    found = []
-    if font.tounicode is None:
-        found.append("no_tounicode")
-    else:
-        if any(f.before is None for f in fixes):
-            found.append("tounicode_incomplete")
-        if any(f.other is not None for f in fixes):
-            found.append("tounicode_conflict")
-        if any(f.before is not None and unusable(f.before) for f in fixes):
-            found.append("tounicode_degenerate")
-        if not font.is_type0 and any(len(r.low) != 1 for r in font.tounicode.effective_codespace()):
-            found.append("tounicode_multibyte_on_simple_font")
-    return tuple(found)
-
-
 def plan_font(font: Font, names: Iterable[str], resolutions: Iterable[Resolution],
               source: str = "heuristic", replace_conflicts: bool = False,
-              reasons: tuple[str, ...] | None = None, chosen: bool = False) -> FontFix:
-    """The fix for one font from the resolutions of the codes it shows. ``reasons`` are
-    the font report's reason ids when known (else worked out from the codes). A font whose
-    fix would change no extraction is written only when ``chosen``."""
-    codes = tuple(decide(r, source, replace_conflicts, font) for r in sorted(resolutions, key=lambda r: r.code))
-    fixable = tuple(r for r in (reasons if reasons is not None else font_reasons(font, codes)) if r in FIXABLE)
+              chosen: bool = False) -> FontFix:
+    """The fix for one font from the resolutions of the codes it shows, for the reasons its
+    font report (:func:`.reasons.report`) gives. A font without ToUnicode whose encoding
+    already reads, and a fix that would change no extraction, are written only when ``chosen``."""
+    resolutions = tuple(sorted(resolutions, key=lambda r: r.code))
+    found = report(font, resolutions, tuple(names)).reasons
+    degenerate = {c for r in found if r.id == "tounicode_degenerate" for c in r.codes}
+    codes = tuple(decide(r, source, replace_conflicts, font, r.code in degenerate) for r in resolutions)
+    fixable = tuple(r.id for r in found if r.id in FIXABLE)
+    if chosen and font.tounicode is None and "no_tounicode" not in fixable:
+        fixable = ("no_tounicode",) + fixable
     space = codespace_of(font)
     old = existing_mapping(font.tounicode)
     mapping = {code: text for code, text in old.items() if in_codespace(code, space)}
@@ -255,11 +241,9 @@ def plan_font(font: Font, names: Iterable[str], resolutions: Iterable[Resolution
 
 
 def plan(observed: Iterable[tuple[Font, str | None, Resolution]], source: str = "heuristic",
-         replace_conflicts: bool = False, only: set | None = None,
-         reasons: dict | None = None) -> FixPlan:
+         replace_conflicts: bool = False, only: set | None = None) -> FixPlan:
     """A plan from the glyphs seen: (font, resource name, resolution) per glyph. ``only``
-    keeps fonts whose reference or a resource name is in it; ``reasons`` maps a font's
-    reference to its report's reason ids."""
+    keeps fonts whose reference or a resource name is in it."""
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}, not {source!r}")
     by_font: dict[Font, dict[bytes, Resolution]] = {}
@@ -274,7 +258,6 @@ def plan(observed: Iterable[tuple[Font, str | None, Resolution]], source: str = 
     for font, codes in by_font.items():
         if only is not None and font.ref not in only and not (names.get(font, set()) & only):
             continue
-        known = reasons.get(font.ref) if reasons is not None else None
-        out.fonts.append(plan_font(font, names.get(font, ()), codes.values(), source, replace_conflicts, known,
+        out.fonts.append(plan_font(font, names.get(font, ()), codes.values(), source, replace_conflicts,
                                    chosen=only is not None))
     return out

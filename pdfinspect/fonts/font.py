@@ -30,7 +30,7 @@ STANDARD_14 = frozenset({
 
 # The public character collections whose Registry-Ordering-UCS2 CMaps exist (9.10.2).
 PUBLIC_COLLECTIONS = frozenset({("Adobe", "GB1"), ("Adobe", "CNS1"), ("Adobe", "Japan1"),
-                                ("Adobe", "Korea1")})
+                                ("Adobe", "Korea1"), ("Adobe", "KR")})
 
 FONT_FILE_KEYS = ("FontFile", "FontFile2", "FontFile3")
 

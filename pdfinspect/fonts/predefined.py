@@ -10,9 +10,13 @@ unpickled). Two losses in that conversion matter here and are made visible:
   reported as outside the codespace rather than mapped to ``notdef``.
 - ``notdefrange`` entries are not kept, so such codes have no CID here.
 
-``to-unicode-<Registry>-<Ordering>`` files give CID → Unicode for horizontal writing and a
-second table for vertical writing in which CIDs of vertical variants map to the rotated
-character (CID 736, "→" horizontally, is "↑" vertically).
+CID → Unicode (9.10.2 step 3) for the five public collections Adobe-GB1, -CNS1, -Japan1,
+-Korea1 and -KR comes from Adobe's newer ``<Registry>-<Ordering>-UCS2`` CMaps, converted by
+``data/make_cid_data.py`` into ``data/cid2unicode.json.gz`` (BSD-3-Clause, licence beside it):
+pdfminer.six's tables stop earlier (Japan1 at 15,117 CIDs of 23,060) and lack Adobe-KR.
+pdfminer.six's ``to-unicode-<Registry>-<Ordering>`` files still give the vertical-writing
+overrides, CIDs of vertical variants mapped to the rotated character (CID 736, "→"
+horizontally, is "↑" vertically).
 """
 from __future__ import annotations
 
@@ -28,6 +32,7 @@ import pdfminer
 from .cmap import CMap, CodespaceRange, Entry, identity_cmap
 
 _DATA = Path(pdfminer.__file__).resolve().parent / "cmap"
+_UCS2 = Path(__file__).resolve().parent / "data" / "cid2unicode.json.gz"
 
 
 def _load(name: str) -> dict | None:
@@ -103,15 +108,39 @@ def ucs2_source_name(registry: str, ordering: str) -> str:
     return f"{registry}-{ordering}-UCS2"
 
 
+@lru_cache(maxsize=1)
+def _ucs2_tables() -> dict:
+    with gzip.open(_UCS2, "rt", encoding="utf-8") as f:
+        return json.load(f)
+
+
+@lru_cache(maxsize=8)
+def _horizontal(collection: str) -> dict[int, str] | None:
+    table = _ucs2_tables().get(collection)
+    if table is None:
+        return None
+    out: dict[int, str] = {}
+    runs = table["runs"]
+    cid = u = 0
+    for i in range(0, len(runs), 3):
+        cid, u = cid + runs[i], u + runs[i + 2]
+        for k in range(runs[i + 1]):
+            out[cid + k] = chr(u + k)
+        cid, u = cid + runs[i + 1], u + runs[i + 1]
+    out.update((int(c), text) for c, text in table["strings"].items())
+    return out
+
+
 @lru_cache(maxsize=16)
 def cid_to_unicode(registry: str, ordering: str,
                    vertical: bool = False) -> Callable[[int], str | None] | None:
-    """CID → Unicode for a public character collection (Adobe-GB1, -CNS1, -Japan1, -Korea1)."""
-    data = _load(f"to-unicode-{registry}-{ordering}")
-    if data is None:
+    """CID → Unicode for a public character collection (Adobe-GB1, -CNS1, -Japan1, -Korea1, -KR)."""
+    by_cid = _horizontal(f"{registry}-{ordering}")
+    if by_cid is None:
         return None
-    table = data.get("CID2UNICHR_V" if vertical else "CID2UNICHR_H")
-    if not isinstance(table, dict):
-        return None
-    by_cid = {int(cid): text for cid, text in table.items()}
+    if vertical:
+        data = _load(f"to-unicode-{registry}-{ordering}")
+        h, v = (data.get("CID2UNICHR_H"), data.get("CID2UNICHR_V")) if data else (None, None)
+        if isinstance(h, dict) and isinstance(v, dict):
+            by_cid = {**by_cid, **{int(c): t for c, t in v.items() if h.get(c) != t}}
     return by_cid.get

@@ -14,33 +14,32 @@ extractors use:
 The first method that yields text wins; every other method that yields different text is
 a conflict. Each step names the object it read, so a user can go there. Results are
 cached per (font, code): a page resolves each distinct code of a font once.
+
+When all four give nothing, the heuristics of :mod:`.heuristics` are tried in turn (TeX
+glyph list, numeric glyph names, base-encoding and StandardEncoding fallbacks, code or
+CID as Unicode), each its own step with confidence ``heuristic`` and the readers that use
+it. The one heuristic that overrides the spec: an AGL name TeX fonts use for a Greek
+letter (``/Delta`` in cmr10 is Δ, not the AGL's ∆), flagged as an ambiguity.
 """
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
 
 from ..core.objects import Ref
+from . import heuristics as h
 from .agl import glyph_to_unicode, is_meaningless
 from .embedded import FontProgram, load_program
+from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, Font
+from .heuristics import HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
 
 TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM = "ToUnicode", "Encoding", "CIDCollection", "FontProgram"
 ACTUAL_TEXT, NONE = "ActualText", "None"
-METHODS = (TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM, ACTUAL_TEXT, NONE)
+SPEC_METHODS = (TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM)
+HEURISTIC_METHODS = tuple(x.method for x in h.HEURISTICS)
+METHODS = SPEC_METHODS + HEURISTIC_METHODS + (ACTUAL_TEXT, NONE)
 HIT, MISS, SKIPPED = "hit", "miss", "skipped"
-
-# Glyph names of TeX fonts (Computer Modern, Latin Modern, AMS) that the AGL lacks, from
-# lcdf-typetools' texglyphlist.txt, the list MuPDF and dvipdfmx read too. Only names met
-# in real files (pdflatex-cm-builtin-notounicode.pdf, latex-dvips-pk300-type3.pdf).
-TEX_GLYPH_NAMES = {
-    "rho1": "\u03f1", "epsilon1": "\u03f5", "planckover2pi": "\u210f", "planckover2pi1": "\u210f",
-    "negationslash": "\u0338", "visiblespace": "\u2423", "contintegral": "\u222e",
-    "angbracketleft": "\u27e8", "angbracketright": "\u27e9", "mapsto": "\u21a6",
-}
-# Size variants of TeX math extension glyphs (cmex10): ``parenleftBig``, ``summationdisplay``…
-_TEX_SIZE = re.compile(r"(.+?)(?:bigg|Bigg|big|Big|display|text)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +54,13 @@ class PathStep:
     result: str
     detail: str
     unicode: str | None = None
+    confidence: str = SPEC  # "spec" for ISO 32000's methods, "heuristic" for the fallbacks
+    used_by: tuple[str, ...] = ()  # readers known to apply the heuristic
 
     def __str__(self) -> str:
         where = f" ({self.source})" if self.source is not None else ""
-        return f"{self.method}: {self.source_desc}{where}: {self.looked_up} → {self.result}: {self.detail}"
+        kind = f" [heuristic, used by {', '.join(self.used_by)}]" if self.confidence == HEURISTIC else ""
+        return f"{self.method}{kind}: {self.source_desc}{where}: {self.looked_up} → {self.result}: {self.detail}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,12 @@ class Conflict:
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
+    """How one code resolved. ``confidence`` is ``spec`` when one of ISO 32000's methods gave
+    the text, ``heuristic`` when only a fallback did (``heuristic`` names it, ``used_by`` who
+    uses it), ``none`` when nothing did. ``spec_unicode`` is what the spec's methods alone
+    give; ``tounicode_only`` what an extractor that trusts only ToUnicode outputs (the
+    ToUnicode text, else the code itself as a character)."""
+
     code: bytes
     unicode: str
     method: str
@@ -80,6 +88,11 @@ class Resolution:
     path: tuple[PathStep, ...]
     conflicts: tuple[Conflict, ...]
     flags: tuple[str, ...]
+    confidence: str = SPEC
+    heuristic: str | None = None
+    used_by: tuple[str, ...] = ()
+    spec_unicode: str = ""
+    tounicode_only: str = ""
 
 
 def format_unicode(text: str) -> str:
@@ -109,6 +122,7 @@ class Resolver:
         self.doc = doc
         self._cache: dict[tuple[Font, bytes], Resolution] = {}
         self._programs: dict[Font, FontProgram | None] = {}
+        self._numeric: dict[tuple[Font, bool], h.NumericNames | None] = {}
 
     def program(self, font: Font) -> FontProgram | None:
         if font not in self._programs:
@@ -130,22 +144,155 @@ class Resolver:
         enc, name = _encoding(font, code, flags)
         coll = _collection(font, code, cid)
         prog, gid, prog_name = self._program_step(font, code, cid, name, flags)
-        path = (tu, enc, coll, prog)
-        winner = next((s for s in path if s.result == HIT), None)
+        path: tuple[PathStep, ...] = (tu, enc, coll, prog)
+        spec = next((s for s in path if s.result == HIT), None)
+        winner = spec
+        greek = self._tex_greek(font, spec, name, prog_name) if spec in (enc, prog) else None
+        if greek is not None:
+            path, winner = path + (greek,), greek
+            flags.append(f"AGL/TeX ambiguity: the AGL reads /{name or prog_name} as {format_unicode(spec.unicode)}, "
+                         f"TeX fonts mean {format_unicode(greek.unicode)}; the Greek letter is taken")
+        elif spec is None:
+            tried = self._heuristics(font, code, cid, name, prog_name, enc, prog)
+            path += tried
+            winner = next((s for s in tried if s.result == HIT), None)
         text = winner.unicode if winner is not None else ""
         method = winner.method if winner is not None else NONE
         conflicts = tuple(Conflict(s.method, s.unicode) for s in path
                           if s.result == HIT and s is not winner and s.unicode != text)
+        tounicode_only = tu.unicode if tu.result == HIT else _code_as_text(code)
         if winner is None:
             flags.append("unresolved")
         elif font.tounicode is not None and tu.result == MISS and _code_as_text(code) != text:
             as_code = int.from_bytes(code, "big")
             flags.append(f"ToUnicode {font.tounicode_ref or ''} has no entry for <{code.hex()}>: a "
                          f"ToUnicode-only extractor yields U+{as_code:04X} instead of {format_unicode(text)}")
+        if winner is not None and winner.confidence == HEURISTIC and spec is None:
+            flags.append(f"found only by the heuristic {winner.method} (used by {', '.join(winner.used_by)}): "
+                         "the spec's methods give nothing")
         if conflicts:
             flags.append("methods-disagree")
         flags.extend(text_flags(text))
-        return Resolution(code, text, method, cid, gid, name or prog_name, path, conflicts, tuple(flags))
+        confidence = NO_CONFIDENCE if winner is None else winner.confidence
+        heuristic = winner.method if confidence == HEURISTIC else None
+        return Resolution(code, text, method, cid, gid, name or prog_name, path, conflicts, tuple(flags),
+                          confidence, heuristic, winner.used_by if heuristic else (),
+                          spec.unicode if spec is not None else "", tounicode_only)
+
+    # -- heuristics (after the spec) -----------------------------------------------------------
+    def _tex_greek(self, font: Font, spec: PathStep, name: str | None, prog_name: str | None) -> PathStep | None:
+        """The TeX reading of an AGL name that TeX fonts use for a Greek letter, if it applies."""
+        glyph = name if spec.method == ENCODING else prog_name or name
+        greek = h.tex_greek(glyph or "")
+        if greek is None or not h.is_tex_font(font.base_font) or greek == spec.unicode:
+            return None
+        return _heuristic_step(h.TEX_GLYPH_LIST, font.ref, f"TeX font {font.base_font}", f"/{glyph}", HIT,
+                               f"in TeX fonts /{glyph} is the Greek letter {format_unicode(greek)}; "
+                               f"the AGL's {format_unicode(spec.unicode)} is another character", greek)
+
+    def _heuristics(self, font: Font, code: bytes, cid: int | None, name: str | None, prog_name: str | None,
+                    enc: PathStep, prog: PathStep) -> tuple[PathStep, ...]:
+        """The heuristics that apply to this code, in order, up to the first that yields text."""
+        steps: list[PathStep] = []
+        c = code[0] if code else 0
+        names = [n for n in dict.fromkeys((name, prog_name)) if n]
+        for glyph in names:
+            found = h.tex_glyph(glyph)
+            if found is not None:
+                steps.append(_heuristic_step(h.TEX_GLYPH_LIST, font.ref, "TeX glyph list", f"/{glyph}", HIT,
+                                             f"{found[1]} → {format_unicode(found[0])}", found[0]))
+                return tuple(steps)
+        for glyph in names:
+            judged = self.numeric_names(font, from_program=glyph != name)
+            found = h.numeric_glyph(glyph, judged)
+            if found is not None:
+                text, how = found
+                steps.append(_heuristic_step(h.NUMERIC_GLYPH_NAME, font.encoding_ref or font.ref, "glyph name",
+                                             f"/{glyph}", HIT if text else MISS,
+                                             f"{how} → {format_unicode(text)}" if text else how, text or None))
+                if text:
+                    return tuple(steps)
+        if font.is_type0:
+            step = self._cid_as_unicode(font, code, cid)
+            return (step,) if step is not None else ()
+        prog_obj = self.program(font) if font.embedded else None
+        readable = prog_obj is not None and bool(prog_obj.glyph_names or prog_obj.cmaps or prog_obj.builtin_encoding)
+        if name and c in font.differences and not h.is_tex_font(font.base_font):
+            base, base_name = self._base_name(font, prog_obj, c)
+            text = glyph_to_unicode(base_name).unicode if base_name else ""
+            steps.append(_heuristic_step(
+                h.BASE_ENCODING_FALLBACK, font.encoding_ref or font.ref, f"{base} (base of /Differences)",
+                f"code 0x{c:02X}", HIT if text else MISS,
+                f"/Differences names /{name}, which nothing maps; the base encoding has "
+                + (f"/{base_name} → {format_unicode(text)}" if text else "nothing for the code"), text or None))
+            if text:
+                return tuple(steps)
+        if font.subtype == "Type3":
+            return tuple(steps)
+        if name is None and not readable and font.encoding_base is None:
+            std = base_encoding("StandardEncoding")
+            std_name = std[c] if std is not None else None
+            text = glyph_to_unicode(std_name).unicode if std_name else ""
+            why = "the embedded program cannot be read" if font.embedded else "no program is embedded"
+            steps.append(_heuristic_step(
+                h.STANDARD_ENCODING_FALLBACK, font.program_ref or font.descriptor_ref or font.ref,
+                "StandardEncoding", f"code 0x{c:02X}", HIT if text else MISS,
+                f"{why}, so its built-in encoding is unknown; StandardEncoding has "
+                + (f"/{std_name} → {format_unicode(text)}" if text else "nothing for the code"), text or None))
+            if text:
+                return tuple(steps)
+        if font.subtype == "TrueType" and prog_obj is not None and (font.symbolic or (3, 0) in prog_obj.cmaps):
+            text = h._char(c) if c >= 0x20 else ""
+            steps.append(_heuristic_step(
+                h.CODE_AS_UNICODE, prog_obj.ref, f"{prog_obj.describe} (symbolic TrueType)", f"code 0x{c:02X}",
+                HIT if text else MISS, "no glyph name and no Unicode cmap: the code itself is output as the "
+                f"character {format_unicode(text)}" if text else "a control code: nothing to output", text or None))
+        return tuple(steps)
+
+    def _cid_as_unicode(self, font: Font, code: bytes, cid: int | None) -> PathStep | None:
+        """Type0 without ToUnicode: Identity CIDs (= codes) read as code points; with another
+        CMap of a private collection, the code itself."""
+        if font.tounicode is not None:
+            return None
+        source = font.cid_font.ref if font.cid_font else font.ref
+        if font.encoding_desc.startswith("Identity"):
+            if cid is None:
+                return None
+            text = h._char(cid) if cid >= 0x20 else ""
+            return _heuristic_step(
+                h.CID_AS_UNICODE, source, f"{font.encoding_desc}, no ToUnicode", f"CID {cid}", HIT if text else MISS,
+                f"the CID read as a code point → {format_unicode(text)}; right only where the producer wrote "
+                "Unicode values as CIDs" if text else "CID is a control code or not a code point", text or None)
+        value = int.from_bytes(code, "big")
+        text = h._char(value) if value >= 0x20 else ""
+        return _heuristic_step(
+            h.CODE_AS_UNICODE, source, f"CMap {font.encoding_desc}, no ToUnicode", f"code <{code.hex()}>",
+            HIT if text else MISS, f"the code read as a code point → {format_unicode(text)}"
+            if text else "code is a control code or not a code point", text or None)
+
+    def _base_name(self, font: Font, prog: FontProgram | None, c: int) -> tuple[str, str | None]:
+        """The base encoding under /Differences and its name for ``c``: the named base, else the
+        program's built-in encoding, else StandardEncoding."""
+        if font.encoding_base is not None:
+            table = base_encoding(font.encoding_base)
+            return font.encoding_base, table[c] if table else None
+        if prog is not None and prog.builtin_encoding:
+            return "the program's built-in encoding", prog.builtin_encoding.get(c)
+        table = base_encoding("StandardEncoding")
+        return "StandardEncoding", table[c] if table else None
+
+    def numeric_names(self, font: Font, from_program: bool = False) -> h.NumericNames | None:
+        """The font's numeric glyph names judged once (its /Differences, or for names from the
+        program, its built-in encoding)."""
+        key = (font, from_program)
+        if key not in self._numeric:
+            if from_program:
+                prog = self.program(font) if font.embedded else None
+                pairs = prog.builtin_encoding.items() if prog is not None else ()
+            else:
+                pairs = font.differences.items()
+            self._numeric[key] = h.judge_numeric_names(pairs)
+        return self._numeric[key]
 
     # -- 4. the embedded program -------------------------------------------------------------
     def _program_step(self, font: Font, code: bytes, cid: int | None, enc_name: str | None, flags: list):
@@ -243,6 +390,10 @@ def _step(method, source, source_desc, looked_up, result, detail, unicode=None) 
     return PathStep(method, source, source_desc, looked_up, result, detail, unicode)
 
 
+def _heuristic_step(heuristic: Heuristic, source, desc, looked, result, detail, unicode=None) -> PathStep:
+    return PathStep(heuristic.method, source, desc, looked, result, detail, unicode, HEURISTIC, heuristic.used_by)
+
+
 def _name_step(method, source, desc, looked, name: str, font: Font, flags: list) -> PathStep:
     """A glyph name → AGL step (9.10.2 step 2; AGL specification)."""
     if is_meaningless(name):
@@ -250,22 +401,9 @@ def _name_step(method, source, desc, looked, name: str, font: Font, flags: list)
         return _step(method, source, desc, f"{looked} → /{name}", MISS, "glyph name carries no meaning")
     res = glyph_to_unicode(name, zapf_dingbats=font.base_font.endswith("ZapfDingbats"))
     if not res.unicode:
-        tex = _tex_name(name)
-        if tex:
-            return _step(method, source, desc, f"{looked} → /{name}", HIT,
-                         f"not in the AGL; TeX glyph list → {format_unicode(tex)}", tex)
         return _step(method, source, desc, f"{looked} → /{name}", MISS, f"AGL: {res.detail}")
     return _step(method, source, desc, f"{looked} → /{name}", HIT,
                  f"AGL ({res.rule}) → {format_unicode(res.unicode)}", res.unicode)
-
-
-def _tex_name(name: str) -> str:
-    if name in TEX_GLYPH_NAMES:
-        return TEX_GLYPH_NAMES[name]
-    m = _TEX_SIZE.fullmatch(name)
-    if m is None:
-        return ""
-    return TEX_GLYPH_NAMES.get(m.group(1)) or glyph_to_unicode(m.group(1)).unicode
 
 
 # -- 1. ToUnicode ------------------------------------------------------------------------------

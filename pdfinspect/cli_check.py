@@ -1,0 +1,44 @@
+"""``pdfinspect check FILE``: the whole-file check (see :mod:`pdfinspect.core.check`)."""
+from __future__ import annotations
+
+import sys
+
+from .cli import _report_repairs, add_common_options, open_document
+from .core.check import check
+from .present.text import safe_line
+
+
+def register(subparsers) -> None:
+    s = subparsers.add_parser(
+        "check", help="check the whole file, like qpdf --check (exit 0 clean, 3 warnings, 1 errors)",
+        description="Parse every object, decode every stream, compare lengths and offsets with the data, "
+                    "walk the page tree and read the encryption. Prints every problem found, then a "
+                    "verdict. Exit status: 0 clean, 3 warnings only, 1 errors (as qpdf --check).")
+    s.add_argument("file")
+    s.add_argument("--quiet", action="store_true", help="print only the verdict")
+    add_common_options(s)
+
+
+def cmd_check(args, out) -> int:
+    doc = open_document(args, allow_locked=True)
+    progress = _progress if sys.stderr.isatty() else None
+    report = check(doc, progress)
+    if progress is not None:
+        sys.stderr.write("\r\x1b[K")
+    out.line(f"checking {safe_line(args.file)}")
+    out.line(f"PDF version: {report.version or '?'}")
+    out.line(f"Encryption:  {safe_line(report.encryption)}")
+    out.line(f"Pages:       {report.pages}")
+    out.line(f"Objects:     {report.objects} parsed, {report.streams} stream(s) decoded"
+             + (f", {report.streams_failed} failed" if report.streams_failed else ""))
+    if not args.quiet:
+        for d in report.errors + report.warnings:
+            out.line(safe_line(str(d)))
+    out.line(report.verdict())
+    _report_repairs(doc, quiet=True)  # listed above: not again on stderr
+    return report.status
+
+
+def _progress(done: int, total: int) -> None:
+    sys.stderr.write(f"\rchecking: {done:,} of {total:,} objects")
+    sys.stderr.flush()

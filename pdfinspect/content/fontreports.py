@@ -1,0 +1,36 @@
+"""Font reports over pages: every glyph of the chosen pages resolved, then summed up per font
+with the reasons of :mod:`pdfinspect.fonts.reasons` (which holds the types and the logic;
+walking content streams belongs to this layer)."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..fonts.font import Font, FontCache
+from ..fonts.reasons import FontReport, report
+from ..fonts.resolve import Resolution, Resolver
+from .textlayout import page_glyphs
+
+
+def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | None = None, *,
+                 annots: bool = True) -> list[FontReport]:
+    """One :class:`FontReport` per font used on ``pages`` (1-based numbers; ``None``: all),
+    annotation appearances included unless ``annots`` is false."""
+    resolver = resolver or Resolver(doc)
+    fonts = FontCache(doc)
+    numbers = range(1, doc.page_count() + 1) if pages is None else pages
+    seen: dict[Font, dict[bytes, Resolution]] = {}
+    names: dict[Font, set[str]] = {}
+    used_on: dict[Font, set[int]] = {}
+    for n in numbers:
+        ref = doc.page_ref(n)
+        if ref is None:
+            continue
+        for r in page_glyphs(doc, ref, resolver=resolver, fonts=fonts, annots=annots):
+            font = r.step.font
+            if font is None:
+                continue
+            seen.setdefault(font, {}).setdefault(r.glyph.code, r.resolution)
+            names.setdefault(font, set()).add(r.step.gstate.text.font_name or "")
+            used_on.setdefault(font, set()).add(n)
+    return [report(font, tuple(seen.get(font, {}).values()), tuple(sorted(names.get(font, ()))),
+                   tuple(sorted(used_on.get(font, ()))), resolver) for font in fonts]
