@@ -94,7 +94,7 @@ class PdfInspectApp(App):
         self.password = password
         self.log_path = log_path
         self.start = start
-        self.start_view = start_view  # ("stepper" or "glyphs", page)
+        self.start_view = start_view  # ("stepper" or "glyphs", page), or (mode, 0) for a mode
         self.content_page: int | None = None  # the page the stepper and glyph inspector show
         self.current: Target | ContentView | None = None
         self.last_target: Target | None = None  # what the browser showed last
@@ -123,7 +123,9 @@ class PdfInspectApp(App):
     def on_mount(self) -> None:
         self.on_resize(events.Resize(self.size, self.size))
         self.list_numbers()
-        if self.start_view is not None:
+        if self.start_view is not None and self.start_view[0] in self.MODES:
+            self.switch_mode(self.start_view[0])  # ("revisions", 0): a fixed copy just written
+        elif self.start_view is not None:
             self.open_content_view(*self.start_view)
         elif self.start is not None:
             self.show_target(self.start)
