@@ -351,6 +351,9 @@ def build_open_parser() -> argparse.ArgumentParser:
     p.add_argument("--page", type=int, help="open the app at page N")
     p.add_argument("--step", action="store_true", help="with --page: open the content stepper")
     p.add_argument("--glyphs", action="store_true", help="with --page: open the glyph inspector")
+    p.add_argument("--images", choices=("auto", "halfblock", "kitty", "sixel", "none"), default="auto",
+                   help="how the page preview (key i) is drawn: half-block characters work everywhere; "
+                        "none turns it off (default auto)")
     p.add_argument("--log", metavar="FILE", help="append the traceback of any failure in the app to FILE")
     add_common_options(p)
     return p
@@ -406,4 +409,4 @@ def _dispatch(argv: list[str]) -> int:
     from .tui import run_app  # the only place the CLI touches Textual
 
     return run_app(args.file, password=args.password, object_num=args.object, page=args.page,
-                   step=args.step, glyphs=args.glyphs, log_path=args.log)
+                   step=args.step, glyphs=args.glyphs, images=args.images, log_path=args.log)

@@ -1,7 +1,7 @@
 """Write screenshots/*.svg: each main screen of the app on a sample file (Textual's
 ``save_screenshot`` inside ``run_test``). Run from anywhere:
 
-    python screenshots/make_screenshots.py
+    python screenshots/make_screenshots.py [NAME …]
 """
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ SHOTS = [
     ("help", "minimal.pdf", None, ["question_mark"]),
     ("stepper", "kappa.pdf", None, ["ctrl+p", *"step 1", "enter", "t"]),
     ("glyphs", "kappa.pdf", None, ["ctrl+p", *"glyphs 1", "enter"]),
+    ("preview", "content.pdf", None, ["ctrl+p", *"step 1", "enter", "t", "t", "i"]),
+    ("preview-zoom", "content.pdf", None, ["ctrl+p", *"step 1", "enter", "t", "t", "i", "Z"]),
 ]
 
 
@@ -46,7 +48,12 @@ async def shoot(name: str, sample: str, object_num: int | None, keys: list[str])
 
 
 def main() -> None:
+    import sys
+
+    wanted = sys.argv[1:]  # names of the shots to make (default: all)
     for shot in SHOTS:
+        if wanted and shot[0] not in wanted:
+            continue
         print(asyncio.run(shoot(*shot)))
 
 

@@ -17,8 +17,7 @@ def cell_rows(image) -> list[list[tuple[Colour, Colour]]]:
     white = b"\xff" * row
     rows = []
     for y in range(0, h, 2):
-        top = data[y * row:(y + 1) * row]
-        bottom = data[(y + 1) * row:(y + 2) * row] if y + 1 < h else white
-        rows.append([((top[i], top[i + 1], top[i + 2]), (bottom[i], bottom[i + 1], bottom[i + 2]))
-                     for i in range(0, row, 3)])
+        top = iter(data[y * row:(y + 1) * row])
+        bottom = iter(data[(y + 1) * row:(y + 2) * row] if y + 1 < h else white)
+        rows.append(list(zip(zip(top, top, top), zip(bottom, bottom, bottom))))
     return rows

@@ -8,12 +8,14 @@ pictures in a small cache, so stepping with the preview open renders nothing new
 """
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
 MAX_PIXELS = 40_000_000  # a rendering larger than this is refused: pdfium would allocate it whole
-CACHE_SIZE = 16
+FULL_PAGE_PIXELS = 12_000_000  # a zoomed view is cut from the whole page rendered up to this size
+CACHE_PIXELS = 40_000_000  # pictures kept, oldest dropped first (3 bytes a pixel)
 Rect = tuple[float, float, float, float]  # left, bottom, right, top in page space
 
 
@@ -81,11 +83,11 @@ def fit_scale(region_size: tuple[float, float], pixels: tuple[int, int]) -> floa
     return max(1e-3, min(pixels[0] / max(w, 1e-3), pixels[1] / max(h, 1e-3)))
 
 
-def around(page: Page, rect: Rect, pixels: tuple[int, int], ems: float = 10.0) -> tuple[float, float, float, float]:
-    """A display region centred on ``rect``, ``ems`` times its height tall (at least 36 pt),
+def around(page: Page, rect: Rect, pixels: tuple[int, int], ems: float = 6.0) -> tuple[float, float, float, float]:
+    """A display region centred on ``rect``, ``ems`` times its height tall (at least 24 pt),
     shaped like ``pixels`` and kept on the page where it can be."""
     l, t, r, b = page.display_rect(rect)
-    height = max(36.0, (b - t) * ems, (r - l) * ems * pixels[1] / max(pixels[0], 1) / 2)
+    height = max(24.0, (b - t) * ems, (r - l) * ems * pixels[1] / max(pixels[0], 1) / 2)
     width = height * pixels[0] / max(pixels[1], 1)
     cx, cy = (l + r) / 2, (t + b) / 2
     pw, ph = page.size
@@ -104,6 +106,7 @@ class Renderer:
         self._lock = threading.Lock()
         self._cache: OrderedDict = OrderedDict()
         self._pages: dict[int, Page] = {}
+        self._open = None  # (index, pdfium page) of the page rendered last
 
     def _document(self):
         if self._pdf is None:
@@ -132,19 +135,74 @@ class Renderer:
                 p.close()
         return self._pages[index]
 
-    def view(self, index: int, pixels: tuple[int, int], focus: Rect | None = None) -> View:
+    def view(self, index: int, pixels: tuple[int, int], focus: Rect | None = None,
+             page: Page | None = None) -> View:
         """The view of page ``index`` that fits ``pixels``: the whole page, or around ``focus``."""
-        page = self.page(index)
+        page = page or self.page(index)
         if focus is None:
             region = (0.0, 0.0) + page.size
-        else:
-            region = around(page, focus, pixels)
-        return View(page, region, fit_scale((region[2] - region[0], region[3] - region[1]), pixels))
+            return View(page, region, fit_scale((region[2] - region[0], region[3] - region[1]), pixels))
+        region = around(page, focus, pixels)
+        scale = fit_scale((region[2] - region[0], region[3] - region[1]), pixels)
+        scale = 2 ** (math.floor(math.log2(scale) * 2) / 2)  # steps of √2: glyphs of one size share it
+        cx, cy = (region[0] + region[2]) / 2, (region[1] + region[3]) / 2
+        w, h = pixels[0] / scale, pixels[1] / scale
+        pw, ph = page.size
+        l, t = min(max(0.0, cx - w / 2), max(0.0, pw - w)), min(max(0.0, cy - h / 2), max(0.0, ph - h))
+        return View(page, (l, t, l + w, t + h), scale)
+
+    @staticmethod
+    def _key(index: int, view: View) -> tuple:
+        l, t, r, b = view.region
+        return index, round(l, 2), round(t, 2), round(r, 2), round(b, 2), round(view.scale, 4)
+
+    def cached(self, index: int, view: View):
+        """The picture of ``view`` if it is in the cache and no rendering holds the lock, else
+        ``None``: what a UI thread may ask without waiting for pdfium."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            image = self._cache.get(self._key(index, view))
+            if image is None and self._by_crop(view):
+                full = self._cache.get(self._key(index, self._full_view(view)))
+                image = self._crop(full, view) if full is not None else None
+            return image
+        finally:
+            self._lock.release()
+
+    @staticmethod
+    def _full_view(view: View) -> View:
+        return View(view.page, (0.0, 0.0) + view.page.size, view.scale)
+
+    def _by_crop(self, view: View) -> bool:
+        """Whether a region is cut from the whole page rendered at its scale (small enough to
+        keep): zooming then steps from glyph to glyph without calling pdfium again."""
+        w, h = self._full_view(view).pixels
+        return view.region != (0.0, 0.0) + view.page.size and w * h <= FULL_PAGE_PIXELS
+
+    @staticmethod
+    def _crop(full, view: View):
+        from PIL import Image
+
+        l, t, _r, _b = view.region
+        x, y = round(l * view.scale), round(t * view.scale)
+        w, h = view.pixels
+        if x >= 0 and y >= 0 and x + w <= full.width and y + h <= full.height:
+            return full.crop((x, y, x + w, y + h))
+        canvas = Image.new("RGB", (w, h), (255, 255, 255))  # beyond the page: paper, not black
+        canvas.paste(full, (-x, -y))
+        return canvas
+
+    def known_page(self, index: int) -> Page | None:
+        """Page ``index`` if it was read already (no pdfium call), else ``None``."""
+        return self._pages.get(index)
 
     def render(self, index: int, view: View):
         """A Pillow RGB image of ``view`` (cached)."""
+        if self._by_crop(view):
+            return self._crop(self.render(index, self._full_view(view)), view)
+        key = self._key(index, view)
         l, t, r, b = view.region
-        key = (index, round(l, 2), round(t, 2), round(r, 2), round(b, 2), round(view.scale, 4))
         with self._lock:
             image = self._cache.get(key)
             if image is not None:
@@ -156,21 +214,34 @@ class Renderer:
                                   "use a smaller scale")
             pw, ph = view.page.size
             crop = (l, ph - b, pw - r, t)  # pdfium crops from each edge: left, bottom, right, top
-            p = self._document()[index]
             try:
-                bitmap = p.render(scale=view.scale, crop=tuple(max(0.0, c) for c in crop), may_draw_forms=True)
+                bitmap = self._loaded(index).render(scale=view.scale, crop=tuple(max(0.0, c) for c in crop),
+                                                    may_draw_forms=True)
                 image = bitmap.to_pil().convert("RGB")
             except Exception as e:  # pdfium's own errors: say so, the app goes on
                 raise RenderError(f"pdfium could not render page {index + 1}: {e}") from None
-            finally:
-                p.close()
             self._cache[key] = image
-            if len(self._cache) > CACHE_SIZE:
+            while len(self._cache) > 1 and sum(i.width * i.height for i in self._cache.values()) > CACHE_PIXELS:
                 self._cache.popitem(last=False)
             return image
 
+    def _loaded(self, index: int):
+        """pdfium's page ``index``, kept loaded while the same page is rendered again (zooming
+        or stepping re-renders one page; loading it parses its content each time)."""
+        if self._open is not None and self._open[0] == index:
+            return self._open[1]
+        if self._open is not None:
+            self._open[1].close()
+            self._open = None
+        page = self._document()[index]
+        self._open = (index, page)
+        return page
+
     def close(self) -> None:
         with self._lock:
+            if self._open is not None:
+                self._open[1].close()
+                self._open = None
             if self._pdf is not None:
                 self._pdf.close()
                 self._pdf = None

@@ -26,13 +26,15 @@ def start_target(doc: Document, object_num: int | None, page: int | None) -> Tar
 
 
 def run_app(path, password: str = "", object_num: int | None = None, page: int | None = None,
-            step: bool = False, glyphs: bool = False, log_path: str | None = None) -> int:
+            step: bool = False, glyphs: bool = False, images: str = "auto",
+            log_path: str | None = None) -> int:
     """Open ``path`` and run the app; returns the exit status, as the CLI does: 1 when the
     file cannot be read (or no password given opens it), 2 for a page the file does not have.
 
     ``step`` opens the content stepper and ``glyphs`` the glyph inspector on page ``page``
     (default 1) instead of the browser. An encrypted file that the password does not open
-    asks for one (:mod:`.password`). ``log_path`` receives the traceback of any failure.
+    asks for one (:mod:`.password`). ``log_path`` receives the traceback of any failure;
+    ``images`` is the ``--images`` mode of the page preview.
     """
     from .app import PdfInspectApp
 
@@ -55,7 +57,9 @@ def run_app(path, password: str = "", object_num: int | None = None, page: int |
         print(f"pdfinspect: {e}", file=sys.stderr)
         return 2
     view = "stepper" if step else "glyphs" if glyphs else None
-    PdfInspectApp(doc, password, start, (view, page or 1) if view else None, log_path=log_path).run()
+    app = PdfInspectApp(doc, password, start, (view, page or 1) if view else None, log_path=log_path)
+    app.images = images  # how the page preview is drawn (widgets/preview.py)
+    app.run()
     return 0
 
 

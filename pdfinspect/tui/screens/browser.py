@@ -24,6 +24,7 @@ from ..widgets.object_list import ObjectList
 from ..widgets.object_tree import ObjectTree
 from ..widgets.object_view import ObjectView, object_items
 from ..widgets.parts import styled
+from ..widgets.preview import PagePreview, image_preview
 from ..widgets.stream_view import VIEW_LIMIT, StreamView, text_lines
 
 
@@ -94,6 +95,7 @@ class BrowserScreen(ReportsFailures, Screen):
                 yield ObjectView(id="object-view")
                 yield Static(id="stream-header", markup=False)
                 yield StreamView(id="stream-view")
+                yield PagePreview(id="preview", classes="-below")
             with Vertical(id="side"):
                 yield Static("Referenced by", classes="panel-title")
                 yield ProgressBar(id="backrefs-progress", show_eta=False)
@@ -129,6 +131,7 @@ class BrowserScreen(ReportsFailures, Screen):
         self._obj = None
         self.query_one("#object-header", Static).update(Text(f"loading {target.describe()}…", style="italic"))
         self.query_one(ObjectView).set_items([note("loading…")])
+        self.query_one("#preview", PagePreview).show_image(None)  # until an image is decoded
         if target.ref is not None:
             self.query_one(ObjectList).select_number(target.ref.num)
             self.query_one(ObjectTree).follow(target.ref)
@@ -185,13 +188,16 @@ class BrowserScreen(ReportsFailures, Screen):
         with self.app.loader() as doc:  # obj came from the loader's Document
             result = doc.stream_data(obj, decode_filters=not raw, limit=min(doc.decode_limit, VIEW_LIMIT))
             kind = streams.stream_kind(obj.value.dict, result.data, key)
+            picture = None if raw else image_preview(doc, obj, result)
         if not (kind == "hex" if hex_mode is None else hex_mode):
             text = text_lines(result.data)
-        self.app.call_from_thread(self._show_stream, token, obj, result, kind, None, text)
+        self.app.call_from_thread(self._show_stream, token, obj, result, kind, None, text, picture)
 
-    def _show_stream(self, token: int, obj, result, kind: str, error: str | None, text: list[str] | None) -> None:
+    def _show_stream(self, token: int, obj, result, kind: str, error: str | None, text: list[str] | None,
+                     picture=None) -> None:
         if token != self._token:
             return
+        self.query_one("#preview", PagePreview).show_image(picture)
         shown_as = "hex" if text is None else kind
         head = streams.StreamHeader(self.raw, len(obj.value.raw), result, shown_as, error)
         header = styled(head.parts(), STREAM_STYLES)

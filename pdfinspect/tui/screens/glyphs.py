@@ -29,12 +29,13 @@ from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, Target
 from ..widgets.glyph_panels import GLYPH_HEADER, PagePrompt, PathList, PickList, font_panel, glyph_row
 from ..widgets.line_view import LineView
+from ..widgets.preview import PagePreview, PreviewHost, glyph_layers
 from .stepper import BUDGET_BYTES, BUDGET_OPERATORS
 
 TABLE_HEADER = f"{GLYPH_HEADER} {'count':>6}  conflicts"
 
 
-class GlyphScreen(ReportsFailures, PagePrompt, Screen):
+class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
     """Glyphs of page N (open from the palette or ``--page N --glyphs``)."""
 
     PAGE_MODE = "glyphs"
@@ -49,6 +50,7 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
         Binding("m", "filter('meaningless')", "Bad names", id="filter-meaningless",
                 tooltip="Show only codes with meaningless glyph names like g12 (toggle)"),
         Binding("p", "pick_page", "Page", id="glyphs-page", tooltip="Inspect page N's glyphs (type its number)"),
+        *PreviewHost.PREVIEW_BINDINGS,
     ]
     DEFAULT_CSS = """
     #glyph-font { height: auto; max-height: 14; padding: 0 1; }
@@ -63,6 +65,8 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
         self.shown: list[CodeRow | Font] = []
         self.programs: dict[Font, FontProgram | None] = {}
         self.diagnoses: dict[Font, str] = {}
+        self.records = ()  # every glyph of the page, for the preview
+        self.current: CodeRow | Font | None = None
         self.stopped: str | None = None  # where the interpretation budget ran out
 
     def compose(self) -> ComposeResult:
@@ -76,6 +80,7 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
                 yield Static(id="glyph-font")
                 yield Static("resolution path (enter: open the object)", classes="panel-title")
                 yield PathList(id="glyph-path")
+            yield PagePreview(id="preview")
         yield Footer()
 
     def show_page(self, n: int) -> None:
@@ -93,11 +98,12 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
         doc = self.app.reopen()
         resolver = Resolver(doc)
         budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
-        rows = code_rows(page_glyphs(doc, ref, resolver, budget=budget))
+        records = list(page_glyphs(doc, ref, resolver, budget=budget))
+        rows = code_rows(records)
         programs = {r.font: resolver.program(r.font) for r in rows}
         diagnoses = font_diagnoses(rows)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses, budget.stopped)
+            self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses, budget.stopped, records)
 
     def worker_failed(self, worker: Worker) -> None:
         # a core bug on this page: say so instead of "resolving glyphs…" (the app logs the traceback)
@@ -106,9 +112,10 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
                 Text(f"page {self.page}: error: {failure_line(worker.error)}", style="red"))
 
     def loaded(self, n: int, rows: list[CodeRow], programs: dict[Font, FontProgram | None],
-               diagnoses: dict[Font, str], stopped: str | None = None) -> None:
+               diagnoses: dict[Font, str], stopped: str | None = None, records=()) -> None:
         if n == self.page:
             self.stopped = stopped
+            self.records = records
             self.rows = rows
             self.programs = programs
             self.diagnoses = diagnoses
@@ -159,6 +166,8 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
 
     def show_path(self, index: int) -> None:
         item = self.shown[index] if 0 <= index < len(self.shown) else None
+        self.current = item
+        self.update_preview()
         self.query_one("#glyph-path", PathList).show(item.record if isinstance(item, CodeRow) else None)
         font = item.font if isinstance(item, CodeRow) else item
         panel = self.query_one("#glyph-font", Static)
@@ -166,6 +175,16 @@ class GlyphScreen(ReportsFailures, PagePrompt, Screen):
             panel.update("")
         else:
             panel.update(font_panel(font, self.programs.get(font), self.diagnoses.get(font, "")))
+
+    def preview_request(self):
+        """Every glyph of the row's font boxed, every glyph of its code highlighted."""
+        if self.page is None:
+            return None
+        item = self.current
+        font = item.font if isinstance(item, CodeRow) else item
+        code = item.record.glyph.code if isinstance(item, CodeRow) else None
+        same_font = [r for r in self.records if r.step.font is font]
+        return glyph_layers(self.page - 1, same_font, [r for r in same_font if r.glyph.code == code])
 
     def on_line_view_moved(self, event: LineView.Moved) -> None:
         if event.view.id == "glyph-table":

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
 
+from pdfinspect.content.geometry import Geometry
 from pdfinspect.content.interpreter import Budget, Step, iter_steps, page_content
 from pdfinspect.content.textlayout import GlyphRecord, layout, step_records
 from pdfinspect.core.objects import Dict, Ref, Stream
@@ -31,6 +32,7 @@ from ..memory import building
 from ..widgets.glyph_panels import GLYPH_HEADER, PagePrompt, PathList, PickList, glyph_row
 from ..widgets.line_view import LineView
 from ..widgets.op_list import OpList
+from ..widgets.preview import PagePreview, PreviewHost, step_request
 from ..widgets.source_excerpt import source_excerpt
 
 BUDGET_OPERATORS = 200_000  # the app interprets at most this many operators of a page…
@@ -57,7 +59,7 @@ def state_text(step: Step, prev: Step | None = None) -> Text:
     return out
 
 
-class StepperScreen(ReportsFailures, PagePrompt, Screen):
+class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
     """Step through page N's content stream (open from the palette or ``--page N --step``)."""
 
     PAGE_MODE = "stepper"
@@ -76,6 +78,7 @@ class StepperScreen(ReportsFailures, PagePrompt, Screen):
         Binding("end", "jump(-1)", "Last", show=False, id="last-operator", priority=True,
                 tooltip="Last operator loaded"),
         Binding("p", "pick_page", "Page", id="stepper-page", tooltip="Step through page N (type its number)"),
+        *PreviewHost.PREVIEW_BINDINGS,
     ]
     DEFAULT_CSS = """
     #step-main { width: 1fr; }
@@ -96,6 +99,7 @@ class StepperScreen(ReportsFailures, PagePrompt, Screen):
         self._state_rows = -1
         self.quiet_until = 0.0  # time.monotonic() until which the worker leaves the GIL to the UI
         self._shown: dict[str, object] = {}  # panel → what it shows: an unchanged panel is not redrawn
+        self.selected = 0  # the glyph picked among the operator's (its path and its preview highlight)
 
     def compose(self) -> ComposeResult:
         yield Static(id="stepper-header")
@@ -111,6 +115,7 @@ class StepperScreen(ReportsFailures, PagePrompt, Screen):
                 yield PickList(id="step-glyphs")
                 yield Static("resolution path (enter: open the object)", classes="panel-title")
                 yield PathList(id="step-path")
+            yield PagePreview(id="preview")
         yield Static("text drawn so far (this operator's glyphs marked)", classes="panel-title")
         yield Static(id="step-text")
         yield Footer()
@@ -161,6 +166,7 @@ class StepperScreen(ReportsFailures, PagePrompt, Screen):
         worker = get_current_worker()
         doc = self.app.reopen()
         resolver = Resolver(doc)
+        geometry = Geometry(doc)
         page = doc.resolve(ref)
         budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
         sources = {ref: page_content(doc, page, Budget(0, BUDGET_BYTES))[0]} if isinstance(page, Dict) else {}
@@ -177,7 +183,7 @@ class StepperScreen(ReportsFailures, PagePrompt, Screen):
                 known.add(step.source)
                 sources[step.source] = form_data(doc, step.source, BUDGET_BYTES)
             firsts.append(total)
-            drawn = step_records(step, resolver, used, total)
+            drawn = step_records(step, resolver, used, total, geometry)
             records.extend(drawn)
             total += len(drawn)
             steps.append(step)
@@ -229,12 +235,14 @@ class StepperScreen(ReportsFailures, PagePrompt, Screen):
         end = start + len(step.glyphs)
         self.show_source(step)
         if not self._changed("text", (start, end)):
+            self.update_preview()
             return  # the same glyphs as the step shown before (none, usually): the panels stay
         self.glyph_start, self.shown_glyphs = start, self.records[start:end]
         self.show_text(start, end)
         rows = [(glyph_row(r, "$text-warning" if r.resolution.flags else ""), None, None) for r in self.shown_glyphs]
         self.query_one("#step-glyphs", PickList).set_items(rows)
         self.show_path(0)
+        self.update_preview()  # an image step (no glyphs, no path) changes it too
 
     def _changed(self, panel: str, key) -> bool:
         """Whether ``panel`` is to show something new (``key`` says what), noting it if so."""
@@ -264,6 +272,14 @@ class StepperScreen(ReportsFailures, PagePrompt, Screen):
         valid = 0 <= k < len(self.shown_glyphs)
         if self._changed("path", self.glyph_start + k if valid else None):
             self.query_one("#step-path", PathList).show(self.shown_glyphs[k] if valid else None)
+            self.selected = k
+            self.update_preview()
+
+    def preview_request(self):
+        """The page with this operator's glyphs (or image) boxed, the selected glyph highlighted."""
+        if self.page is None:
+            return None
+        return step_request(self.page - 1, self.ops.steps, self.ops.cursor, self.shown_glyphs, self.selected)
 
     def show_text(self, start: int, end: int) -> None:
         """Lay out the page's glyphs up to this step; the step's own glyphs in reverse video."""

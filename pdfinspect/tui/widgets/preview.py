@@ -1,0 +1,291 @@
+"""The page preview: pdfium's picture of the page (or of the region around a glyph) with our
+glyph boxes drawn over it, rendered in a worker and shown as half-block cells.
+
+:class:`PagePreview` shows what it is asked to (a page with box layers and an optional
+focus, or a picture) and renders in a thread worker; a newer request makes an older result
+stale. Half-blocks (``▀``, upper pixel as foreground, lower as background) work in every
+terminal, in tmux and in Textual's web mode, and are what every ``--images`` mode shows
+for now: ``none`` turns the preview off, ``kitty`` and ``sixel`` say that the sharper
+pictures of the optional ``textual-image`` extra (``pdfinspect[images]``, Python ≥ 3.12)
+are not drawn yet and fall back to half-blocks.
+
+:class:`PreviewHost` is the screen side: ``i`` shows or hides the pane, ``Z`` zooms to
+the selected glyph and back to the page; the screen says what to draw by
+``preview_request()``.
+"""
+from __future__ import annotations
+
+import threading
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import work
+from textual.binding import Binding
+from textual.color import Color
+from textual.strip import Strip
+from textual.widget import Widget
+
+from pdfinspect.content.geometry import bounds, union
+from pdfinspect.render.boxes import OPERATOR, OTHER, SELECTED, draw_quads
+from pdfinspect.render.halfblock import UPPER_HALF, cell_rows
+from pdfinspect.render.page import RenderError, Renderer
+
+SHARPER = ("kitty", "sixel")
+
+
+def renderer_of(app) -> Renderer:
+    """The app's one renderer (pdfium document and picture cache), made on first use."""
+    renderer = getattr(app, "_preview_renderer", None)
+    if renderer is None:
+        doc = app.doc
+        source = doc.path if doc.path else bytes(doc.buf)
+        renderer = app._preview_renderer = Renderer(source, getattr(app, "password", None) or None)
+    return renderer
+
+
+class PagePreview(Widget, can_focus=False):
+    """A picture as half-block cells; ``show(...)`` asks for one, rendered in a worker."""
+
+    DEFAULT_CSS = """
+    PagePreview { display: none; width: 40%; height: 1fr; min-width: 20; border-left: vkey $primary-muted; }
+    PagePreview.-below { width: 1fr; height: 14; border-left: none; border-top: hkey $primary-muted; }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.rows: list[list] = []
+        self.message = "…"
+        self.request: tuple | None = None
+        self._generation = 0
+        self._lock = threading.Lock()
+        self._styles: dict = {}
+
+    # -- asking ------------------------------------------------------------------------------
+    def show(self, page_index: int, layers: list, focus=None) -> None:
+        """Page ``page_index`` (0-based) with ``layers`` [(colour, page quads)], around ``focus``
+        (a page rectangle) or whole."""
+        self._ask(("page", page_index, tuple((c, tuple(q)) for c, q in layers), focus))
+
+    def show_picture(self, image, caption: str = "") -> None:
+        """A ready picture (an image XObject), fitted to the pane."""
+        self._ask(("picture", image, caption))
+
+    def show_image(self, picture) -> None:
+        """Show a picture or the reason there is none (from :func:`image_preview`); hide the
+        pane for ``None``."""
+        self.display = picture is not None
+        if isinstance(picture, str):
+            self.show_message(picture)
+        elif picture is not None:
+            self.show_picture(picture)
+
+    def show_message(self, text: str) -> None:
+        self._generation += 1
+        self.request, self.rows, self.message = None, [], text
+        self.refresh()
+
+    def _ask(self, request: tuple) -> None:
+        if request == self.request and self.rows:
+            return
+        self.request = request
+        self._generation += 1
+        w, h = self.content_region.width, self.content_region.height
+        if w < 2 or h < 2:  # not laid out yet: on_resize asks again
+            return
+        image = self._composed(request, (w, h * 2))
+        if image is not None:  # the page picture is cached: boxes are drawn here, no worker
+            self._shown(self._generation, cell_rows(image), "")
+        else:
+            self._render(self._generation, request, (w, h * 2))
+
+    @work(thread=True, group="preview-warm", exit_on_error=False)
+    def prefetch(self, page_index: int) -> None:
+        """Open the file in pdfium and render the page once, small, before the first ``i``:
+        opening a big file and loading a page's fonts take longest."""
+        try:
+            renderer = renderer_of(self.app)
+            renderer.render(page_index, renderer.view(page_index, (16, 16)))
+        except Exception:  # the first real request reports it
+            pass
+
+    def _composed(self, request: tuple, pixels: tuple[int, int]):
+        """The picture with its boxes when the page picture is cached already, else ``None``."""
+        if request[0] != "page":
+            return None
+        _, index, layers, focus = request
+        renderer = renderer_of(self.app)
+        page = renderer.known_page(index)
+        if page is None:
+            return None
+        view = renderer.view(index, pixels, focus, page)
+        image = renderer.cached(index, view)
+        if image is None:
+            return None
+        image = image.copy()
+        for colour, quads in layers:
+            draw_quads(image, view, quads, colour)
+        return image
+
+    def on_resize(self) -> None:
+        if self.request is not None:
+            self._generation += 1
+            self._render(self._generation, self.request, (self.content_region.width, self.content_region.height * 2))
+
+    @work(thread=True, group="preview", exit_on_error=False)
+    def _render(self, generation: int, request: tuple, pixels: tuple[int, int]) -> None:
+        with self._lock:  # one rendering at a time; a stale request is dropped unrendered
+            if generation != self._generation:
+                return
+            try:
+                image = self._picture(request, pixels)
+                rows, message = cell_rows(image), ""
+            except RenderError as e:
+                rows, message = [], str(e)
+            except Exception as e:  # pdfium or Pillow on a damaged page: say so, keep the app
+                rows, message = [], f"preview failed: {e}"
+        self.app.call_from_thread(self._shown, generation, rows, message)
+
+    def _picture(self, request: tuple, pixels: tuple[int, int]):
+        if request[0] == "picture":
+            image = request[1].convert("RGB")
+            scale = min(pixels[0] / image.width, pixels[1] / image.height)
+            size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+            return image.resize(size)
+        _, index, layers, focus = request
+        renderer = renderer_of(self.app)
+        view = renderer.view(index, pixels, focus)
+        image = renderer.render(index, view).copy()
+        for colour, quads in layers:
+            draw_quads(image, view, quads, colour)
+        return image
+
+    def _shown(self, generation: int, rows: list, message: str) -> None:
+        if generation == self._generation:
+            self.rows, self.message = rows, message
+            self.refresh()
+
+    # -- drawing -----------------------------------------------------------------------------
+    def _style(self, fg, bg) -> Style:
+        key = (fg, bg)
+        style = self._styles.get(key)
+        if style is None:
+            if len(self._styles) > 50_000:
+                self._styles.clear()
+            style = self._styles[key] = Style(color=Color(*fg).rich_color, bgcolor=Color(*bg).rich_color)
+        return style
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if not self.rows:
+            text = self.message if y == 0 else ""
+            return Strip([Segment(text[:width].ljust(width))])
+        if y >= len(self.rows):
+            return Strip.blank(width)
+        segments, run, count = [], None, 0
+        for cell in self.rows[y][:width]:  # runs of one colour pair make one segment
+            if cell != run:
+                if count:
+                    segments.append(Segment(UPPER_HALF * count, self._style(*run)))
+                run, count = cell, 0
+            count += 1
+        if count:
+            segments.append(Segment(UPPER_HALF * count, self._style(*run)))
+        return Strip(segments).extend_cell_length(width)
+
+
+def image_preview(doc, obj, result):
+    """For the browser: the picture of an image XObject from its decoded ``result``, the
+    reason it cannot be shown (a string), or ``None`` for a stream that is no image."""
+    from pdfinspect.render.image import ImageError, is_image, picture
+
+    if obj is None or not is_image(obj.value) or result is None:
+        return None
+    try:
+        return picture(doc, obj.value.dict, result.data, result.image_filter)
+    except ImageError as e:
+        return f"image not shown: {e}"
+
+
+def step_request(page_index: int, steps, i: int, glyphs, selected: int):
+    """A preview request for step ``i`` of ``steps``: an image it draws (``BI``, or a ``Do``
+    that does not enter a form) boxed where it lands, the unit square through the CTM
+    (8.9.4); else its ``glyphs`` boxed and the ``selected``-th highlighted."""
+    step = steps[i] if 0 <= i < len(steps) else None
+    form = step is not None and i + 1 < len(steps) and steps[i + 1].depth > step.depth
+    if step is not None and (step.op == "BI" or step.op == "Do" and not form):
+        a, b, c, d, e, f = step.gstate.ctm
+        quad = (e, f, a + e, b + f, a + c + e, b + d + f, c + e, d + f)
+        return page_index, [(OPERATOR, [quad])], bounds(quad)
+    chosen = [glyphs[selected]] if 0 <= selected < len(glyphs) else []
+    return glyph_layers(page_index, glyphs, chosen)
+
+
+def glyph_layers(page_index: int, boxed, highlighted, others=()):
+    """A preview request: ``others`` (records) in green, ``boxed`` in blue, ``highlighted`` in
+    red, and the rectangle to zoom to (around the highlighted glyphs, else the boxed ones)."""
+    def quads(records):
+        return [r.bbox.page for r in records if r is not None and r.bbox is not None]
+
+    layers = [(OTHER, quads(others)), (OPERATOR, quads(boxed)), (SELECTED, quads(highlighted))]
+    focus = union(r.bbox.rect for r in (highlighted or boxed) if r is not None and r.bbox is not None)
+    return page_index, [layer for layer in layers if layer[1]], focus
+
+
+class PreviewHost:
+    """Screen mixin: ``i`` toggles the preview pane ``#preview``, ``Z`` zooms to the selected
+    glyph and back. The screen defines ``preview_request() -> (page index, layers, focus
+    rectangle)`` and calls ``update_preview()`` when what it shows changes."""
+
+    PREVIEW_BINDINGS = [
+        Binding("i", "preview", "Preview", id="toggle-preview",
+                tooltip="Show or hide the page preview (our glyph boxes over pdfium's rendering)"),
+        Binding("Z", "zoom", "Zoom", show=False, id="zoom-preview",
+                tooltip="Preview: zoom to the selected glyph, or back to the whole page"),
+    ]
+    zoomed = False
+    _prefetched: int | None = None  # the page warmed in pdfium while the pane was hidden
+
+    @property
+    def preview(self) -> PagePreview:
+        return self.query_one("#preview", PagePreview)
+
+    def action_preview(self) -> None:
+        pane = self.preview
+        mode = getattr(self.app, "images", "auto")
+        if mode == "none":
+            self.notify("the preview is off (--images=none)", severity="warning")
+            return
+        if mode in SHARPER and not pane.display:
+            self.notify(f"--images={mode}: sharper pictures are not drawn yet; showing half-blocks",
+                        severity="warning")
+        pane.display = not pane.display
+        for panel in pane.parent.children:  # a fixed-width side panel shares the width meanwhile
+            if panel is not pane and (panel.id or "").endswith("-side"):
+                panel.styles.width = "1fr" if pane.display else None
+        if pane.display:
+            self.update_preview()
+
+    def action_zoom(self) -> None:
+        self.zoomed = not self.zoomed
+        if not self.preview.display:
+            self.action_preview()
+        else:
+            self.update_preview()
+
+    def update_preview(self) -> None:
+        pane = self.preview
+        if not pane.display:
+            page = getattr(self, "page", None)
+            if page is not None and page != self._prefetched and getattr(self.app, "images", "auto") != "none":
+                self._prefetched = page
+                pane.prefetch(page - 1)
+            return
+        request = self.preview_request()
+        if request is None:
+            pane.show_message("nothing to preview yet")
+            return
+        index, layers, focus = request
+        pane.show(index, layers, focus if self.zoomed else None)
+
+    def preview_request(self):  # pragma: no cover - every host defines it
+        raise NotImplementedError

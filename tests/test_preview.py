@@ -1,0 +1,130 @@
+"""The page preview in the stepper and the glyph inspector (pilot), and its SVG snapshot."""
+from __future__ import annotations
+
+from conftest import sample, settle
+
+from pdfinspect.core.document import Document
+from pdfinspect.render.boxes import OPERATOR, OTHER, SELECTED
+from pdfinspect.tui.app import PdfInspectApp
+from pdfinspect.tui.screens.help import HelpScreen
+from pdfinspect.tui.widgets.preview import PagePreview
+
+KAPPA = sample("kappa.pdf")
+
+
+def make_app(view: str, images: str = "auto") -> PdfInspectApp:
+    app = PdfInspectApp(Document.open(KAPPA), "", None, (view, 1))
+    app.images = images
+    return app
+
+
+async def press(pilot, *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+def colours(pane: PagePreview) -> set:
+    return {c for row in pane.rows for cell in row for c in cell}
+
+
+async def test_stepper_preview_boxes_the_operator_and_zooms_to_the_glyph():
+    app = make_app("stepper")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one("#preview", PagePreview)
+        assert not pane.display
+        await press(pilot, "t", "i")  # the first text-showing operator, then the preview
+        assert pane.display and pane.rows
+        assert len(pane.rows) == pane.content_region.height or len(pane.rows[0]) == pane.content_region.width
+        assert SELECTED in colours(pane)  # its first glyph, highlighted
+        whole = pane.request
+        await press(pilot, "Z")
+        assert pane.request[3] is not None and pane.request != whole  # zoomed to the glyph
+        assert SELECTED in colours(pane)
+        await press(pilot, "Z")
+        assert pane.request[3] is None
+        await press(pilot, "i")
+        assert not pane.display
+
+
+async def test_stepping_with_the_preview_open_moves_the_boxes():
+    app = make_app("stepper")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "t", "i")
+        first = pane_request = app.screen.query_one("#preview", PagePreview).request
+        await press(pilot, "t")
+        pane_request = app.screen.query_one("#preview", PagePreview).request
+        if app.screen.ops.steps[app.screen.ops.cursor].glyphs:
+            assert pane_request != first
+
+
+async def test_glyph_inspector_shows_every_glyph_of_the_font_and_code():
+    app = make_app("glyphs")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await press(pilot, "i")
+        pane = app.screen.query_one("#preview", PagePreview)
+        assert pane.rows
+        _, _, layers, _ = pane.request
+        drawn = {colour: len(quads) for colour, quads in layers}
+        screen = app.screen
+        row = screen.current
+        same_font = [r for r in screen.records if r.step.font is row.font]
+        same_code = [r for r in same_font if r.glyph.code == row.record.glyph.code]
+        assert drawn[SELECTED] == len(same_code) == row.count
+        assert drawn[OPERATOR] == len(same_font)
+        assert OTHER not in drawn
+
+
+async def test_preview_key_is_in_help_and_none_turns_it_off():
+    app = make_app("stepper", images="none")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await press(pilot, "i")
+        assert not app.screen.query_one("#preview", PagePreview).display
+        await press(pilot, "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        ids = {b.id for _where, bindings in app.screen.groups for b in bindings if hasattr(b, "id")}
+        assert {"toggle-preview", "zoom-preview"} <= ids
+
+
+async def test_browser_shows_image_xobjects_and_the_stepper_boxes_where_they_land(tmp_path):
+    from pdfinspect.tui import start_target
+    from test_render import _images_pdf
+
+    path = tmp_path / "images.pdf"
+    nums = _images_pdf(path)
+    doc = Document.open(path)
+    app = PdfInspectApp(doc, "", start_target(doc, nums["flate"], None))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one("#preview", PagePreview)
+        assert pane.display and pane.request[0] == "picture"
+        assert (255, 0, 0) in colours(pane) and (0, 0, 255) in colours(pane)  # the 4×2 image's pixels
+        app.show_target(start_target(doc, 1, None))  # the catalog: no image, no pane
+        await settle(pilot)
+        assert app.screen.query_one("#object-header").render().plain.startswith("1 0 obj")
+        assert not pane.display
+        app.show_target(start_target(doc, nums["dct"], None))
+        await settle(pilot)
+        assert pane.display and (0, 128, 0) in {tuple(round(v / 8) * 8 for v in c) for c in colours(pane)}
+    app = PdfInspectApp(Document.open(path), "", None, ("stepper", 1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await press(pilot, "i")
+        while app.screen.ops.steps[app.screen.ops.cursor].op != "Do":
+            await press(pilot, "n")
+        pane = app.screen.query_one("#preview", PagePreview)
+        _, _, layers, focus = pane.request
+        assert layers == ((OPERATOR, ((10.0, 10.0, 50.0, 10.0, 50.0, 30.0, 10.0, 30.0),)),)  # 40 0 0 20 10 10 cm
+        assert OPERATOR in colours(pane)
+
+
+def test_preview_snapshot(snap_compare):
+    async def open_preview(pilot) -> None:
+        await settle(pilot)
+        await press(pilot, "t", "i")
+
+    assert snap_compare(make_app("stepper"), terminal_size=(120, 36), run_before=open_preview)
