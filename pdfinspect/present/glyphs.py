@@ -2,9 +2,8 @@
 
 :class:`GlyphRow` is one glyph's cells (code, CID, GID, glyph name, Unicode, method);
 :func:`code_rows` groups a page's glyphs into distinct (font, code) rows with their counts,
-and :data:`FILTERS` narrow them to the codes worth a look. :func:`font_diagnoses` says in one
-line why a font's text extracts badly (ISO 32000 9.10: ToUnicode first, then encodings and
-glyph names, then CID collections).
+and :data:`FILTERS` narrow them to the codes worth a look. :func:`font_reports` says why a
+font's text extracts badly, through :mod:`pdfinspect.fonts.reasons` (as ``pdfinspect fonts``).
 """
 from __future__ import annotations
 
@@ -14,8 +13,8 @@ from dataclasses import dataclass
 from ..content.textlayout import GlyphRecord
 from ..fonts.agl import is_meaningless
 from ..fonts.font import Font
-from ..fonts.reasons import report
-from ..fonts.resolve import ACTUAL_TEXT, FONT_PROGRAM, NONE, TOUNICODE, format_unicode
+from ..fonts.reasons import FontReport, report
+from ..fonts.resolve import ACTUAL_TEXT, FONT_PROGRAM, NONE, TOUNICODE, Resolver, format_unicode
 from .text import safe_line
 
 
@@ -104,10 +103,18 @@ def tounicode_line(font: Font, code: bytes) -> tuple[int, bool] | None:
 
 
 # -- font reports ------------------------------------------------------------------------------
-def font_diagnoses(rows: list[CodeRow]) -> dict[Font, str]:
-    """Per font of ``rows``: why its text extracts badly (``""`` when it extracts cleanly),
-    the diagnosis :mod:`pdfinspect.fonts.reasons` writes from its reasons."""
+def font_reports(rows: list[CodeRow], resolver: Resolver | None = None) -> dict[Font, FontReport]:
+    """Per font of ``rows``: its :class:`~pdfinspect.fonts.reasons.FontReport` (why its text
+    extracts badly, with reason ids), from the resolutions of its distinct codes — the same
+    report ``pdfinspect fonts`` prints."""
     codes: dict[Font, list] = {}
+    names: dict[Font, set[str]] = {}
     for r in rows:
         codes.setdefault(r.font, []).append(r.record.resolution)
-    return {f: report(f, tuple(res)).diagnosis for f, res in codes.items()}
+        names.setdefault(r.font, set()).add(r.record.step.gstate.text.font_name or "")
+    return {f: report(f, tuple(res), tuple(sorted(names[f])), resolver=resolver) for f, res in codes.items()}
+
+
+def font_diagnoses(rows: list[CodeRow], resolver: Resolver | None = None) -> dict[Font, str]:
+    """Per font of ``rows``: the diagnosis of its report (``""`` when it extracts cleanly)."""
+    return {f: rep.diagnosis for f, rep in font_reports(rows, resolver).items()}

@@ -1,7 +1,7 @@
 """The glyph inspector: every code a page draws, per font, with how its text was found.
 
 Rows are distinct (font, code) pairs with their Unicode, method, count and conflicts, under
-a line per font naming it and saying why its text extracts badly (``present.glyphs.diagnose``).
+a line per font naming it and saying why its text extracts badly (``present.glyphs.font_reports``).
 Filters narrow the table to the codes worth a look; the cursor row's resolution path is
 shown step by step, each step naming the object it read (``enter`` opens it).
 """
@@ -104,7 +104,7 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         records = list(page_glyphs(doc, ref, resolver, budget=budget))
         rows = code_rows(records)
         programs = {r.font: resolver.program(r.font) for r in rows}
-        diagnoses = font_diagnoses(rows)
+        diagnoses = font_diagnoses(rows, resolver)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses, budget.stopped, records)
 
