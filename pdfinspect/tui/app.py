@@ -99,6 +99,9 @@ class PdfInspectApp(App):
         self.current: Target | ContentView | None = None
         self.last_target: Target | None = None  # what the browser showed last
         self.pending_search: str | None = None
+        self.previous_mode: str | None = None  # where escape leaves the search screen for
+        self.hits: list = []  # the search hits n/N walk in the browser
+        self.hit_index = 0
         self._back: list[Target | ContentView] = []
         self._forward: list[Target | ContentView] = []
         self._index_doc: Document | None = None
@@ -153,6 +156,20 @@ class PdfInspectApp(App):
 
     def on_object_requested(self, message: ObjectRequested) -> None:
         self.show_target(message.target)
+
+    def switch_mode(self, mode: str):
+        if mode != self.current_mode:
+            self.previous_mode = self.current_mode
+        return super().switch_mode(mode)
+
+    def next_hit(self, delta: int) -> None:
+        """Show the next (``delta`` 1) or previous (-1) search hit, at its line."""
+        if not self.hits:
+            self.notify("no search hits: / searches", severity="warning")
+            return
+        self.hit_index = (self.hit_index + delta) % len(self.hits)
+        self.notify(f"hit {self.hit_index + 1} of {len(self.hits)}", timeout=1.5)
+        self.show_target(self.hits[self.hit_index].target())
 
     def action_back(self) -> None:
         if self._back:

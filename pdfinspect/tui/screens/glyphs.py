@@ -28,7 +28,7 @@ from pdfinspect.present.text import safe_line
 from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, OpenRevisions, Target
 from ..widgets.glyph_panels import GLYPH_HEADER, PagePrompt, PathList, PickList, font_panel, glyph_row
-from ..widgets.line_view import LineView
+from ..widgets.line_view import LineView, note
 from ..widgets.preview import PagePreview, PreviewHost, glyph_layers
 from .fix import FixScreen
 from .stepper import BUDGET_BYTES, BUDGET_OPERATORS
@@ -135,6 +135,10 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
                 shown.append(r.font)
             items.append((self.row_line(r), None, None))
             shown.append(r)
+        if not items and self.rows:  # say why the table is empty
+            active = ", ".join(FILTERS[f][0] for f in sorted(self.filters))
+            items = [note(f"no code of this page matches the filters ({active}); u x f m toggle them")]
+            shown = [None]
         self.shown = shown
         table = self.query_one("#glyph-table", PickList)
         table.set_items(items, cursor=1 if len(items) > 1 else 0)
