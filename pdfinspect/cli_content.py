@@ -19,6 +19,7 @@ from .core.serialize import format_object
 from .content.fontreports import font_reports
 from .fonts.resolve import Resolver, format_unicode
 from .present.content import changes
+from .present.glyphs import GlyphRow
 from .present.text import safe, safe_line
 
 _FLAT = 10 ** 9  # format_object width that keeps every value on one line
@@ -155,16 +156,12 @@ def cmd_glyphs(args, out) -> int:
     out.line(f"{'#':>5} {'op':>5} {'font':<8} {'code':<6} {'CID':>6} {'GID':>6} {'glyph':<14} "
              f"{'Unicode':<18} method")
     for r in records:
-        res = r.resolution
-        name = safe_line(res.glyph_name or "")
-        cid = "" if r.glyph.cid is None else str(r.glyph.cid)
-        gid = "" if res.gid is None else str(res.gid)
-        flag = "  !" if res.flags else ""
+        res, row = r.resolution, GlyphRow.of(r)
         origin = "".join(f"  [{what} {ref}]" for what, ref in (("annotation", r.step.annotation),
                                                                ("Type3 procedure", r.step.charproc)) if ref)
         out.line(f"{r.index:>5} {r.step.index:>5} {safe_line(r.step.gstate.text.font_name or '?'):<8} "
-                 f"{r.glyph.code.hex():<6} {cid:>6} {gid:>6} {name:<14} "
-                 f"{safe_line(format_unicode(r.unicode)):<18} {r.method}{flag}{origin}")
+                 f"{row.code:<6} {row.cid:>6} {row.gid:>6} {row.name:<14} {row.unicode:<18} {row.method}"
+                 f"{'  !' if row.flagged else ''}{origin}")
         if args.path:
             for p in r.path:
                 out.line(f"{'':>12}{safe_line(str(p))}")

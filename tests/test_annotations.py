@@ -213,3 +213,15 @@ def test_pdfjs_type3_procedures_drawing_text():
     inner = "".join(r.unicode for r in records if r.step.charproc is not None)
     assert outer and inner == outer  # each Type3 glyph draws its own letter in a real font
     assert page_text(doc, doc.page_ref(1)).split() == outer.split()
+
+
+def test_state_rows_say_where_a_step_comes_from():
+    from pdfinspect.present.content import state_rows
+
+    data, nums = _annotated()
+    doc = Document(data)
+    step = next(s for s in iter_steps(doc, doc.page_ref(1)) if s.glyphs and s.annotation)
+    assert f"(annotation {nums['note']} 0 R)" in state_rows(step)[0].value
+    doc = Document(_type3_pdf(b"1000 0 d0 BT /F1 1000 Tf (K) Tj ET"))
+    step = next(s for s in iter_steps(doc, doc.page_ref(1)) if s.charproc)
+    assert f"in Type3 glyph procedure {step.charproc}" in state_rows(step)[0].value

@@ -1,6 +1,7 @@
 """The headless inspection layer: one answer, rendered the same by the CLI and the app."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -9,10 +10,13 @@ import pytest
 from conftest import ROOT, sample, settle
 
 from pdfinspect.content.interpreter import iter_steps
+from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.core.document import Document
 from pdfinspect.core.objects import Array, Dict, Name, Ref
+from pdfinspect.fonts.resolve import Resolver
 from pdfinspect.present import goto
 from pdfinspect.present.content import changes, state_rows
+from pdfinspect.present.glyphs import code_rows, font_reports
 from pdfinspect.present.goto import GoTo, parse_goto
 from pdfinspect.present.objects import object_header, object_lines, revision_label, trailer_header
 from pdfinspect.present.streams import StreamHeader, stream_kind
@@ -215,6 +219,23 @@ def test_state_rows_and_changes_of_a_step():
     assert with_prev["changed"] == "; ".join(changes(steps[tf - 1], steps[tf])) and "changed" not in rows
     shows = next(s for s in steps if s.glyphs)
     assert rows != {r.label: r.value for r in state_rows(shows)}
+
+
+# -- font reports ----------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["kappa.pdf", "cid-identity.pdf"])
+def test_glyph_inspector_and_fonts_command_give_the_same_reasons(name):
+    path = sample(name)
+    doc = Document.open(path)
+    resolver = Resolver(doc)
+    reports = font_reports(code_rows(page_glyphs(doc, doc.page_ref(1), resolver)), resolver)
+    p = subprocess.run([sys.executable, "-m", "pdfinspect", "fonts", path, "-p", "1", "--json"],
+                       capture_output=True, text=True, cwd=ROOT)
+    cli = {rec["ref"]: rec for rec in json.loads(p.stdout)}
+    assert reports and {str(f.ref) for f in reports} == set(cli)
+    for font, rep in reports.items():
+        assert rep.diagnosis == cli[str(font.ref)]["diagnosis"]
+        assert [r.id for r in rep.reasons] == [r["id"] for r in cli[str(font.ref)]["reasons"]]
+    assert any(rep.reasons for rep in reports.values())
 
 
 # -- go-to targets -----------------------------------------------------------------------------

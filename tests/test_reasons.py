@@ -22,9 +22,10 @@ REQUIRED = ("no_tounicode", "tounicode_incomplete", "tounicode_conflict", "touni
             "identity_cid_no_tounicode", "symbolic_truetype_no_mapping", "font_program_unreadable",
             "pua_output", "control_or_fffd_output", "legacy_cjk_bytes_in_simple_font")
 PDFJS = CORPUS.parent / "corpus-pdfjs"
-# a sample of pdf.js's files: dvips Type3, symbolic TrueType, Identity-H without ToUnicode,
-# broken ToUnicode; each skipped when absent
-PDFJS_SAMPLE = ("issue3438.pdf", "bug1011159.pdf", "issue7878.pdf", "issue4875.pdf", "TAMReview.pdf")
+# a sample of pdf.js's files: Type3 with unknown names, Identity-H without ToUnicode, an
+# unreadable CFF, a private CMap, numeric names, GBK bytes, ZapfDingbats; skipped when absent
+PDFJS_SAMPLE = ("issue14999_reduced.pdf", "issue11915.pdf", "endchar.pdf", "issue4402_reduced.pdf",
+                "issue9655_reduced.pdf", "issue20489.pdf", "ZapfDingbats.pdf")
 
 
 def test_the_contract():

@@ -8,7 +8,7 @@ from typing import Iterable
 from ..fonts.font import Font, FontCache
 from ..fonts.reasons import FontReport, report
 from ..fonts.resolve import Resolution, Resolver
-from .textlayout import page_glyphs
+from .interpreter import iter_steps
 
 
 def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | None = None, *,
@@ -25,12 +25,17 @@ def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | N
         ref = doc.page_ref(n)
         if ref is None:
             continue
-        for r in page_glyphs(doc, ref, resolver=resolver, fonts=fonts, annots=annots):
-            font = r.step.font
-            if font is None:
+        # the steps, not glyph records: each distinct code of a font is resolved once, and
+        # nothing per glyph (boxes, ActualText) is built that a report does not use
+        for step in iter_steps(doc, ref, fonts, annots=annots):
+            font = step.font
+            if font is None or not step.glyphs:
                 continue
-            seen.setdefault(font, {}).setdefault(r.glyph.code, r.resolution)
-            names.setdefault(font, set()).add(r.step.gstate.text.font_name or "")
+            codes = seen.setdefault(font, {})
+            for g in step.glyphs:
+                if g.code not in codes:
+                    codes[g.code] = resolver.resolve(font, g.code, g.cid)
+            names.setdefault(font, set()).add(step.gstate.text.font_name or "")
             used_on.setdefault(font, set()).add(n)
     return [report(font, tuple(seen.get(font, {}).values()), tuple(sorted(names.get(font, ()))),
                    tuple(sorted(used_on.get(font, ()))), resolver) for font in fonts]

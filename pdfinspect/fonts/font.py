@@ -16,6 +16,7 @@ from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, i
 from . import cmap as cmaps
 from .agl import glyph_to_unicode
 from .encodings import BASE_ENCODING_NAMES, BUILTIN_FONT_ENCODINGS, apply_differences, base_encoding
+from .heuristics import is_lead_byte, legacy_cjk_codec
 
 SIMPLE = ("Type1", "MMType1", "TrueType", "Type3")
 
@@ -98,6 +99,9 @@ class Font:
     diagnostics: tuple[Diagnostic, ...] = ()
     resources: object = None  # Type3: the glyph procedures' /Resources (as written, maybe a Ref)
     _simple_widths: dict[int, float] = field(default_factory=dict, repr=False)  # code → w0, filled on use
+    # glyphs' heuristic: the legacy codepage (gbk, big5, cp932, euc-kr) of a simple font named after a
+    # CJK family with no ToUnicode; its lead bytes start two-byte codes (fonts.heuristics.legacy_cjk_codec)
+    legacy_cjk: str | None = None
 
     # -- kinds ------------------------------------------------------------------------
     @property
@@ -143,6 +147,8 @@ class Font:
     def split(self, data: bytes, diagnostics: list | None = None) -> list[cmaps.Code]:
         """Cut a shown string into character codes (9.4.3, 9.7.6.2)."""
         if self.cmap is None:
+            if self.legacy_cjk:
+                return _split_legacy_cjk(self.legacy_cjk, data)
             return [cmaps.Code(data[i:i + 1], i) for i in range(len(data))]
         return self.cmap.split_codes(data, diagnostics)
 
@@ -162,6 +168,8 @@ class Font:
                 if i >= 0 and ranges[i][0] <= c <= ranges[i][1]:
                     w = ranges[i][2]
             return w / 1000.0
+        if len(code) > 1:  # a legacy CJK double-byte code advances as its bytes would
+            return sum(self.glyph_width(code[i:i + 1]) for i in range(len(code)))
         n = code[0] if code else 0
         w = self._simple_widths.get(n)
         if w is None:
@@ -328,9 +336,22 @@ def _load_simple(doc, ref, d, subtype, base_font, tounicode, tu_ref, diags) -> F
         procs = doc.resolve(d.get("CharProcs"))
         if isinstance(procs, Dict):
             charprocs = {str(k): v if isinstance(v, Ref) else None for k, v in procs.items()}
+    cjk = legacy_cjk_codec(base_font) if subtype in ("TrueType", "Type1") and tounicode is None \
+        and not differences else None
     return Font(ref, subtype, base_font, desc_ref, flags, key, prog_ref, prog_sub,
                 " + ".join(desc_parts), enc_ref, explicit, source, differences, tu_ref, tounicode,
-                None, None, first, widths, missing, afm, matrix, charprocs, tuple(diags), resources)
+                None, None, first, widths, missing, afm, matrix, charprocs, tuple(diags), resources,
+                legacy_cjk=cjk)
+
+
+def _split_legacy_cjk(codec: str, data: bytes) -> list[cmaps.Code]:
+    """One-byte codes, except a lead byte of ``codec`` and the byte after it, one code."""
+    out, i = [], 0
+    while i < len(data):
+        n = 2 if is_lead_byte(codec, data[i]) and i + 1 < len(data) else 1
+        out.append(cmaps.Code(data[i:i + n], i))
+        i += n
+    return out
 
 
 def _implicit_base(subtype, flags, prog_ref, std_name) -> tuple[str | None, str]:

@@ -195,6 +195,14 @@ class Resolver:
         """The heuristics that apply to this code, in order, up to the first that yields text."""
         steps: list[PathStep] = []
         c = code[0] if code else 0
+        if font.legacy_cjk and len(code) > 1:
+            text, clean = h.decode_cjk(font.legacy_cjk, code)
+            return (_heuristic_step(
+                h.LEGACY_CJK_CODEPAGE, font.ref, f"BaseFont {font.base_font} (a CJK family)",
+                f"bytes <{code.hex()}> as {font.legacy_cjk.upper()}", HIT if clean else MISS,
+                f"decode cleanly → {format_unicode(text)}" if clean else
+                f"do not decode to a character ({format_unicode(text)}): not {font.legacy_cjk.upper()} text",
+                text if clean else None),)
         names = [n for n in dict.fromkeys((name, prog_name)) if n]
         for glyph in names:
             found = h.tex_glyph(glyph)
@@ -303,6 +311,9 @@ class Resolver:
             return (_step(FONT_PROGRAM, font.ref, "Type3 /CharProcs", f"/{name}", SKIPPED,
                           f"glyph procedure {proc or '(none)'}; procedures draw shapes, they carry no text"),
                     None, None)
+        if not font.is_type0 and len(code) > 1:
+            return _step(FONT_PROGRAM, font.ref, "simple font", f"code <{code.hex()}>", SKIPPED,
+                         "double-byte code (legacy CJK codepage): simple-font tables take one byte"), None, None
         if not font.embedded:
             why = "standard 14 font, not embedded" if font.standard_name else "no font program embedded"
             return _step(FONT_PROGRAM, font.descriptor_ref, "FontDescriptor", "font program", SKIPPED, why), None, None
@@ -426,6 +437,10 @@ def _encoding(font: Font, code: bytes, flags: list) -> tuple[PathStep, str | Non
                      "codes select CIDs through the CMap, not glyph names"), None
     c = code[0] if code else 0
     source = font.encoding_ref or font.ref
+    if len(code) > 1:
+        return _step(ENCODING, source, "simple font", f"code <{code.hex()}>", SKIPPED,
+                     "a simple font's codes are one byte; this double-byte code comes from the legacy CJK "
+                     "codepage heuristic"), None
     looked = f"code 0x{c:02X}"
     if c in font.differences:
         name, desc = font.differences[c], "/Encoding /Differences"

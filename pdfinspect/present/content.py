@@ -27,12 +27,20 @@ def _marked(m) -> str:
             + (f" /ActualText {safe_line(repr(m.actual_text))}" if m.actual_text is not None else ""))
 
 
+def _origin(step: Step) -> str:
+    """Where the step's content comes from when it is not the page's own."""
+    if step.charproc is not None and step.source == step.charproc:
+        where = f"  in Type3 glyph procedure {step.charproc}"
+    else:
+        where = f"  in form {step.source}" if step.depth else ""
+    return where + (f"  (annotation {step.annotation})" if step.annotation is not None else "")
+
+
 def state_rows(step: Step, prev: Step | None = None) -> list[Row]:
     """The graphics and text state after ``step``, terminal-safe; with ``prev`` (the step
     before), a ``changed`` row saying what ``step`` changed, as ``pdfinspect ops`` does."""
     gs, ts = step.gstate, step.gstate.text
-    rows = [Row("step", f"{step.index}  {safe_line(step.op)}  offset {step.span[0]}"
-                     + (f"  in form {step.source}" if step.depth else "")),
+    rows = [Row("step", f"{step.index}  {safe_line(step.op)}  offset {step.span[0]}" + _origin(step)),
             Row("CTM", format_matrix(gs.ctm)),
             Row("Tm", format_matrix(step.tm)),
             Row("Tlm", format_matrix(step.tlm)),

@@ -2,9 +2,8 @@
 
 :class:`GlyphRow` is one glyph's cells (code, CID, GID, glyph name, Unicode, method);
 :func:`code_rows` groups a page's glyphs into distinct (font, code) rows with their counts,
-and :data:`FILTERS` narrow them to the codes worth a look. :func:`diagnose` says in one
-line why a font's text extracts badly (ISO 32000 9.10: ToUnicode first, then encodings and
-glyph names, then CID collections).
+and :data:`FILTERS` narrow them to the codes worth a look. :func:`font_reports` says why a
+font's text extracts badly, through :mod:`pdfinspect.fonts.reasons` (as ``pdfinspect fonts``).
 """
 from __future__ import annotations
 
@@ -14,7 +13,8 @@ from dataclasses import dataclass
 from ..content.textlayout import GlyphRecord
 from ..fonts.agl import is_meaningless
 from ..fonts.font import Font
-from ..fonts.resolve import ACTUAL_TEXT, FONT_PROGRAM, NONE, TOUNICODE, format_unicode
+from ..fonts.reasons import FontReport, report
+from ..fonts.resolve import ACTUAL_TEXT, FONT_PROGRAM, NONE, TOUNICODE, Resolver, format_unicode
 from .text import safe_line
 
 
@@ -103,34 +103,18 @@ def tounicode_line(font: Font, code: bytes) -> tuple[int, bool] | None:
 
 
 # -- font reports ------------------------------------------------------------------------------
-def diagnose(font: Font, counts: Counter) -> str:
-    """One line on why text from the font extracts badly, or ``""``; ``counts`` are the
-    font's distinct codes per method, plus ``"conflict"`` for codes whose methods disagree."""
-    total = sum(counts.values()) - counts.get("conflict", 0)
-    if not total:
-        return ""
-    unresolved = counts.get(NONE, 0)
-    if font.subtype == "Type3" and unresolved:
-        return "Type3 glyphs without usable names or ToUnicode: their text cannot be recovered"
-    if unresolved:
-        if font.is_type0 and font.tounicode is None:
-            return (f"{unresolved} of {total} codes unresolved: no ToUnicode and "
-                    f"{font.cid_font.registry}-{font.cid_font.ordering} is not a public collection")
-        return f"{unresolved} of {total} codes resolve to nothing (no ToUnicode entry, no usable glyph name)"
-    if font.tounicode is not None and counts.get(TOUNICODE, 0) < total:
-        missed = total - counts.get(TOUNICODE, 0)
-        return (f"ToUnicode misses {missed} of {total} codes: extractors that trust only ToUnicode "
-                "(Acrobat) output the raw codes for them")
-    if counts.get("conflict"):
-        return f"methods disagree on {counts['conflict']} codes: check which one the glyphs show"
-    return ""
-
-
-def font_diagnoses(rows: list[CodeRow]) -> dict[Font, str]:
-    """Per font of ``rows``: why its text extracts badly (``""`` when it extracts cleanly)."""
-    usage: dict[Font, Counter] = {}
+def font_reports(rows: list[CodeRow], resolver: Resolver | None = None) -> dict[Font, FontReport]:
+    """Per font of ``rows``: its :class:`~pdfinspect.fonts.reasons.FontReport` (why its text
+    extracts badly, with reason ids), from the resolutions of its distinct codes — the same
+    report ``pdfinspect fonts`` prints."""
+    codes: dict[Font, list] = {}
+    names: dict[Font, set[str]] = {}
     for r in rows:
-        c = usage.setdefault(r.font, Counter())
-        c[r.record.resolution.method] += 1
-        c["conflict"] += bool(r.record.resolution.conflicts)
-    return {f: diagnose(f, c) for f, c in usage.items()}
+        codes.setdefault(r.font, []).append(r.record.resolution)
+        names.setdefault(r.font, set()).add(r.record.step.gstate.text.font_name or "")
+    return {f: report(f, tuple(res), tuple(sorted(names[f])), resolver=resolver) for f, res in codes.items()}
+
+
+def font_diagnoses(rows: list[CodeRow], resolver: Resolver | None = None) -> dict[Font, str]:
+    """Per font of ``rows``: the diagnosis of its report (``""`` when it extracts cleanly)."""
+    return {f: rep.diagnosis for f, rep in font_reports(rows, resolver).items()}

@@ -7,7 +7,7 @@ from pdfinspect.core.diagnostics import PasswordError, PdfError
 from pdfinspect.core.document import Document
 from pdfinspect.present.text import safe_line
 
-from .messages import Target, object_ref
+from .messages import OpenRevisions, Target, object_ref
 
 
 def start_target(doc: Document, object_num: int | None, page: int | None) -> Target | None:
@@ -59,7 +59,16 @@ def run_app(path, password: str = "", object_num: int | None = None, page: int |
     view = "stepper" if step else "glyphs" if glyphs else None
     app = PdfInspectApp(doc, password, start, (view, page or 1) if view else None, log_path=log_path)
     app.images = images  # how the page preview is drawn (widgets/preview.py)
-    app.run()
+    result = app.run()
+    while isinstance(result, OpenRevisions):  # a fixed copy was written: show its revisions
+        try:
+            doc = Document.open(result.path, password)
+        except PdfError as e:
+            print(f"pdfinspect: {safe_line(str(e))}", file=sys.stderr)
+            return 1
+        app = PdfInspectApp(doc, password, None, ("revisions", 0), log_path=log_path)
+        app.images = images
+        result = app.run()
     return 0
 
 

@@ -94,11 +94,14 @@ class PdfInspectApp(App):
         self.password = password
         self.log_path = log_path
         self.start = start
-        self.start_view = start_view  # ("stepper" or "glyphs", page)
+        self.start_view = start_view  # ("stepper" or "glyphs", page), or (mode, 0) for a mode
         self.content_page: int | None = None  # the page the stepper and glyph inspector show
         self.current: Target | ContentView | None = None
         self.last_target: Target | None = None  # what the browser showed last
         self.pending_search: str | None = None
+        self.previous_mode: str | None = None  # where escape leaves the search screen for
+        self.hits: list = []  # the search hits n/N walk in the browser
+        self.hit_index = 0
         self._back: list[Target | ContentView] = []
         self._forward: list[Target | ContentView] = []
         self._index_doc: Document | None = None
@@ -120,7 +123,9 @@ class PdfInspectApp(App):
     def on_mount(self) -> None:
         self.on_resize(events.Resize(self.size, self.size))
         self.list_numbers()
-        if self.start_view is not None:
+        if self.start_view is not None and self.start_view[0] in self.MODES:
+            self.switch_mode(self.start_view[0])  # ("revisions", 0): a fixed copy just written
+        elif self.start_view is not None:
             self.open_content_view(*self.start_view)
         elif self.start is not None:
             self.show_target(self.start)
@@ -151,6 +156,20 @@ class PdfInspectApp(App):
 
     def on_object_requested(self, message: ObjectRequested) -> None:
         self.show_target(message.target)
+
+    def switch_mode(self, mode: str):
+        if mode != self.current_mode:
+            self.previous_mode = self.current_mode
+        return super().switch_mode(mode)
+
+    def next_hit(self, delta: int) -> None:
+        """Show the next (``delta`` 1) or previous (-1) search hit, at its line."""
+        if not self.hits:
+            self.notify("no search hits: / searches", severity="warning")
+            return
+        self.hit_index = (self.hit_index + delta) % len(self.hits)
+        self.notify(f"hit {self.hit_index + 1} of {len(self.hits)}", timeout=1.5)
+        self.show_target(self.hits[self.hit_index].target())
 
     def action_back(self) -> None:
         if self._back:

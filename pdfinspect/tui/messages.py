@@ -58,3 +58,11 @@ class ObjectRequested(Message):
     def __init__(self, target: Target) -> None:
         super().__init__()
         self.target = target
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRevisions:
+    """The app's exit result asking ``run_app`` to open ``path`` on its revisions screen
+    (after 'write a fixed copy…', so the new revision shows)."""
+
+    path: str

@@ -65,6 +65,8 @@ class BrowserScreen(ReportsFailures, Screen):
     BINDINGS = [
         Binding("r", "toggle_raw", "Raw/decoded", id="toggle-raw", tooltip="Show the stream raw or decoded"),
         Binding("x", "toggle_hex", "Hex/text", id="toggle-hex", tooltip="Show the stream as a hex dump or text"),
+        Binding("n", "hit(1)", "Next hit", show=False, id="next-hit", tooltip="Next search hit, at its line"),
+        Binding("N", "hit(-1)", "Prev hit", show=False, id="previous-hit", tooltip="Previous search hit"),
         Binding("left_square_bracket", "step(-1)", "Prev obj", show=False, id="previous-object"),
         Binding("right_square_bracket", "step(1)", "Next obj", show=False, id="next-object"),
         Binding("t", "focus_pane('object-tree')", "Tree", show=False, id="focus-tree"),
@@ -127,6 +129,8 @@ class BrowserScreen(ReportsFailures, Screen):
     # -- showing ----------------------------------------------------------------------
     def display_target(self, target: Target) -> None:
         self.shown = target
+        if target.line is not None:  # a line of the decoded text is wanted (a search hit, a CMap entry)
+            self.raw, self.hex = False, False
         self._object_token += 1
         self._obj = None
         self.query_one("#object-header", Static).update(Text(f"loading {target.describe()}…", style="italic"))
@@ -162,9 +166,9 @@ class BrowserScreen(ReportsFailures, Screen):
         if token != self._object_token:
             return
         self._obj = obj
-        self.hex = None
+        self.hex = False if self.shown is not None and self.shown.line is not None else None
         self.query_one("#object-header", Static).update(header)
-        self.query_one(ObjectView).show_items(items)
+        self.query_one(ObjectView).show_items(items, self.shown.key if self.shown else None)
         is_stream = obj is not None and isinstance(obj.value, Stream)
         self.query_one("#main").set_class(is_stream, "-stream")
         if is_stream:
@@ -198,7 +202,7 @@ class BrowserScreen(ReportsFailures, Screen):
         if token != self._token:
             return
         self.query_one("#preview", PagePreview).show_image(picture)
-        shown_as = "hex" if text is None else kind
+        shown_as = "hex" if text is None else "text" if kind == "hex" else kind  # x shows hex-kind data as text
         head = streams.StreamHeader(self.raw, len(obj.value.raw), result, shown_as, error)
         header = styled(head.parts(), STREAM_STYLES)
         data = result.data if result is not None else b""
@@ -206,8 +210,9 @@ class BrowserScreen(ReportsFailures, Screen):
         self.query_one("#stream-header", Static).update(header)
         view = self.query_one(StreamView)
         view.show_data(data, kind, text, tail)
-        if self.shown.line is not None and text is not None:
-            view.call_after_refresh(view.scroll_to, y=self.shown.line - 1, animate=False, immediate=True)
+        view.marked = self.shown.line - 1 if self.shown.line is not None and text is not None else None
+        if view.marked is not None:
+            view.call_after_refresh(view.scroll_to, y=max(view.marked - 2, 0), animate=False, immediate=True)
 
     def show_backrefs(self) -> None:
         panel = self.query_one("#backrefs", RefList)
@@ -278,6 +283,9 @@ class BrowserScreen(ReportsFailures, Screen):
                 i -= 1
             num = numbers[max(0, min(i, len(numbers) - 1))]
         self.post_message(ObjectRequested(Target(object_ref(self.app.doc, num))))
+
+    def action_hit(self, delta: int) -> None:
+        self.app.next_hit(delta)
 
     def action_focus_pane(self, pane_id: str) -> None:
         if pane_id == "object-tree":

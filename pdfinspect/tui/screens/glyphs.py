@@ -1,7 +1,7 @@
 """The glyph inspector: every code a page draws, per font, with how its text was found.
 
 Rows are distinct (font, code) pairs with their Unicode, method, count and conflicts, under
-a line per font naming it and saying why its text extracts badly (``present.glyphs.diagnose``).
+a line per font naming it and saying why its text extracts badly (``present.glyphs.font_reports``).
 Filters narrow the table to the codes worth a look; the cursor row's resolution path is
 shown step by step, each step naming the object it read (``enter`` opens it).
 """
@@ -26,10 +26,11 @@ from pdfinspect.present.glyphs import FILTERS, CodeRow, code_rows, font_diagnose
 from pdfinspect.present.text import safe_line
 
 from ..failures import ReportsFailures, failure_line
-from ..messages import ObjectRequested, Target
+from ..messages import ObjectRequested, OpenRevisions, Target
 from ..widgets.glyph_panels import GLYPH_HEADER, PagePrompt, PathList, PickList, font_panel, glyph_row
-from ..widgets.line_view import LineView
+from ..widgets.line_view import LineView, note
 from ..widgets.preview import PagePreview, PreviewHost, glyph_layers
+from .fix import FixScreen
 from .stepper import BUDGET_BYTES, BUDGET_OPERATORS
 
 TABLE_HEADER = f"{GLYPH_HEADER} {'count':>6}  conflicts"
@@ -50,6 +51,8 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         Binding("m", "filter('meaningless')", "Bad names", id="filter-meaningless",
                 tooltip="Show only codes with meaningless glyph names like g12 (toggle)"),
         Binding("p", "pick_page", "Page", id="glyphs-page", tooltip="Inspect page N's glyphs (type its number)"),
+        Binding("w", "write_fixed", "Fix copy", id="glyphs-fix",
+                tooltip="Write a fixed copy: a corrected ToUnicode for the font under the cursor (shows the plan first)"),
         *PreviewHost.PREVIEW_BINDINGS,
     ]
     DEFAULT_CSS = """
@@ -101,7 +104,7 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         records = list(page_glyphs(doc, ref, resolver, budget=budget))
         rows = code_rows(records)
         programs = {r.font: resolver.program(r.font) for r in rows}
-        diagnoses = font_diagnoses(rows)
+        diagnoses = font_diagnoses(rows, resolver)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses, budget.stopped, records)
 
@@ -132,6 +135,10 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
                 shown.append(r.font)
             items.append((self.row_line(r), None, None))
             shown.append(r)
+        if not items and self.rows:  # say why the table is empty
+            active = ", ".join(FILTERS[f][0] for f in sorted(self.filters))
+            items = [note(f"no code of this page matches the filters ({active}); u x f m toggle them")]
+            shown = [None]
         self.shown = shown
         table = self.query_one("#glyph-table", PickList)
         table.set_items(items, cursor=1 if len(items) > 1 else 0)
@@ -198,6 +205,20 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             self.query_one("#glyph-path", PathList).focus()
         elif item is not None and item.ref is not None:
             self.post_message(ObjectRequested(Target(item.ref)))
+
+    def action_write_fixed(self) -> None:
+        index = self.query_one("#glyph-table", PickList).cursor
+        item = self.shown[index] if 0 <= index < len(self.shown) else None
+        font = item.font if isinstance(item, CodeRow) else item
+        if font is None or font.ref is None:
+            self.notify("put the cursor on a font (an indirect font dictionary) first", severity="warning",
+                        markup=False)
+            return
+        self.app.push_screen(FixScreen(font.ref, self.font_name(font)), self._fixed_copy_written)
+
+    def _fixed_copy_written(self, path: str | None) -> None:
+        if path:  # reopen on the fixed copy, whose revisions screen shows the new revision
+            self.app.exit(OpenRevisions(path))
 
     def action_filter(self, name: str) -> None:
         self.filters ^= {name}

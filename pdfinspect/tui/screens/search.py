@@ -37,6 +37,12 @@ class Hit:
     where: str  # "stream" or the key path of a string
     offset: int
     context: str  # text around the hit, decoded as well as we can (not yet made safe)
+    line: int | None = None  # the line of the decoded stream (1-based, as the browser shows it)
+    key: str | None = None  # the dictionary key of a string hit
+
+    def target(self) -> Target:
+        """Where following the hit goes: the stream at its line, or the object at the string's key."""
+        return Target(self.ref, None, self.key, self.line)
 
 
 def _strings_in(value, path: str):
@@ -78,12 +84,19 @@ def search_object(doc, obj, pattern: re.Pattern[bytes]) -> list[Hit]:
     hits = []
     for path, data in _strings_in(obj.value, ""):
         for m in pattern.finditer(data):
-            hits.append(Hit(obj.ref, path or "string", m.start(), decode_text(data)[:120]))
+            key = "/" + path.rsplit("/", 1)[-1].split("[")[0] if "/" in path else None
+            hits.append(Hit(obj.ref, path or "string", m.start(), decode_text(data)[:120], None, key))
     if isinstance(obj.value, Stream):
         data = doc.stream_data(obj, limit=min(doc.decode_limit, VIEW_LIMIT)).data
         for m in pattern.finditer(data):
-            hits.append(Hit(obj.ref, "stream", m.start(), _around(data, m)))
+            hits.append(Hit(obj.ref, "stream", m.start(), _around(data, m), line_at(data, m.start())))
     return hits
+
+
+def line_at(data: bytes, offset: int) -> int:
+    """The 1-based line of ``offset`` as the stream view counts lines (CR, LF and CRLF end one)."""
+    head = data[:offset]
+    return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
 
 
 def hit_line(hit: Hit) -> Content:
@@ -94,7 +107,11 @@ def hit_line(hit: Hit) -> Content:
 class SearchScreen(ReportsFailures, Screen):
     """Type a text (or ``re:`` and a regex) and Enter; ``enter`` on a hit opens its object."""
 
-    BINDINGS = [Binding("escape", "focus_input", "Edit query", id="edit-query")]
+    BINDINGS = [
+        Binding("escape", "leave", "Leave", id="leave-search",
+                tooltip="From the query to the hits; from the hits back to the previous screen"),
+        Binding("slash", "focus_input", "Edit query", id="edit-query", tooltip="Edit the query"),
+    ]
 
     class Progress(Message):
         def __init__(self, hits: list[Hit], scanned: int, total: int, done: bool, error: str | None = None) -> None:
@@ -200,7 +217,17 @@ class SearchScreen(ReportsFailures, Screen):
 
     def on_line_view_followed(self, event: LineView.Followed) -> None:
         event.stop()
-        self.post_message(ObjectRequested(Target(event.ref, None, None)))
+        self.app.hits, self.app.hit_index = self.hits, event.index  # n/N in the browser walk them
+        self.post_message(ObjectRequested(self.hits[event.index].target()))
+
+    def action_leave(self) -> None:
+        """``escape``: from the query to the hits (when there are some), from the hits back
+        to the screen the search was opened from."""
+        hits = self.query_one(RefList)
+        if self.query_one(Input).has_focus and hits.line_count:
+            hits.focus()
+        else:
+            self.app.switch_mode(self.app.previous_mode or "browser")
 
     def action_focus_input(self) -> None:
         self.query_one(Input).focus()

@@ -38,6 +38,10 @@ def lines_not_in(items: list[Item], other: list[Item]) -> list[Item]:
 class ObjectView(RefList):
     """Shows one PDF value; ``enter`` on a line with a reference posts ``Followed``."""
 
-    def show_items(self, items: list[Item]) -> None:
-        """Show lines made by :func:`object_items`, the cursor on the first reference."""
-        self.set_items(items, next((i for i, (_, ref, _) in enumerate(items) if ref is not None), 0))
+    def show_items(self, items: list[Item], key: str | None = None) -> None:
+        """Show lines made by :func:`object_items`, the cursor on the first line under ``key``
+        (the entry the user came for: "Fonts of page 1" opens /Resources at /Font), else on
+        the first reference."""
+        under = next((i for i, (_, _, k) in enumerate(items) if key is not None and k == key), None)
+        self.set_items(items, under if under is not None else
+                       next((i for i, (_, ref, _) in enumerate(items) if ref is not None), 0))

@@ -39,7 +39,7 @@ def source_excerpt(data: bytes, span: tuple[int, int], width: int = 70, before: 
     for i in range(first, last):
         a = starts[i]
         b = starts[i + 1] if i + 1 < len(starts) else len(chunk)
-        line = EOL.sub(b"", chunk[a:b])
+        line = EOL.sub(b"", chunk[a:b]).replace(b"\t", b" ")  # one column, so the span's offsets still hold
         m0, m1 = max(rel, a) - a, min(rel_end, a + len(line)) - a
         if m0 < m1:
             pre, mid, post = (safe(part.decode("latin-1")) for part in (line[:m0], line[m0:m1], line[m1:]))

@@ -18,8 +18,9 @@ VIEW_LIMIT = 64 * 1024 * 1024
 
 
 def text_lines(data: bytes) -> list[str]:
-    """Terminal-safe lines of ``data`` (slow on big streams: call it in a worker)."""
-    return bytes_as_text(data).split("\n")
+    """Terminal-safe lines of ``data``, TABs expanded to 8-column stops (a TAB reached the
+    terminal and pushed the line into the next pane); slow on big streams: call it in a worker."""
+    return [line.expandtabs(8) for line in bytes_as_text(data).split("\n")]
 
 
 class StreamView(LineView):
@@ -34,6 +35,7 @@ class StreamView(LineView):
         self._row = 16
         self._tail: list[Content] = []
         self._chunks: dict[int, list[Content]] = {}
+        self.marked: int | None = None  # a line shown in reverse video (a search hit, a CMap entry)
 
     def show_data(self, data: bytes, kind: str, text: list[str] | None, tail: list[Content] = ()) -> None:
         """Show ``data`` as hex (``text`` is ``None``) or as the lines from :func:`text_lines`."""
@@ -77,7 +79,8 @@ class StreamView(LineView):
             part = self._text[chunk * CHUNK:(chunk + 1) * CHUNK]
             lines = highlight_lines("\n".join(part), self._kind if self._kind != "hex" else "text")
             self._chunks[chunk] = lines
-        return lines[index - chunk * CHUNK]
+        line = lines[index - chunk * CHUNK]
+        return line.stylize("reverse") if index == self.marked else line
 
     def action_cursor_up(self) -> None:
         self.scroll_up(animate=False)

@@ -1,0 +1,197 @@
+"""Every screen at 80x24, 120x40 and 200x60: the columns a reader needs are drawn; every
+global key works from every screen; the display fixes of issue 11."""
+from __future__ import annotations
+
+import pikepdf
+import pytest
+from conftest import sample, settle
+from rich.cells import cell_len
+
+from pdfinspect.core.document import Document
+from pdfinspect.tui import start_target
+from pdfinspect.tui.app import PdfInspectApp
+from pdfinspect.tui.messages import ContentView, Target
+from pdfinspect.tui.screens.browser import BrowserScreen
+from pdfinspect.tui.screens.glyphs import GlyphScreen
+from pdfinspect.tui.screens.help import HelpScreen
+from pdfinspect.tui.screens.overview import OverviewScreen
+from pdfinspect.tui.screens.revisions import RevisionsScreen
+from pdfinspect.tui.screens.search import SearchScreen
+from pdfinspect.tui.screens.stepper import StepperScreen
+from pdfinspect.tui.widgets.glyph_panels import fit
+from pdfinspect.tui.widgets.stream_view import text_lines
+
+SIZES = [(80, 24), (120, 40), (200, 60)]
+KAPPA = sample("kappa.pdf")
+
+
+def drawn(view) -> list[str]:
+    """The lines the widget draws, as they reach the terminal."""
+    return [view.render_line(y).text.rstrip() for y in range(view.size.height)]
+
+
+async def press(pilot, *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_stepper_shows_operator_code_unicode_and_method(size):
+    with pikepdf.open(KAPPA) as pdf:
+        ops = [str(op) for _, op in pikepdf.parse_content_stream(pdf.pages[0])]
+    app = PdfInspectApp(Document.open(KAPPA), "", None, ("stepper", 1))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        lines = drawn(screen.ops)
+        for i, op in enumerate(ops[:screen.ops.size.height]):
+            assert lines[i].split()[1] == op  # index, then the operator, whatever the width
+        await press(pilot, "t")
+        glyphs = drawn(screen.query_one("#step-glyphs"))
+        for line, record in zip(glyphs, screen.shown_glyphs):
+            words = line.split()
+            assert words[0] == record.glyph.code.hex()
+            assert f"U+{ord(record.unicode[0]):04X}" in line and record.method in words
+        assert "Unicode" in str(screen.query_one("#step-glyphs-header").render())
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_glyph_table_shows_code_unicode_and_method(size):
+    app = PdfInspectApp(Document.open(KAPPA), "", None, ("glyphs", 1))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        table = screen.query_one("#glyph-table")
+        lines = drawn(table)
+        checked = 0
+        for line, item in zip(lines, screen.shown):
+            if hasattr(item, "record"):
+                r = item.record
+                words = line.split()
+                assert words[0] == r.glyph.code.hex() and r.method in words
+                assert f"U+{ord(r.unicode[0]):04X}" in line
+                checked += 1
+        assert checked == len(screen.rows)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_browser_overview_revisions_and_search_draw_their_key_text(size):
+    doc = Document.open(sample("incremental.pdf"))
+    app = PdfInspectApp(doc, "", start_target(doc, 1, None))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        assert str(app.screen.query_one("#object-header").render()).startswith("1 0 obj")
+        assert any("/Type /Catalog" in line or "/Pages" in line for line in drawn(app.screen.query_one("#object-view")))
+        await press(pilot, "o")
+        assert "Pages" in str(app.screen.query_one("#summary").render())
+        await press(pilot, "v")
+        assert isinstance(app.screen, RevisionsScreen)
+        await press(pilot, "slash")
+        assert isinstance(app.screen, SearchScreen)
+
+
+def test_columns_are_measured_in_cells():
+    assert cell_len(fit("U+4E2D 中", 10)) == 10  # a CJK character takes two cells
+    assert cell_len(fit("U+0065 U+0301 é", 16)) == 16  # a combining mark takes none
+    cut = fit("U+0066 U+0066 U+0069 ﬃ", 8)
+    assert cell_len(cut) == 8 and cut.endswith("…")
+
+
+def test_tabs_are_expanded_before_they_reach_the_terminal():
+    lines = text_lines(b"BT\t/F1 12 Tf\n\tET")
+    assert lines == ["BT      /F1 12 Tf", "        ET"]
+
+
+async def test_fonts_of_page_1_opens_at_the_font_entry():
+    app = PdfInspectApp(Document.open(KAPPA))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        entries = app.screen.query_one("#entry-points")
+        index = next(i for i, (c, _, _) in enumerate(entries.items) if c.plain.startswith("Fonts of page 1"))
+        entries.cursor = index
+        await press(pilot, "enter")
+        view = app.screen.query_one("#object-view")
+        content, _, key = view.items[view.cursor]
+        assert key == "/Font" and "/Font" in content.plain or "/F4" in content.plain
+
+
+async def test_an_empty_filter_says_so():
+    app = PdfInspectApp(Document.open(sample("cid-identity.pdf")), "", None, ("glyphs", 1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        for key in "uxfm":
+            await press(pilot, key)
+            if screen.shown == [None]:
+                break
+        else:
+            pytest.skip("every filter matches a code of this page")
+        assert "no code of this page matches the filters" in drawn(screen.query_one("#glyph-table"))[0]
+
+
+GLOBAL = {"o": OverviewScreen, "b": BrowserScreen, "v": RevisionsScreen, "c": StepperScreen, "y": GlyphScreen}
+
+
+async def test_every_global_key_works_from_every_screen():
+    app = PdfInspectApp(Document.open(KAPPA))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for start in [*GLOBAL, "slash"]:
+            for key, screen in GLOBAL.items():
+                await press(pilot, start)
+                if start == "slash":  # the query has the keys: escape leaves it
+                    await press(pilot, "escape")
+                await press(pilot, key)
+                assert isinstance(app.screen, screen), (start, key)
+            await press(pilot, start, *(["escape"] if start == "slash" else []), "question_mark")
+            assert isinstance(app.screen, HelpScreen)
+            await press(pilot, "escape")
+            await press(pilot, start, *(["escape"] if start == "slash" else []), "g", "4", "enter")  # go-to from anywhere lands in the browser
+            assert str(app.screen.query_one("#object-header").render()).startswith("4 0 obj")
+
+
+async def test_back_and_forward_return_to_the_stepper_and_glyph_inspector():
+    app = PdfInspectApp(Document.open(KAPPA))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "g", "5", "enter", "c")
+        assert isinstance(app.screen, StepperScreen)
+        await press(pilot, "y")
+        assert isinstance(app.screen, GlyphScreen)
+        await press(pilot, "g", "7", "enter")
+        assert app.current == Target(app.current.ref) and app.current.ref.num == 7
+        await press(pilot, "backspace")
+        assert isinstance(app.screen, GlyphScreen) and app.current == ContentView("glyphs", 1)
+        await press(pilot, "backspace")
+        assert isinstance(app.screen, StepperScreen)
+        await press(pilot, "backspace")
+        assert isinstance(app.screen, BrowserScreen) and app.current.ref.num == 5
+        await press(pilot, "alt+right")
+        assert isinstance(app.screen, StepperScreen)
+
+
+async def test_a_search_hit_opens_its_stream_decoded_at_the_line_and_n_walks_the_hits():
+    path = sample("content.pdf")
+    with pikepdf.open(path) as pdf:
+        streams = {o.objgen: o.read_bytes() for o in pdf.objects if isinstance(o, pikepdf.Stream)}
+    word = b"Tf"
+    expected = [(num, data[:data.lower().index(word.lower())].count(b"\n") + 1)
+                for (num, _), data in sorted(streams.items()) if word.lower() in data.lower()]
+    app = PdfInspectApp(Document.open(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "slash", *"Tf", "enter")  # the hits take the focus
+        screen = app.screen
+        first = [(h.ref.num, h.line) for h in screen.hits if h.where == "stream"]
+        assert first[0] == expected[0] and screen.hits[0].where == "stream"
+        await press(pilot, "enter")
+        assert isinstance(app.screen, BrowserScreen)
+        view = app.screen.query_one("#stream-view")
+        assert view.marked == expected[0][1] - 1 and view.kind != "hex"
+        assert "Tf" in view.line(view.marked).plain
+        assert any(s.style == "reverse" for s in view.line(view.marked).spans)
+        await press(pilot, "n")
+        assert app.hit_index == 1
+        await press(pilot, "N", "slash", "escape", "escape")  # escape from the hits leaves the search
+        assert isinstance(app.screen, BrowserScreen)
