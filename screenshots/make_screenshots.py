@@ -26,8 +26,11 @@ SHOTS = [
     ("revisions", "incremental.pdf", None, ["v"]),
     ("search", "pages.pdf", None, ["slash", *"page", "enter"]),
     ("help", "minimal.pdf", None, ["question_mark"]),
-    ("stepper", "kappa.pdf", None, ["ctrl+p", *"step 1", "enter", "t"]),
-    ("glyphs", "kappa.pdf", None, ["ctrl+p", *"glyphs 1", "enter"]),
+    ("stepper", "kappa.pdf", None, ["c", "t"]),
+    ("glyphs", "kappa.pdf", None, ["y"]),
+    ("stepper-80x24", "kappa.pdf", None, ["c", "t"]),
+    ("glyphs-80x24", "kappa.pdf", None, ["y"]),
+    ("browser-80x24", "kappa.pdf", 4, []),
     ("preview", "content.pdf", None, ["ctrl+p", *"step 1", "enter", "t", "t", "i"]),
     ("preview-zoom", "content.pdf", None, ["ctrl+p", *"step 1", "enter", "t", "t", "i", "Z"]),
 ]
@@ -36,7 +39,8 @@ SHOTS = [
 async def shoot(name: str, sample: str, object_num: int | None, keys: list[str]) -> Path:
     doc = Document.open(SAMPLES / sample)
     app = PdfInspectApp(doc, "", start_target(doc, object_num, None))
-    async with app.run_test(size=SIZE) as pilot:
+    size = (80, 24) if name.endswith("80x24") else SIZE
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
         for key in keys:
             await pilot.press(key)
