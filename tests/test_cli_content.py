@@ -78,7 +78,7 @@ def test_fonts_counts_and_diagnosis(capsys):
     (font,) = json.loads(stdout)
     assert font["methods"] == {"ToUnicode": 1, "FontProgram": 2, "TeXGlyphList": 1}
     assert font["confidence"] == {"spec": 3, "heuristic": 1, "none": 0}
-    assert "ToUnicode 7 0 R misses 3 of 4" in font["diagnosis"] and "TeXGlyphList" in font["diagnosis"]
+    assert "ToUnicode misses 3 of 4 codes (7 0 R)" in font["diagnosis"] and "TeXGlyphList" in font["diagnosis"]
     missed = next(r for r in font["reasons"] if r["id"] == "tounicode_incomplete")
     assert sorted(missed["codes"]) == ["14", "20", "5b"]
     assert font["embedded"].startswith("/FontFile Type1")

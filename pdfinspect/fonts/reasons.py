@@ -135,7 +135,7 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
     else:
         missed = _codes(resolutions, lambda r: (s := _step(r, TOUNICODE)) is not None and s.result == MISS)
         found.append(out("tounicode_incomplete", missed,
-                         f"ToUnicode {font.tounicode_ref or ''} misses {len(missed)} of {n} codes: "
+                         f"ToUnicode misses {len(missed)} of {n} codes ({font.tounicode_ref or 'direct'}): "
                          + _how_found([r for r in resolutions if r.code in set(missed)])))
         conflicts = [r for r in resolutions if r.method == TOUNICODE and r.conflicts]
         if conflicts:
