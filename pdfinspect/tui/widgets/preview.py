@@ -98,6 +98,12 @@ class PagePreview(Widget, can_focus=False):
         else:
             self._render(self._generation, request, (w, h * 2))
 
+    def on_unmount(self) -> None:
+        """Close pdfium's document and page when the app ends (a renderer used again reopens)."""
+        renderer = getattr(self.app, "_preview_renderer", None)
+        if renderer is not None:
+            renderer.close()
+
     @work(thread=True, group="preview-warm", exit_on_error=False)
     def prefetch(self, page_index: int) -> None:
         """Open the file in pdfium and render the page once, small, before the first ``i``:
