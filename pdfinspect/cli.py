@@ -404,6 +404,11 @@ def _dispatch(argv: list[str]) -> int:
     if not sys.stdout.isatty():  # the app would draw into a file or a pipe and wait for keys
         _err("stdout is not a terminal: printing the overview (pdfinspect info --quick) instead of "
              "opening the app")
+        if args.page is not None:  # the page asked for must exist, as when the app opens
+            doc = open_document(args)
+            if doc.page_ref(args.page) is None:
+                _err(f"no page {args.page}: the file has {doc.page_count()} pages")
+                return EXIT_USAGE
         args.quick = True
         return cmd_info(args, out)
     from .tui import run_app  # the only place the CLI touches Textual

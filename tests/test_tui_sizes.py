@@ -195,3 +195,17 @@ async def test_a_search_hit_opens_its_stream_decoded_at_the_line_and_n_walks_the
         assert app.hit_index == 1
         await press(pilot, "N", "slash", "escape", "escape")  # escape from the hits leaves the search
         assert isinstance(app.screen, BrowserScreen)
+
+
+def test_widths_and_differences_are_wrapped_and_annotated_with_their_codes():
+    from pdfinspect.present.objects import object_lines
+
+    doc = Document.open(KAPPA)
+    with pikepdf.open(KAPPA) as pdf:
+        font = pdf.pages[0].Resources.Font.F4
+        first, widths = int(font.FirstChar), [int(w) for w in font.Widths]
+    lines = [line.text.strip() for line in object_lines(doc.get(font.objgen[0]).value) if line.key == "/Widths"]
+    rows = lines[1:-1]
+    assert len(rows) == -(-len(widths) // 8)  # eight to a line, not one
+    assert rows[0] == " ".join(map(str, widths[:8])) + f"  % codes {first}–{first + 7}"
+    assert rows[-1].endswith(f"% codes {first + 8 * (len(rows) - 1)}–{first + len(widths) - 1}")

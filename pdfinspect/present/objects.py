@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.objects import Array, Dict, Ref, Stream, String
+from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number
 from ..core.serialize import format_name, format_object
 from ..core.textstrings import decode_text
 from .text import Parts, plain, safe_line
@@ -161,6 +161,46 @@ def _own_lines(value) -> bool:
     return False
 
 
+def _numbers_and_names(v: Array) -> bool:
+    return bool(v) and all(is_number(x) or isinstance(x, Name) for x in v)
+
+
+def code_runs(items: Array, key: str, first_char: int, width: int, per_line: int = 8) -> list[str]:
+    """``/Widths`` or ``/Differences`` wrapped, each line annotated with the codes it assigns
+    (9.6.2.1 widths from /FirstChar; 9.6.5.1 a number starts a run of codes for the names
+    after it)."""
+    lines: list[str] = []
+    if key == "/Widths":
+        for start in range(0, len(items), per_line):
+            chunk = items[start:start + per_line]
+            lo = first_char + start
+            text = " ".join(format_object(x) for x in chunk)
+            lines.append(f"{text}  % codes {lo}–{lo + len(chunk) - 1}")
+        return lines
+    code, run, run_start = None, [], None
+
+    def flush() -> None:
+        if run:
+            lines.append(f"{' '.join(run)}  % codes {run_start}–{code - 1}" if code > run_start else " ".join(run))
+
+    for x in items:
+        if is_number(x):
+            flush()
+            code = int(x)
+            run, run_start = [format_object(x)], code
+        else:
+            if code is None:  # a name before any code: malformed, shown as is
+                lines.append(format_object(x))
+                continue
+            if len(run) > per_line:
+                flush()
+                run, run_start = [], code
+            run.append(format_object(x))
+            code += 1
+    flush()
+    return lines
+
+
 def object_lines(value, limit: int | None = MAX_LINES, width: int = 88) -> list[ObjectLine]:
     """Lines of PDF syntax for ``value``: containers that hold a reference (or a string worth
     a ``% "text"`` note) one entry per line, the rest as :func:`format_object` writes them
@@ -168,12 +208,19 @@ def object_lines(value, limit: int | None = MAX_LINES, width: int = 88) -> list[
     every line)."""
     out: list[ObjectLine] = []
 
-    def emit(v, depth: int, prefix: str, key: str | None) -> None:
+    def emit(v, depth: int, prefix: str, key: str | None, parent=None) -> None:
         if limit is not None and len(out) >= limit:
             return
         pad = "  " * depth
         if isinstance(v, Stream):
             v = v.dict
+        if isinstance(v, Array) and key in ("/Widths", "/Differences") and _numbers_and_names(v):
+            out.append(ObjectLine(safe_line(prefix + "["), None, key))
+            first = parent.get("FirstChar") if isinstance(parent, Dict) else None
+            for text in code_runs(v, key, first if is_integer(first) else 0, width - len(pad) - 2):
+                out.append(ObjectLine(safe_line(pad + "  " + text), None, key))
+            out.append(ObjectLine(pad + "]", None, key))
+            return
         if not isinstance(v, (Dict, Array)) or not _own_lines(v):
             lines = format_object(v, depth, width).split("\n")
             ref = v if isinstance(v, Ref) else None
@@ -186,7 +233,7 @@ def object_lines(value, limit: int | None = MAX_LINES, width: int = 88) -> list[
         if isinstance(v, Dict):
             out.append(ObjectLine(prefix + "<<", None, key))
             for k, item in v.items():
-                emit(item, depth + 1, f"{pad}  {format_name(k)} ", "/" + k)
+                emit(item, depth + 1, f"{pad}  {format_name(k)} ", "/" + k, v)
             out.append(ObjectLine(pad + ">>", None, key))
         else:
             out.append(ObjectLine(prefix + "[", None, key))

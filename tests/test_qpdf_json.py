@@ -1,0 +1,53 @@
+"""objects --json: qpdf's JSON v2, streamed, with bytes kept as bytes."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from pdfinspect.core.document import Document
+from pdfinspect.core.objects import String
+from pdfinspect.core.qpdfjson import document_json, iter_document_json, json_string
+
+from conftest import corpus_files, sample
+
+
+@pytest.mark.parametrize("raw,expected", [
+    (b"Hello", "u:Hello"),
+    (b"caf\xe9 au lait", "u:café au lait"),
+    (b"\xbd\xbat`'8\xbc\xa9\xc8\xefH\xd4jfI\xef", "b:bdba74602738bca9c8ef48d46a6649ef"),  # mostly high bytes
+    (b"\xfe\xff\x00A\xd8\x00", "b:feff0041d800"),  # an unpaired surrogate: no U+FFFD, the bytes
+    (b"\xfe\xff\x00A\x00B", "u:AB"),
+    (b"a\x01b", "b:610162"),  # a control character
+    (b"tab\there", "u:tab\there"),
+    (b"soft\xadhyphen", "b:736f6674ad68797068656e"),  # 0xAD is undefined in PDFDocEncoding
+])
+def test_strings_are_text_only_when_no_byte_is_lost(raw, expected):
+    assert json_string(String(raw)) == expected
+
+
+def test_output_starts_before_any_object_is_read():
+    doc = Document.open(sample("xref-stream.pdf"))
+    opened = set(doc._cache)  # what opening read (the catalog and the top of the page tree)
+    pieces = iter_document_json(doc, decode=True)
+    first = next(pieces)
+    assert first.startswith('{\n "version": 2') and set(doc._cache) == opened
+    value = json.loads(first + "".join(pieces))
+    assert "obj:12 0 R" in value["qpdf"][1]  # the xref stream itself
+
+
+def _qpdf(path):  # (not lexical.pdf: qpdf writes its real "4." as 4., which is not JSON)
+    out = subprocess.run(["qpdf", "--json=2", "--json-key=qpdf", "--decode-level=generalized",
+                          "--json-stream-data=inline", str(path)], capture_output=True, check=False)
+    return json.loads(out.stdout)["qpdf"][1]
+
+
+@pytest.mark.skipif(shutil.which("qpdf") is None, reason="qpdf absent")
+@pytest.mark.parametrize("path", [sample("xref-stream.pdf"), sample("hybrid.pdf")]
+                         + [p for p in corpus_files() if p.name.startswith("pdflatex-")], ids=lambda p: p.name)
+def test_json_agrees_with_qpdf_including_the_xref_streams(path):
+    ours = document_json(Document.open(path), decode=True)["qpdf"][1]
+    theirs = _qpdf(path)
+    assert ours == theirs
