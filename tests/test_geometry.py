@@ -94,6 +94,18 @@ def test_type3_box_goes_through_the_font_matrix():
     assert _close(box.rect, (10, 9.8, 11, 11.2))
 
 
+def test_type3_without_a_font_bbox_takes_each_glyph_s_d1_box():
+    def font(pdf):
+        return dict(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type3, FontBBox=[0, 0, 0, 0],
+                    FontMatrix=[0.01, 0, 0, 0.01, 0, 0], FirstChar=97, LastChar=98, Widths=[50, 50],
+                    Encoding=pikepdf.Dictionary(Differences=[97, pikepdf.Name.a, pikepdf.Name.b]),
+                    CharProcs=pikepdf.Dictionary(a=pdf.make_stream(b"50 0 0 -20 40 30 d1 0 -20 40 50 re f"),
+                                                 b=pdf.make_stream(b"50 0 d0")))
+    a, b = _boxes(_doc(b"BT /F1 2 Tf 10 10 Td (ab) Tj ET", font=font))
+    assert _close(a.rect, (10, 9.6, 11, 10.6))  # d1's lly -20 and ury 30, × 0.01 × size 2
+    assert _close(b.rect, (11, 9.6, 12, 11.6))  # d0 gives no box: 0.8 em up, 0.2 em down (size 2)
+
+
 def test_vertical_writing_hangs_the_box_below_the_pen(tmp_path):
     from test_interpreter import _vertical_pdf
 

@@ -38,6 +38,7 @@ class FontMetrics:
     font_matrix: Matrix = (0.001, 0.0, 0.0, 0.001, 0.0, 0.0)
     default_v: float = 880.0  # vertical writing: DW2[0], v1y of every CID without /W2 entry
     positions: dict | None = None  # vertical writing: CID → (v1x, v1y) from /W2
+    per_glyph: bool = False  # Type3 without a /FontBBox: each glyph's d1 box gives its extent
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +95,7 @@ class Geometry:
     def __init__(self, doc):
         self.doc = doc
         self._metrics: dict[Font, FontMetrics] = {}
+        self._d1: dict = {}  # Type3 CharProc reference → its d1 vertical extent
 
     def metrics(self, font: Font) -> FontMetrics:
         m = self._metrics.get(font)
@@ -105,10 +107,20 @@ class Geometry:
         """The box of each glyph ``step`` draws, in order."""
         if not step.glyphs or step.font is None or step.tm is None:
             return []
-        return glyph_boxes(step, self.metrics(step.font))
+        m = self.metrics(step.font)
+        extents = {g.charproc: self.d1(g.charproc) for g in step.glyphs} if m.per_glyph else None
+        return glyph_boxes(step, m, extents)
+
+    def d1(self, charproc) -> tuple[float, float] | None:
+        """(lly, ury) of a Type3 glyph from its ``d1`` operator (9.6.5), or ``None``."""
+        if charproc is None:
+            return None
+        if charproc not in self._d1:
+            self._d1[charproc] = _d1_extent(self.doc, charproc)
+        return self._d1[charproc]
 
 
-def glyph_boxes(step: Step, m: FontMetrics) -> list[GlyphBox]:
+def glyph_boxes(step: Step, m: FontMetrics, extents: dict | None = None) -> list[GlyphBox]:
     ts = step.gstate.text
     size, th = ts.size, ts.scale / 100.0
     ta, tb, tc, td = step.tm[:4]  # showing only translates Tm: its linear part is the step's
@@ -126,6 +138,9 @@ def glyph_boxes(step: Step, m: FontMetrics) -> list[GlyphBox]:
             x0, x1, y0, y1 = -vx, width - vx, m.descent - vy, m.ascent - vy
         else:
             x0, x1, y0, y1 = 0.0, width, m.descent, m.ascent
+            own = extents.get(g.charproc) if extents else None
+            if own is not None:
+                y0, y1 = own
         ox, oy = g.user_xy[0] + le, g.user_xy[1] + lf
         out.append(GlyphBox((la * x0 + lc * y0 + ox, lb * x0 + ld * y0 + oy,
                              la * x1 + lc * y0 + ox, lb * x1 + ld * y0 + oy,
@@ -151,7 +166,8 @@ def font_metrics(doc, font: Font) -> FontMetrics:
         if box is not None and box[3] != box[1]:
             return FontMetrics(box[3], box[1], "Type3 /FontBBox", fm)
         scale = abs(fm[3]) * 1000 or 1.0  # the default em, in this font's glyph units
-        return FontMetrics(DEFAULT_ASCENT / scale, DEFAULT_DESCENT / scale, "default (Type3 /FontBBox empty)", fm)
+        return FontMetrics(DEFAULT_ASCENT / scale, DEFAULT_DESCENT / scale,
+                           "each glyph's d1 box (Type3 /FontBBox empty), else a default", fm, per_glyph=True)
     desc = _dict(doc, font.descriptor_ref)
     if not desc and font.descriptor_ref is None:  # a direct descriptor
         holder = fdict
@@ -181,6 +197,21 @@ def font_metrics(doc, font: Font) -> FontMetrics:
         afm = FONT_METRICS[std][0]
         return FontMetrics(afm["FontBBox"][3], afm["FontBBox"][1], f"{std} AFM /FontBBox", fm, **vertical)
     return FontMetrics(DEFAULT_ASCENT, DEFAULT_DESCENT, "default (no usable font metrics)", fm, **vertical)
+
+
+def _d1_extent(doc, ref) -> tuple[float, float] | None:
+    """The vertical extent ``d1`` declares in a CharProc (its first operator), if usable."""
+    from .tokenizer import iter_operations
+
+    obj = doc.get(ref.num, ref.gen)
+    if obj is None or not hasattr(obj.value, "raw"):
+        return None
+    for op in iter_operations(doc.stream_data(obj, limit=1 << 20).data):
+        if op.op != b"d1" or len(op.operands) != 6:
+            return None
+        nums = [float(x) for x in op.operands if is_number(x) and not isinstance(x, bool)]
+        return (min(nums[3], nums[5]), max(nums[3], nums[5])) if len(nums) == 6 and nums[5] != nums[3] else None
+    return None
 
 
 def _vertical(doc, font: Font) -> dict:
