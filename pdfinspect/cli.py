@@ -247,21 +247,24 @@ def cmd_objects(args, out: Output) -> int:
 
 
 # -- argument parsing -------------------------------------------------------------------------
-def _non_negative(text: str) -> int:
-    """A whole number, 0 or more: a size or a count (the decoder rejects a limit below 0)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
+def non_negative(kind=int):
+    """An argparse type: a number of ``kind``, 0 or more (a size, a count, a time limit); the
+    decoder and the pools reject values below 0 with tracebacks, argparse with a usage error."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid {kind.__name__} value: {text!r}") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+        return value
+    return parse
 
 
 def add_common_options(p: argparse.ArgumentParser) -> None:
     """Options every command takes."""
     p.add_argument("--password", default="", help="user or owner password (default: empty)")
-    p.add_argument("--decode-limit", type=_non_negative, metavar="MB",
+    p.add_argument("--decode-limit", type=non_negative(), metavar="MB",
                    help=f"stop decoding a stream after MB megabytes (default {DEFAULT_LIMIT >> 20})")
 
 
@@ -292,7 +295,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     s.add_argument("--raw", action="store_true", help="the object's bytes as stored in the file (into a "
                    "pipe: the bytes themselves; on a terminal: text or a hex dump)")
     s.add_argument("--revision", type=int, help="as of revision K (0 = oldest)")
-    s.add_argument("--max-bytes", type=_non_negative, default=4096, help="cap on hex-dumped bytes (default 4096)")
+    s.add_argument("--max-bytes", type=non_negative(), default=4096, help="cap on hex-dumped bytes (default 4096)")
     add_common_options(s)
 
     for name, helptext in (("trailer", "show the trailer dictionary"),

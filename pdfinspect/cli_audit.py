@@ -10,7 +10,7 @@ import os
 import sys
 import time
 
-from .cli import EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, _err, add_common_options
+from .cli import EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, _err, add_common_options, non_negative
 from .present.text import safe_line
 
 
@@ -18,18 +18,6 @@ def _pages(text: str) -> str:
     if text in ("all", "first") or (text.isdigit() and int(text) > 0):
         return text
     raise argparse.ArgumentTypeError(f"expected all, first or a page count N ≥ 1, not {text!r}")
-
-
-def _positive(kind):
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid number: {text!r}") from None
-        if value < 0:
-            raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
-        return value
-    return parse
 
 
 def register(subparsers) -> None:
@@ -50,20 +38,20 @@ def register(subparsers) -> None:
     s.add_argument("--format", choices=("jsonl", "parquet"), default="jsonl",
                    help="shard format (parquet needs pdfinspect[parquet]; default jsonl)")
     s.add_argument("--pages", type=_pages, default="all", help="all, first, or N: the first N pages (default all)")
-    s.add_argument("--workers", type=_positive(int), default=os.cpu_count() or 1,
+    s.add_argument("--workers", type=non_negative(int), default=os.cpu_count() or 1,
                    help="worker processes (default: one per core)")
-    s.add_argument("--timeout", type=_positive(float), default=60.0, metavar="S",
+    s.add_argument("--timeout", type=non_negative(float), default=60.0, metavar="S",
                    help="seconds per file before it is recorded as failed (default 60; 0: no limit)")
-    s.add_argument("--memory", type=_positive(int), default=2048, metavar="MB",
+    s.add_argument("--memory", type=non_negative(int), default=2048, metavar="MB",
                    help="address space per worker in MB (default 2048; 0: no limit)")
     s.add_argument("--resume", action="store_true", help="skip the files already recorded in OUT")
     s.add_argument("--engine", choices=("local", "dask"), default="local",
                    help="local process pool, or a Dask cluster (needs pdfinspect[dask]; default local)")
     s.add_argument("--scheduler", metavar="ADDRESS",
                    help="with --engine dask: the scheduler's address (default: a LocalCluster here)")
-    s.add_argument("--shard-size", type=_positive(int), default=500, metavar="N",
+    s.add_argument("--shard-size", type=non_negative(int), default=500, metavar="N",
                    help="files per shard (default 500; a shard is also written every minute)")
-    s.add_argument("--top", type=_positive(int), default=10, metavar="N", help="rows per summary table (default 10)")
+    s.add_argument("--top", type=non_negative(int), default=10, metavar="N", help="rows per summary table (default 10)")
     add_common_options(s)
 
 
