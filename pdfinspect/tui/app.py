@@ -77,7 +77,7 @@ class PdfInspectApp(App):
         Binding("v", "switch_mode('revisions')", "Revisions", show=False, id="show-revisions",
                 tooltip="Revisions: what each incremental update changed"),
         Binding("slash", "switch_mode('search')", "Search", show=False, id="search",
-                tooltip="Search decoded streams and strings, or the text of the pages"),
+                tooltip="Search decoded streams and strings"),
         Binding("c", "content_view('stepper')", "Stepper", show=False, id="show-stepper",
                 tooltip="Step through the content of the page shown (page 1 at first)"),
         Binding("y", "content_view('glyphs')", "Glyphs", show=False, id="show-glyphs",
