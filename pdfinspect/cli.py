@@ -14,7 +14,7 @@ import sys
 from .core.diagnostics import PdfError, error
 from .core.document import Document
 from .core.filters import DEFAULT_LIMIT
-from .core.objects import Dict, Name, Stream, String, type_name
+from .core.objects import Dict, Name, Ref, Stream, type_name
 from .core.parser import Parser
 from .core.xref import FREE, IN_FILE
 from .present.objects import object_header, object_lines, trailer_header
@@ -80,6 +80,14 @@ def open_document(args, allow_locked: bool = False) -> Document:
         raise PdfError(error("revision-missing", f"no revision {revision} (the document has "
                                                  f"{len(doc.revisions)}, numbered from 0)"))
     return doc
+
+
+def page_of(doc: Document, n: int) -> Ref:
+    """Page ``n`` (1-based) of ``doc``, or the one-line error every page command gives."""
+    ref = doc.page_ref(n)
+    if ref is None:
+        raise PdfError(error("page-missing", f"no page {n} (the document has {doc.page_count()})"))
+    return ref
 
 
 def dump_json(value) -> None:

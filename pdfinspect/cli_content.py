@@ -11,10 +11,7 @@ import sys
 
 from .content.interpreter import iter_steps
 from .content.textlayout import GlyphRecord, page_glyphs, page_text
-from .core.diagnostics import PdfError, error
-from .cli import add_common_options, dump_json, open_document
-from .core.document import Document
-from .core.objects import Ref
+from .cli import add_common_options, dump_json, open_document, page_of
 from .core.serialize import format_object
 from .content.fontreports import font_reports
 from .fonts.resolve import Resolver, format_unicode
@@ -45,13 +42,6 @@ def register(subparsers) -> None:
                        help="leave out the annotations' appearance streams (drawn after the page "
                             "content, each glyph marked with its annotation)")
         add_common_options(s)
-
-
-def _page(doc: Document, n: int) -> Ref:
-    ref = doc.page_ref(n)
-    if ref is None:
-        raise PdfError(error("page-missing", f"no page {n} (the document has {doc.page_count()})"))
-    return ref
 
 
 def _operand_text(v) -> str:
@@ -94,7 +84,7 @@ def stream_json(records) -> None:
 # -- ops -----------------------------------------------------------------------------------------
 def cmd_ops(args, out) -> int:
     doc = open_document(args)
-    steps = iter_steps(doc, _page(doc, args.page), annots=args.annots)
+    steps = iter_steps(doc, page_of(doc, args.page), annots=args.annots)
     if args.json:
         stream_json({"index": s.index, "op": s.op, "operands": [_operand_json(v) for v in s.operands],
                      "offset": s.span[0], "end": s.span[1], "depth": s.depth, "source": _ref(s.source),
@@ -149,7 +139,7 @@ def box_json(box) -> dict:
 
 def cmd_glyphs(args, out) -> int:
     doc = open_document(args)
-    records = page_glyphs(doc, _page(doc, args.page), annots=args.annots)
+    records = page_glyphs(doc, page_of(doc, args.page), annots=args.annots)
     if args.json:
         stream_json(glyph_json(r) for r in records)
         return 0
@@ -177,7 +167,7 @@ def cmd_fonts(args, out) -> int:
     doc = open_document(args)
     pages = [args.page] if args.page else None
     if args.page:
-        _page(doc, args.page)
+        page_of(doc, args.page)
     resolver = Resolver(doc)
     records = []
     for rep in font_reports(doc, pages, resolver, annots=args.annots):
@@ -225,6 +215,6 @@ def cmd_fonts(args, out) -> int:
 # -- text ----------------------------------------------------------------------------------------
 def cmd_text(args, out) -> int:
     doc = open_document(args)
-    text = page_text(doc, _page(doc, args.page), annots=getattr(args, "annots", True))
+    text = page_text(doc, page_of(doc, args.page), annots=getattr(args, "annots", True))
     out.line(safe(text).rstrip("\n"))
     return 0

@@ -5,15 +5,15 @@ Neither ever writes the input file: an output path that is the input is refused.
 """
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
-from .cli import _err, add_common_options, open_document
+from .cli import _err, add_common_options, open_document, page_of
 from .content.geometry import union
 from .content.textlayout import page_glyphs
 from .core.diagnostics import PdfError, error
 from .core.objects import Dict, Name, Ref, Stream
+from .present.fix import same_file
 from .present.text import safe_line
 
 BOX_KINDS = ("op", "font", "all")
@@ -54,7 +54,7 @@ def register(subparsers) -> None:
 
 def _guard(args, target: Path) -> None:
     """Refuse to write over the input file."""
-    if target.exists() and os.path.samefile(target, args.file):
+    if same_file(args.file, str(target)):
         raise PdfError(error("output-is-input", f"{target} is the input file; it is never written"))
 
 
@@ -88,9 +88,7 @@ def cmd_render(args, out) -> int:
     from .render.page import RenderError, Renderer, View
 
     doc = open_document(args)
-    ref = doc.page_ref(args.page)
-    if ref is None:
-        raise PdfError(error("page-missing", f"no page {args.page} (the document has {doc.page_count()})"))
+    ref = page_of(doc, args.page)
     if not 0 < args.scale <= 20:
         raise PdfError(error("scale-bad", f"--scale {args.scale} is not between 0 and 20"))
     target = Path(args.output)
