@@ -6,9 +6,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import PdfError
 from ..objects import Dict
-from .handler import (
-    AESV2, AESV3, IDENTITY, _crypt_filters, _default_filter, _int, method_text, permission_flags,
-)
+from .handler import _crypt_filters, _default_filter, _int, method_text, permission_flags
 
 
 @dataclass(frozen=True, slots=True)
