@@ -247,10 +247,8 @@ class PdfInspectApp(App):
         self.show_target(Target(object_ref(self.doc, num, gen)))
 
     def goto_page(self, n: int) -> None:
-        ref = self.page_ref(n)
-        if ref is None:
-            self.notify(f"no page {n} (the file has {self.doc.page_count()})", severity="error", markup=False)
-        else:
+        ref = self.known_page(n)
+        if ref is not None:
             self.show_target(Target(ref, None, "/Kids"))
 
     def goto_fonts(self, n: int) -> None:
@@ -262,8 +260,7 @@ class PdfInspectApp(App):
 
     def open_content_view(self, mode: str, n: int, push: bool = True) -> None:
         """Show page ``n`` in the content stepper (``mode`` "stepper") or glyph inspector ("glyphs")."""
-        if self.page_ref(n) is None:
-            self.notify(f"no page {n} (the file has {self.doc.page_count()})", severity="error", markup=False)
+        if self.known_page(n) is None:
             return
         self.visit(ContentView(mode, n), push)
         self.content_page = n
@@ -271,6 +268,13 @@ class PdfInspectApp(App):
             self.screen.show_page(n)
         else:
             self.switch_mode(mode)
+
+    def known_page(self, n: int) -> Ref | None:
+        """Page ``n``, or ``None`` after telling the user there is no such page."""
+        ref = self.page_ref(n)
+        if ref is None:
+            self.notify(f"no page {n} (the file has {self.doc.page_count()})", severity="error", markup=False)
+        return ref
 
     def page_ref(self, n: int) -> Ref | None:
         try:
