@@ -1,6 +1,7 @@
 """objects --json: qpdf's JSON v2, streamed, with bytes kept as bytes."""
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import subprocess
@@ -9,7 +10,7 @@ import pytest
 
 from pdfinspect.core.document import Document
 from pdfinspect.core.objects import String
-from pdfinspect.core.qpdfjson import document_json, iter_document_json, json_string
+from pdfinspect.core.qpdfjson import document_json, iter_document_json, json_string, write_document_json
 
 from conftest import corpus_files, sample
 
@@ -36,6 +37,26 @@ def test_output_starts_before_any_object_is_read():
     assert first.startswith('{\n "version": 2') and set(doc._cache) == opened
     value = json.loads(first + "".join(pieces))
     assert "obj:12 0 R" in value["qpdf"][1]  # the xref stream itself
+
+
+class _Unbuffered(io.StringIO):
+    """stdout under PYTHONUNBUFFERED: every write is a system call, counted here."""
+
+    writes = 0
+
+    def write(self, s):
+        self.writes += 1
+        return super().write(s)
+
+
+def test_writing_batches_objects_whatever_the_buffering_of_the_output():
+    path = next((p for p in corpus_files() if p.name == "qpdf-objstm.pdf"), sample("xref-stream.pdf"))
+    doc = Document.open(path)
+    out = _Unbuffered()
+    write_document_json(doc, out, decode=True)
+    assert out.getvalue() == "".join(iter_document_json(Document.open(path), decode=True))
+    objects = len(doc.object_numbers(None))
+    assert objects > 10 and out.writes <= 3  # the opening alone, then batches, not one write an object
 
 
 def _qpdf(path):  # (not lexical.pdf: qpdf writes its real "4." as 4., which is not JSON)

@@ -150,13 +150,27 @@ def iter_document_json(doc: Document, decode: bool = False, revision: int | None
     yield f'   "trailer": {{"value": {encode(trailer)}}}\n  }}\n ]\n}}\n'
 
 
+_BATCH = 1 << 18  # characters gathered before one write: an unbuffered stdout (PYTHONUNBUFFERED) costs a system call a write
+
+
 def write_document_json(doc: Document, out: TextIO, decode: bool = False, revision: int | None = None) -> None:
-    """Write the document to ``out`` as it is produced (the opening is flushed at once)."""
+    """Write the document to ``out`` as it is produced: the opening is flushed at once, then
+    objects go out in batches of about 256 K characters, each flushed, whatever buffering ``out`` has."""
     pieces = iter_document_json(doc, decode, revision)
     out.write(next(pieces))
     out.flush()
+    batch: list[str] = []
+    size = 0
     for piece in pieces:
-        out.write(piece)
+        batch.append(piece)
+        size += len(piece)
+        if size >= _BATCH:
+            out.write("".join(batch))
+            out.flush()
+            batch.clear()
+            size = 0
+    out.write("".join(batch))
+    out.flush()
 
 
 def document_json(doc: Document, decode: bool = False, revision: int | None = None) -> dict:
