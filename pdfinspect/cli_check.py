@@ -5,6 +5,7 @@ import sys
 
 from .cli import _report_repairs, add_common_options, open_document
 from .core.check import check
+from .present.summary import check_rows
 from .present.text import safe_line
 
 
@@ -25,16 +26,14 @@ def cmd_check(args, out) -> int:
     report = check(doc, progress)
     if progress is not None:
         sys.stderr.write("\r\x1b[K")
+    *counts, verdict = check_rows(report)
     out.line(f"checking {safe_line(args.file)}")
-    out.line(f"PDF version: {report.version or '?'}")
-    out.line(f"Encryption:  {safe_line(report.encryption)}")
-    out.line(f"Pages:       {report.pages}")
-    out.line(f"Objects:     {report.objects} parsed, {report.streams} stream(s) decoded"
-             + (f", {report.streams_failed} failed" if report.streams_failed else ""))
+    for row in counts:
+        out.line(f"{row.label + ':':<13}{row.value}")
     if not args.quiet:
         for d in report.errors + report.warnings:
             out.line(safe_line(str(d)))
-    out.line(report.verdict())
+    out.line(verdict.value)
     _report_repairs(doc, quiet=True)  # listed above: not again on stderr
     return report.status
 

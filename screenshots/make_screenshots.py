@@ -18,7 +18,7 @@ SIZE = (120, 36)
 
 # (file name, sample, --object, keys pressed once the app is up)
 SHOTS = [
-    ("overview", "damaged-bad-offsets.pdf", None, []),
+    ("overview", "damaged-bad-offsets.pdf", None, ["x"]),
     ("browser-object", "content.pdf", 3, ["tab", "tab"]),
     ("browser-stream", "content.pdf", 4, []),
     ("browser-hex", "filters.pdf", 11, []),

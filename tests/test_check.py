@@ -4,10 +4,16 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+from textual.widgets import Static
+
 from pdfinspect.core.check import CLEAN, ERRORS, WARNINGS, check
 from pdfinspect.core.document import Document
 
-from conftest import ROOT, sample
+from pdfinspect.tui.app import PdfInspectApp
+from pdfinspect.tui.screens.overview import OverviewScreen
+
+from conftest import ROOT, sample, settle
 
 
 def run(*args):
@@ -48,3 +54,30 @@ def test_unreadable_object_and_no_pages_are_errors_or_warnings():
     assert report.status == ERRORS and "pages-none" in {d.code for d in report.errors}
     assert "objects-unreadable" in {d.code for d in report.warnings}
     assert seen[-1] == (4, 5)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("name", ["filters.pdf", "damaged-bad-length.pdf", "damaged-loop.pdf"])
+async def test_the_overview_shows_what_check_prints(name, size):
+    """``x`` on the overview runs the check in a worker; its result reads as the CLI's lines."""
+    path = sample(name)
+    cli = run(path).stdout.splitlines()[1:]  # after "checking FILE"
+    app = PdfInspectApp(Document.open(path), "", None)
+    done = []
+    async with app.run_test(size=size, message_hook=lambda m: done.append(m)
+                            if isinstance(m, OverviewScreen.CheckDone) else None) as pilot:
+        await settle(pilot)
+        panel = app.screen.query_one("#check", Static)
+        assert "press x" in str(panel.render())
+        await pilot.press("x")
+        await settle(pilot)
+        assert len({id(m) for m in done}) == 1  # (the hook sees it on the screen, then the app)
+        shown = [" ".join(line.split()) for line in str(panel.render()).splitlines()]
+    assert shown[-1] == cli[-1]  # the verdict
+    for line in cli[:4]:  # PDF version, Encryption, Pages, Objects
+        label, value = line.split(":", 1)
+        assert f"{label} {value.strip()}" in shown
+    found = [d for d in done[0].report.errors + done[0].report.warnings]
+    assert len(found) == len(cli) - 5
+    for d in found:  # every finding on a line of its own, naming its code and where it is
+        assert any(d.code in line and (d.ref is None or f"object {d.ref[0]} {d.ref[1]}" in line) for line in shown)

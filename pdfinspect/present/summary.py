@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ..core.check import CheckReport
 from ..core.diagnostics import Diagnostic
 from ..core.objects import String
 from ..core.textstrings import decode_text
@@ -95,6 +96,19 @@ def document_summary(doc, numbers: list[int] | None = None) -> Summary:
         counts = "the cross-reference table was rebuilt" + (f"; {counts}" if counts else "")
     facts.append(Row("Damage", counts or "none found", WARN if counts else ""))
     return Summary(tuple(facts), revision_lines(doc), security_lines(doc), repairs, warnings)
+
+
+def check_rows(report: CheckReport) -> tuple[Row, ...]:
+    """The counts of a whole-file check (:func:`pdfinspect.core.check.check`), as ``pdfinspect
+    check`` prints them and the app's overview shows them; the verdict row last."""
+    objects = f"{report.objects} parsed, {report.streams} stream(s) decoded"
+    if report.streams_failed:
+        objects += f", {report.streams_failed} failed"
+    return (Row("PDF version", safe_line(report.version or "?")),
+            Row("Encryption", safe_line(report.encryption)),
+            Row("Pages", str(report.pages), "" if report.pages else WARN),
+            Row("Objects", objects, WARN if report.streams_failed else ""),
+            Row("Verdict", report.verdict(), WARN if report.status else ""))
 
 
 def diagnostic_parts(d: Diagnostic) -> Parts:

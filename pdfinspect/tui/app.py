@@ -314,7 +314,7 @@ class PdfInspectApp(App):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        groups = [("global", self.BINDINGS), ("browser", BrowserScreen.BINDINGS),
+        groups = [("global", self.BINDINGS), ("overview", OverviewScreen.BINDINGS), ("browser", BrowserScreen.BINDINGS),
                   ("revisions", RevisionsScreen.BINDINGS), ("search", SearchScreen.BINDINGS),
                   ("lists", LineView.BINDINGS), ("tree", Tree.BINDINGS), ("go-to prompt", GotoBar.KEYS),
                   ("stepper", StepperScreen.BINDINGS), ("glyph inspector", GlyphScreen.BINDINGS)]
@@ -391,7 +391,8 @@ class PdfInspectApp(App):
     # -- failures ----------------------------------------------------------------------
     WORK_NAMES = {"numbers": "listing objects", "backrefs": "back-reference index", "object": "reading the object",
                   "stream": "decoding the stream", "stepper": "stepping the page", "glyphs": "resolving glyphs",
-                  "search": "search", "revisions": "counting the changes", "revision-object": "reading both sides"}
+                  "search": "search", "check": "checking the file", "revisions": "counting the changes",
+                  "revision-object": "reading both sides"}
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:

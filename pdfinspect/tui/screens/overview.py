@@ -2,16 +2,23 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
+
+from pdfinspect.core.check import CheckReport, check
 
 from pdfinspect.core.objects import Ref
-from pdfinspect.present.summary import WARN, diagnostic_parts, document_summary
+from pdfinspect.present.summary import WARN, check_rows, diagnostic_parts, document_summary
 from pdfinspect.present.text import safe_line
 
+from ..failures import ReportsFailures
 from ..messages import TRAILER_REF, ObjectRequested, Target
 from ..widgets.line_view import LineView, RefList
 from ..widgets.parts import styled
@@ -45,6 +52,23 @@ def diagnostics_text(doc) -> Text:
     return t
 
 
+def check_text(report: CheckReport) -> Text:
+    """The result of a whole-file check: its counts, every error and warning, the verdict."""
+    *counts, verdict = check_rows(report)
+    t = Text()
+    for row in counts:
+        t.append(f"{row.label:<14}", style="bold")
+        t.append(row.value + "\n", style="bold yellow" if row.role == WARN else "")
+    for d in report.errors + report.warnings:
+        t.append_text(styled(diagnostic_parts(d), _STYLES))
+        t.append("\n")
+    t.append(verdict.value, style="bold red" if report.errors else "bold yellow" if report.warnings else "bold green")
+    return t
+
+
+CHECK_PROMPT = "Not run: press x to parse every object and decode every stream (pdfinspect check)."
+
+
 def entry_points(app) -> list[tuple[Content, Ref | None, str | None]]:
     """Trailer, catalog, info, pages, first page and its fonts, encryption dictionary."""
     doc = app.doc
@@ -67,8 +91,14 @@ def entry_points(app) -> list[tuple[Content, Ref | None, str | None]]:
     return items
 
 
-class OverviewScreen(Screen):
-    """The first screen: ``enter`` on an entry point opens it in the browser."""
+class OverviewScreen(ReportsFailures, Screen):
+    """The first screen: ``enter`` on an entry point opens it in the browser; ``x`` runs the
+    whole-file check in a worker and shows its result under the repairs."""
+
+    BINDINGS = [
+        Binding("x", "check", "Check file", id="check-file",
+                tooltip="Parse every object and decode every stream, as pdfinspect check does"),
+    ]
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -77,6 +107,8 @@ class OverviewScreen(Screen):
                 yield Static(id="summary", markup=False)
                 yield Static("Repairs and diagnostics", classes="panel-title")
                 yield Static(id="diagnostics", markup=False)
+                yield Static("Whole-file check", classes="panel-title")
+                yield Static(CHECK_PROMPT, id="check", markup=False)
             with Vertical(id="overview-entries"):
                 yield Static("Entry points", classes="panel-title")
                 yield RefList(id="entry-points")
@@ -107,6 +139,46 @@ class OverviewScreen(Screen):
     def on_screen_resume(self) -> None:
         # repairs can be found lazily after opening (objects parsed since)
         self.query_one("#diagnostics", Static).update(diagnostics_text(self.app.doc))
+
+    def action_check(self) -> None:
+        self.query_one("#check", Static).update("checking…")
+        self.run_check()
+
+    @work(thread=True, exclusive=True, group="check", exit_on_error=False)
+    def run_check(self) -> None:
+        """Check a Document of its own (check notes what it finds in the document it reads)."""
+        worker = get_current_worker()
+
+        def progress(done: int, total: int) -> None:
+            if not worker.is_cancelled:
+                self.app.call_from_thread(self._check_progressed, done, total)
+
+        doc = self.app.reopen()
+        try:
+            report = check(doc, progress)
+        finally:
+            doc.close()
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._check_done, report)
+
+    def _check_progressed(self, done: int, total: int) -> None:
+        self.query_one("#check", Static).update(f"checking… {done:,} of {total:,} objects")
+
+    def _check_done(self, report: CheckReport) -> None:
+        panel = self.query_one("#check", Static)
+        panel.update(check_text(report))
+        self.call_after_refresh(panel.scroll_visible, animate=False)
+        self.post_message(self.CheckDone(report))
+
+    def worker_failed(self, worker) -> None:
+        self.query_one("#check", Static).update(Text("the check stopped: see the notification", style="red"))
+
+    class CheckDone(Message):
+        """The whole-file check finished (tests wait for this, never for time)."""
+
+        def __init__(self, report: CheckReport) -> None:
+            super().__init__()
+            self.report = report
 
     def on_line_view_followed(self, event: LineView.Followed) -> None:
         event.stop()
