@@ -163,3 +163,38 @@ def test_pages_found_at_least_as_many_as_mupdf_where_recovery_matters():
         if ours < theirs:
             short.append(f"{path.name}: {ours} < MuPDF's {theirs}")
     assert not short, short
+
+
+TINY = (b"1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj "
+        b"3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 10 10]>>endobj trailer<</Root 1 0 R>>")
+
+
+@pytest.mark.parametrize("header", [b"%PDF-1.4\n", b"%PDF-1\n", b"%PDF-\n", b"", b"junk\x00\x01\n%PDF-2.0 "])
+@pytest.mark.parametrize("body", [TINY, TINY.replace(b" ", b"\r").replace(b"\rR", b" R"),
+                                  TINY.replace(b"endobj ", b"endobj\n").replace(b" trailer", b"\ntrailer\n")],
+                         ids=["glued", "cr-only", "lines"])
+def test_tiny_files_without_xref_open_with_their_page(header, body):
+    """Header (or a cut one, or none), three objects and a trailer in under 200 bytes, no xref,
+    no startxref: the scan finds the objects and the trailer, and says what it repaired."""
+    data = header + body
+    assert len(data) < 200
+    doc = Document(data)
+    assert doc.page_count() == 1 and "xref-reconstructed" in codes(doc)
+    cut = header in (b"%PDF-1\n", b"%PDF-\n")
+    assert ("header-version-missing" in codes(doc)) == cut and (doc.header_offset is None) == (header == b"")
+
+
+def test_objects_without_trailer_or_catalog_still_open_and_say_so():
+    doc = Document(b"%PDF-1\n1 0 obj<</A 1>>endobj 2 0 obj(text)endobj")
+    assert doc.page_count() == 0 and doc.lookup(2).ok
+    assert "trailer-none" in codes(doc) and doc.header_version is None
+    with pytest.raises(PdfError, match="no %PDF- header"):  # without a header, it is no PDF
+        Document(b"see 1 0 obj<</A 1>>endobj in the manual")
+
+
+def test_a_scanned_object_at_another_generation_is_used_as_mupdf_does():
+    doc = Document(b"%PDF-1.4\n" + TINY.replace(b"3 0 obj", b"3 7 obj"))
+    assert doc.page_count() == 1 and "reference-generation" in codes(doc)
+    pages = [PAGES[0], PAGES[1].replace(b"4 0 R", b"4 5 R"), *PAGES[2:]]
+    doc = Document(build(pages, b"<< /Size 5 /Root 1 0 R >>"))  # a real xref lists 4 0: 4 5 R is null (7.3.10)
+    assert doc.page_count() == 1 and "reference-generation" not in codes(doc)

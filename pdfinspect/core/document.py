@@ -25,7 +25,7 @@ from .xref import FREE, IN_FILE, Revision, XrefEntry, find_startxref, read_revis
 if TYPE_CHECKING:
     from .crypt import EncryptionFacts
 
-_VERSION = re.compile(rb"%PDF-(\d+\.\d+)")
+_VERSION = re.compile(rb"%PDF-(\d+\.\d+)?")  # the version may be missing or cut ("%PDF-1"): still the header
 _LAST_XREF = re.compile(rb"(?<![a-z])xref[\x00\t\n\x0c\r ]+\d")
 
 
@@ -181,9 +181,12 @@ class Document:
         buf = self.buf
         hm = _VERSION.search(buf, 0, 1024)
         self.header_offset = hm.start() if hm else None
-        self.header_version = hm.group(1).decode() if hm else None
+        self.header_version = hm.group(1).decode() if hm and hm.group(1) else None
         if hm is None:
             self.note(warning("header-missing", "no %PDF-x.y header in the first 1024 bytes", offset=0,
+                               clause="7.5.2"))
+        elif hm.group(1) is None:
+            self.note(warning("header-version-missing", "the %PDF- header has no x.y version", offset=hm.start(),
                                clause="7.5.2"))
         elif hm.start() > 0:
             self.note(warning("header-offset", f"{hm.start()} bytes of junk before the %PDF header",
@@ -366,6 +369,22 @@ class Document:
         self._cache[key] = obj
         return obj
 
+    def _scanned_at_other_generation(self, ref: Ref, revision: int | None) -> IndirectObject | None:
+        """Object ``ref.num`` where the scan, not an xref, found it at another generation than
+        the reference names. MuPDF's repair ignores generations, and so does this, saying so;
+        an entry of a real xref keeps the spec's rule (7.3.10: the reference is to null)."""
+        entry = self.xref(revision).get(ref.num)
+        if entry is None or entry.kind == FREE or entry.gen == ref.gen:
+            return None
+        rebuilt = len(self.revisions) == 1 and self.revisions[0].startxref == -1 \
+            and self.revisions[0].entries.get(ref.num) is entry
+        if not rebuilt and self._recovered.get(ref.num) is not entry:
+            return None
+        self.note(warning("reference-generation", f"{ref.num} {ref.gen} R: the scan found object {ref.num} at "
+                          f"generation {entry.gen} only; that object is used", ref=(ref.num, entry.gen),
+                          clause="7.3.10", repair="generation ignored for an object found by scanning, as MuPDF does"))
+        return self.get(ref.num, None, revision)
+
     def lookup(self, num: int, gen: int | None = None, revision: int | None = None) -> Lookup:
         """Object ``num`` (``gen`` if given, as of ``revision``), or why it is missing: never
         listed, free, in use at another generation, or unreadable (with the diagnostics)."""
@@ -453,6 +472,8 @@ class Document:
         seen = 0
         while isinstance(value, Ref):
             obj = self.get(value.num, value.gen, revision)
+            if obj is None:
+                obj = self._scanned_at_other_generation(value, revision)
             value = obj.value if obj is not None else None
             seen += 1
             if seen > 32:

@@ -89,9 +89,11 @@ def rebuild(doc: Document) -> None:
     doc._reset_views()
     found = best_trailer(doc, None)
     if found is None:
-        if doc.header_offset is None:
-            raise PdfError(error("not-a-pdf", "not a PDF file: no %PDF header, no xref, no trailer and "
-                                 "no catalog", offset=0))
+        if doc.header_offset is None:  # a text that mentions "1 0 obj" (a README) is no PDF
+            raise PdfError(error("not-a-pdf", f"not a PDF file: no %PDF- header, no xref, no trailer with a /Root "
+                                 f"and no catalog (only {len(probe.entries)} 'N G obj' found)", offset=0))
+        doc.note(error("trailer-none", f"no trailer with a /Root and no catalog among the {len(probe.entries)} "
+                       "object(s) found by scanning: there is no page tree", offset=0, clause="7.5.5"))
         trailer, source = Dict(), "none found"
     else:
         trailer, source, _ = found
