@@ -25,6 +25,7 @@ SHOTS = [
     ("browser-list", "pages.pdf", None, ["b", "l"]),
     ("revisions", "incremental.pdf", None, ["v"]),
     ("search", "pages.pdf", None, ["slash", *"page", "enter"]),
+    ("search-page-text", "content.pdf", None, ["slash", "ctrl+t", *"re:w?a ?ve|hello", "enter"]),
     ("help", "minimal.pdf", None, ["question_mark"]),
     ("stepper", "kappa.pdf", None, ["c", "t"]),
     ("glyphs", "kappa.pdf", None, ["y"]),

@@ -209,3 +209,55 @@ def test_widths_and_differences_are_wrapped_and_annotated_with_their_codes():
     assert len(rows) == -(-len(widths) // 8)  # eight to a line, not one
     assert rows[0] == " ".join(map(str, widths[:8])) + f"  % codes {first}–{first + 7}"
     assert rows[-1].endswith(f"% codes {first + 8 * (len(rows) - 1)}–{first + len(widths) - 1}")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_page_text_search_lists_page_and_operator_and_opens_the_stepper_there(size):
+    """ctrl+t: the text of every page, through TJ kerning (content.pdf's [(W) 120 (A) -250.5 (VE)]
+    TJ reads "WA VE"); enter opens the stepper at the operator that shows the hit."""
+    app = PdfInspectApp(Document.open(sample("pages.pdf")))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await press(pilot, "slash", "ctrl+t", *"page 3", "enter")
+        screen = app.screen
+        assert "text of every page" in str(screen.query_one("#search-title").render())
+        assert [(h.page, h.context.strip()) for h in screen.hits] == [(3, "Page 3")]
+        assert drawn(screen.query_one("#search-hits"))[0].startswith(f"page 3  operator {screen.hits[0].step}")
+        assert "1 hits in" in str(screen.query_one("#search-status").render())
+    app = PdfInspectApp(Document.open(sample("content.pdf")))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await press(pilot, "slash", "ctrl+t", *"wa ve", "enter")
+        hit, = app.screen.hits
+        await press(pilot, "enter")
+        assert isinstance(app.screen, StepperScreen) and app.screen.page == 1
+        ops = app.screen.ops
+        assert ops.cursor == hit.step and ops.steps[hit.step].op == "TJ"
+        assert any("TJ" in line for line in drawn(ops))  # the operator is on screen
+        await press(pilot, "slash", "ctrl+t")  # back to objects: the query runs again over the bytes
+        assert "decoded streams" in str(app.screen.query_one("#search-title").render())
+        assert all(h.where for h in app.screen.hits)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_ctrl_f_searches_the_object_shown_only_and_lands_on_the_line(size):
+    path = sample("content.pdf")
+    with pikepdf.open(path) as pdf:
+        contents = pdf.pages[0].obj.Contents
+        num, data = contents.objgen[0], contents.read_bytes()
+    lines = [i + 1 for i, line in enumerate(data.splitlines()) if b"Tf" in line]
+    doc = Document.open(path)
+    app = PdfInspectApp(doc, "", start_target(doc, num, None))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await press(pilot, "ctrl+f")
+        screen = app.screen
+        assert isinstance(screen, SearchScreen) and f"Search object {num} 0" in str(screen.query_one("#search-title").render())
+        await press(pilot, *"Tf", "enter")
+        assert [(h.ref.num, h.line) for h in screen.hits] == [(num, line) for line in lines]
+        assert "in 1 of 1 objects" in str(screen.query_one("#search-status").render())
+        await press(pilot, "enter")
+        view = app.screen.query_one("#stream-view")
+        assert isinstance(app.screen, BrowserScreen) and view.marked == lines[0] - 1
+        await press(pilot, "n")
+        assert app.screen.query_one("#stream-view").marked == lines[1] - 1

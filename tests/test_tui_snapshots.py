@@ -90,3 +90,19 @@ def test_help_at_80x24(snap_compare):
         await settle(pilot)
 
     assert snap_compare(app_on("minimal.pdf"), terminal_size=SMALL, run_before=open_help)
+
+
+def test_search_objects_at_80x24(snap_compare):
+    async def search(pilot) -> None:
+        await pilot.press("slash", *"page", "enter")
+        await settle(pilot)
+
+    assert snap_compare(app_on("pages.pdf"), terminal_size=SMALL, run_before=search)
+
+
+def test_search_page_text_at_80x24(snap_compare):
+    async def search(pilot) -> None:
+        await pilot.press("slash", "ctrl+t", *"page", "enter")
+        await settle(pilot)
+
+    assert snap_compare(app_on("pages.pdf"), terminal_size=SMALL, run_before=search)

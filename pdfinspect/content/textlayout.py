@@ -118,10 +118,28 @@ def _scales(step: Step) -> tuple[float, float]:
 
 def layout(records) -> str:
     """Text of glyph records with the line heuristic (see the module docstring)."""
+    return layout_spans(records)[0]
+
+
+def layout_spans(records) -> tuple[str, list[GlyphRecord | None]]:
+    """:func:`layout`'s text, and for each of its characters the record that drew it (``None``
+    for an inferred space or a line end); a composed accent belongs to its letter's record."""
     lines: list[str] = []
+    owners: list[GlyphRecord | None] = []
     line: list[str] = []
+    line_owners: list[GlyphRecord | None] = []  # one a piece of ``line``
     prev = None  # (x at pen end, y, size, vertical)
     scaled_step = None  # the step whose scales adv_scale and size are
+
+    def end_line() -> None:
+        text = "".join(line).rstrip()
+        lines.append(text)
+        if len(lines) > 1:
+            owners.append(None)  # the line end before this line
+        for piece, owner in zip(line, line_owners):
+            owners.extend([owner] * len(piece))
+        del owners[len(owners) - (sum(map(len, line)) - len(text)):]  # what rstrip removed
+
     for r in records:
         if r.glyph.proc_text:  # its glyph procedure's own text follows
             continue
@@ -140,22 +158,27 @@ def layout(records) -> str:
                 new_line = abs(y - py) > LINE_JUMP * em or x < px - BACKWARDS * em
                 gap = x - px
             if new_line:
-                lines.append("".join(line).rstrip())
-                line = []
+                end_line()
+                line, line_owners = [], []
             elif gap > SPACE_GAP * em and line and not line[-1].endswith(" ") and not r.unicode.startswith(" "):
                 line.append(" ")
+                line_owners.append(None)
             elif gap < -OVERLAP * em and line and (composed := _compose(line[-1], r.unicode)):
                 line[-1] = composed
                 prev = (max(px, x + r.glyph.advance * adv_scale), y, size, False) if not vertical else prev
                 continue
         line.append(r.unicode)
+        line_owners.append(r)
         if vertical:  # the advance is along text space y, scaled like the size
             prev = (x, y + r.glyph.advance * size / (abs(step.gstate.text.size) or 1.0), size, True)
         else:
             prev = (x + r.glyph.advance * adv_scale, y, size, False)
     if line:
-        lines.append("".join(line).rstrip())
-    return "\n".join(lines) + ("\n" if lines else "")
+        end_line()
+    text = "\n".join(lines) + ("\n" if lines else "")
+    if lines:
+        owners.append(None)
+    return text, owners
 
 
 def page_text(doc, page_ref: Ref, resolver: Resolver | None = None, annots: bool = True) -> str:

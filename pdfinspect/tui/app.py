@@ -47,7 +47,7 @@ from .screens.browser import BrowserScreen
 from .screens.help import HelpScreen
 from .screens.overview import OverviewScreen
 from .screens.revisions import RevisionsScreen
-from .screens.search import SearchScreen
+from .screens.search import SearchScreen, hit_target
 from .screens.glyphs import GlyphScreen
 from .screens.stepper import StepperScreen
 from .widgets.goto_bar import GotoBar
@@ -98,7 +98,8 @@ class PdfInspectApp(App):
         self.content_page: int | None = None  # the page the stepper and glyph inspector show
         self.current: Target | ContentView | None = None
         self.last_target: Target | None = None  # what the browser showed last
-        self.pending_search: str | None = None
+        self.pending_step: int | None = None  # the operator the stepper shows first (a page-text hit)
+        self.pending_search: tuple[str, Ref | None] | None = None  # (query, the one object to search)
         self.previous_mode: str | None = None  # where escape leaves the search screen for
         self.hits: list = []  # the search hits n/N walk in the browser
         self.hit_index = 0
@@ -169,7 +170,7 @@ class PdfInspectApp(App):
             return
         self.hit_index = (self.hit_index + delta) % len(self.hits)
         self.notify(f"hit {self.hit_index + 1} of {len(self.hits)}", timeout=1.5)
-        self.show_target(self.hits[self.hit_index].target())
+        self.show_target(hit_target(self.hits[self.hit_index]))
 
     def action_back(self) -> None:
         if self._back:
@@ -258,12 +259,14 @@ class PdfInspectApp(App):
         else:
             self.show_target(target)
 
-    def open_content_view(self, mode: str, n: int, push: bool = True) -> None:
-        """Show page ``n`` in the content stepper (``mode`` "stepper") or glyph inspector ("glyphs")."""
+    def open_content_view(self, mode: str, n: int, push: bool = True, step: int | None = None) -> None:
+        """Show page ``n`` in the content stepper (``mode`` "stepper") or glyph inspector
+        ("glyphs"); the stepper at operator ``step`` if given (a page-text search hit)."""
         if self.known_page(n) is None:
             return
         self.visit(ContentView(mode, n), push)
         self.content_page = n
+        self.pending_step = step
         if self.current_mode == mode:
             self.screen.show_page(n)
         else:
@@ -304,8 +307,9 @@ class PdfInspectApp(App):
         fonts = resources["Font"]
         return Target(fonts if isinstance(fonts, Ref) else holder, None, "/Font")
 
-    def start_search(self, query: str) -> None:
-        self.pending_search = query
+    def start_search(self, query: str, only: Ref | None = None) -> None:
+        """Run ``query`` on the search screen: over every object, or over ``only``."""
+        self.pending_search = (query, only)
         if self.current_mode == "search" and isinstance(self.screen, SearchScreen):
             self.screen.on_screen_resume()
         else:

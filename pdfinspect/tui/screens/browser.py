@@ -65,6 +65,8 @@ class BrowserScreen(ReportsFailures, Screen):
     BINDINGS = [
         Binding("r", "toggle_raw", "Raw/decoded", id="toggle-raw", tooltip="Show the stream raw or decoded"),
         Binding("x", "toggle_hex", "Hex/text", id="toggle-hex", tooltip="Show the stream as a hex dump or text"),
+        Binding("ctrl+f", "find", "Find here", id="find-in-object",
+                tooltip="Search this object only: its strings and its stream decoded (hits at their line)"),
         Binding("n", "hit(1)", "Next hit", show=False, id="next-hit", tooltip="Next search hit, at its line"),
         Binding("N", "hit(-1)", "Prev hit", show=False, id="previous-hit", tooltip="Previous search hit"),
         Binding("left_square_bracket", "step(-1)", "Prev obj", show=False, id="previous-object"),
@@ -286,6 +288,13 @@ class BrowserScreen(ReportsFailures, Screen):
 
     def action_hit(self, delta: int) -> None:
         self.app.next_hit(delta)
+
+    def action_find(self) -> None:
+        """``ctrl+f``: the search screen, scoped to the object shown (the trailer has no number)."""
+        if self.shown is None or self.shown.ref is None:
+            self.notify("no object shown: ctrl+f searches the object the browser shows", severity="warning")
+            return
+        self.app.start_search("", self.shown.ref)
 
     def action_focus_pane(self, pane_id: str) -> None:
         if pane_id == "object-tree":

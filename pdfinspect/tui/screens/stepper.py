@@ -212,6 +212,23 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         self.update_header()
         if empty and self.ops.steps:
             self.show_step(0)
+        self.take_pending_step(done)
+
+    def take_pending_step(self, done: bool) -> None:
+        """Move to the operator a page-text search hit named, once it has arrived (forget it
+        when the page ended without it: the interpretation budget ran out first)."""
+        step = self.app.pending_step
+        if step is not None and step < len(self.ops.steps):
+            self.app.pending_step = None
+            self.ops.cursor = step
+            self.call_after_refresh(self.ops.scroll_to_cursor)  # once the new rows are laid out
+        elif done:
+            self.app.pending_step = None
+
+    def on_screen_resume(self) -> None:
+        # (PagePrompt's handler runs after this one and shows another page if one is wanted)
+        if (self.app.content_page or 1) == self.page and not self.running:  # stepped: the hit's operator now
+            self.take_pending_step(True)
 
     # -- showing a step --------------------------------------------------------------
     def on_line_view_moved(self, event: LineView.Moved) -> None:

@@ -1,0 +1,127 @@
+"""Search: decoded streams and strings for bytes, or the extracted text of pages.
+
+Both front ends could use these: a query compiles once (:func:`compile_query` for objects,
+:func:`compile_text_query` for page text), :func:`search_object` gives the hits of one object
+and :func:`search_page_text` those of one page. Page text is what ``pdfinspect text`` prints
+(glyphs in drawing order, TJ kerning and gaps turned into spaces by the line heuristic of
+:mod:`pdfinspect.content.textlayout`), so a word split by kerning is still found, and each hit
+names the operator that shows its first character, as the stepper numbers them.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..content.interpreter import Budget
+from ..content.textlayout import layout_spans, page_glyphs
+from ..core.objects import Array, Dict, Ref, Stream, String
+from ..core.textstrings import decode_text
+from ..fonts.resolve import Resolver
+
+CONTEXT = 24  # characters (or bytes) shown on each side of a hit
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A hit in an object: in its stream (``where`` "stream", with the 1-based ``line`` of the
+    decoded data) or in a string (``where`` its key path, ``key`` the dictionary key)."""
+
+    ref: Ref
+    where: str
+    offset: int
+    context: str  # text around the hit, decoded as well as we can (not yet made terminal-safe)
+    line: int | None = None
+    key: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PageHit:
+    """A hit in the extracted text of page ``page`` (object ``ref``): ``step`` is the index of
+    the operator that shows its first character (as the stepper numbers them), ``offset`` its
+    place in the text."""
+
+    page: int
+    ref: Ref
+    step: int
+    offset: int
+    context: str
+
+
+def compile_query(query: str, regex: bool) -> re.Pattern[bytes]:
+    """A bytes pattern: a text query matches its Latin-1, UTF-8 and UTF-16BE forms (PDF text
+    strings are PDFDocEncoding or UTF-16BE, 7.9.2.2; content bytes depend on the font).
+    A regex is compiled over the UTF-8 bytes of ``query``; raises ``re.error``."""
+    if regex:
+        return re.compile(query.encode("utf-8"), re.IGNORECASE)
+    forms = {query.encode("utf-8"), query.encode("utf-16-be")}
+    try:
+        forms.add(query.encode("latin-1"))
+    except UnicodeEncodeError:
+        pass
+    return re.compile(b"|".join(re.escape(f) for f in sorted(forms)), re.IGNORECASE)
+
+
+def compile_text_query(query: str, regex: bool) -> re.Pattern[str]:
+    """A pattern over page text (Unicode), case-insensitive; raises ``re.error``."""
+    return re.compile(query if regex else re.escape(query), re.IGNORECASE)
+
+
+def _strings_in(value, path: str):
+    if isinstance(value, String):
+        yield path, value.value
+    elif isinstance(value, Stream):
+        yield from _strings_in(value.dict, path)
+    elif isinstance(value, Dict):
+        for k, v in value.items():
+            yield from _strings_in(v, f"{path}/{k}")
+    elif isinstance(value, Array):
+        for i, v in enumerate(value):
+            yield from _strings_in(v, f"{path}[{i}]")
+
+
+def _around(data: bytes, m: re.Match) -> str:
+    chunk = data[max(0, m.start() - CONTEXT):m.end() + CONTEXT]
+    try:
+        return chunk.decode("utf-8")
+    except UnicodeDecodeError:
+        return chunk.decode("latin-1")
+
+
+def line_at(data: bytes, offset: int) -> int:
+    """The 1-based line of ``offset`` as the stream view counts lines (CR, LF and CRLF end one)."""
+    head = data[:offset]
+    return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
+
+
+def search_object(doc, obj, pattern: re.Pattern[bytes], limit: int) -> list[Hit]:
+    """Hits of ``pattern`` in the strings of ``obj`` and in its stream decoded (its first ``limit`` bytes)."""
+    hits = []
+    for path, data in _strings_in(obj.value, ""):
+        for m in pattern.finditer(data):
+            key = "/" + path.rsplit("/", 1)[-1].split("[")[0] if "/" in path else None
+            hits.append(Hit(obj.ref, path or "string", m.start(), decode_text(data)[:120], None, key))
+    if isinstance(obj.value, Stream):
+        data = doc.stream_data(obj, limit=min(doc.decode_limit, limit)).data
+        for m in pattern.finditer(data):
+            hits.append(Hit(obj.ref, "stream", m.start(), _around(data, m), line_at(data, m.start())))
+    return hits
+
+
+def search_page_text(doc, page: int, pattern: re.Pattern[str], resolver: Resolver | None = None,
+                     budget: Budget | None = None) -> list[PageHit]:
+    """Hits of ``pattern`` in the text of page ``page`` (1-based), laid out as ``pdfinspect text`` does."""
+    ref = doc.page_ref(page)
+    if ref is None:
+        return []
+    text, owners = layout_spans(page_glyphs(doc, ref, resolver, budget=budget))
+    hits = []
+    for m in pattern.finditer(text):
+        if m.start() == m.end():
+            continue
+        # the operator of the first character drawn by a glyph (an inferred space has none)
+        owner = next((owners[i] for i in range(m.start(), m.end()) if owners[i] is not None), None)
+        if owner is None:
+            continue
+        context = text[max(0, m.start() - CONTEXT):m.end() + CONTEXT].replace("\n", " ")
+        hits.append(PageHit(page, ref, owner.step.index, m.start(), context))
+    return hits

@@ -1,0 +1,57 @@
+"""present.search: hits in decoded streams and strings, and in the extracted text of pages."""
+from __future__ import annotations
+
+from pdfinspect.content.interpreter import iter_steps
+from pdfinspect.core.document import Document
+from pdfinspect.present.search import compile_query, compile_text_query, line_at, search_object, search_page_text
+
+from conftest import sample
+
+
+def page_hits(path, query, page=1, regex=False):
+    doc = Document.open(path)
+    steps = list(iter_steps(doc, doc.page_ref(page)))
+    return [(h, steps[h.step]) for h in search_page_text(doc, page, compile_text_query(query, regex))]
+
+
+def test_page_text_is_searched_through_tj_kerning_and_names_the_operator():
+    # content.pdf draws [(W) 120 (A) -250.5 (VE)] TJ: "WA VE" once laid out
+    (hit, step), = page_hits(sample("content.pdf"), "wa ve")
+    assert step.op == "TJ" and [bytes(x.value) for x in step.operands[0][::2]] == [b"W", b"A", b"VE"]
+    assert hit.offset == len("Hello\n") and hit.context.startswith("Hello WA VE apostrophe")
+    assert page_hits(sample("content.pdf"), "wave") == []  # the gap of 250 units is a space
+
+
+def test_page_text_hits_inside_forms_and_across_content_streams():
+    (_, step), = page_hits(sample("content.pdf"), "own F2")
+    assert step.depth == 1 and step.op == "Tj"  # in form Fm1, numbered in the page's sequence
+    (_, step), = page_hits(sample("filters.pdf"), "split across")  # the string spans two streams
+    assert step.op == "Tj"
+
+
+def test_page_text_regex_and_every_hit_on_a_page():
+    hits = page_hits(sample("content.pdf"), r"next\s+line", regex=True)
+    assert [s.op for _, s in hits] == ["'", '"']
+    assert [h.page for h, _ in page_hits(sample("pages.pdf"), "page 2", page=2)] == [2]
+    assert search_page_text(Document.open(sample("pages.pdf")), 999, compile_text_query("x", False)) == []
+
+
+def test_object_search_finds_stream_bytes_at_their_line_and_strings_at_their_key():
+    doc = Document.open(sample("filters.pdf"))
+    pattern = compile_query("ASCII85Decode", regex=False)
+    hits = [h for obj in doc.iter_objects() for h in search_object(doc, obj, pattern, 1 << 20)]
+    assert hits and all(h.where == "stream" for h in hits)
+    for h in hits:
+        data = doc.stream_data(doc.get(h.ref.num)).data
+        assert data[h.offset:h.offset + 13] == b"ASCII85Decode"
+        assert data.splitlines()[h.line - 1].find(b"ASCII85Decode") >= 0
+    doc = Document.open(sample("lexical.pdf"))
+    info = doc.resolve(doc.trailer["Info"])
+    pattern = compile_query(info["Title"].value[:6].decode("latin-1"), regex=False)
+    hits = [h for obj in doc.iter_objects() for h in search_object(doc, obj, pattern, 1 << 20)]
+    assert any(h.key == "/Title" and h.where == "/Title" for h in hits)
+
+
+def test_text_queries_match_utf16_strings_and_lines_count_cr_lf_and_crlf():
+    assert compile_query("Ωμ", regex=False).search("x Ωμ".encode("utf-16-be"))
+    assert [line_at(b"a\rb\r\nc\nd", i) for i in (0, 2, 5, 7)] == [1, 2, 3, 4]
