@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from .core.diagnostics import PdfError, error
 from .core.document import Document
@@ -62,6 +64,25 @@ class Output:
 
 def _err(message: str) -> None:
     sys.stderr.write(f"pdfinspect: {safe_line(message)}\n")
+
+
+@contextmanager
+def progress(what: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A callback ``(done, total)`` drawing a Rich progress bar on stderr while the block runs,
+    or ``None`` when stderr is no terminal: pipes, logs and JSON get nothing extra. The bar
+    goes when the block ends."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    # stdout stays the output (Rich would print it above the bar, on stderr); messages written
+    # to stderr meanwhile are printed above the bar
+    with Progress(*columns, console=Console(stderr=True), transient=True, redirect_stdout=False) as bar:
+        task = bar.add_task(what, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 # Documents opened by the running command, with how many of their diagnostics went to stderr:
@@ -168,8 +189,11 @@ def cmd_trailer(args, out: Output) -> int:
 def cmd_info(args, out: Output) -> int:
     doc = open_document(args, allow_locked=True)  # without the password: the declared encryption facts
     if not args.quick:
-        for obj in doc.iter_objects(cache=False):  # parse everything so every repair is listed
-            pass
+        total = len(doc.object_numbers())
+        with progress("parsing objects") as tick:
+            for done, _ in enumerate(doc.iter_objects(cache=False), 1):  # every repair gets listed
+                if tick is not None and done % 500 == 0:
+                    tick(done, total)
     summary = document_summary(doc, doc.object_numbers())
     follow = {"Encryption": summary.security, "Revisions": summary.revisions}
     for fact in summary.facts:
@@ -218,9 +242,12 @@ def cmd_xref(args, out: Output) -> int:
 
 def cmd_refs(args, out: Output) -> int:
     doc = open_document(args)
-    refs = doc.backrefs(args.num)
-    for b in refs:
-        out.line(safe_line(str(b)))
+    refs = 0
+    with progress("looking for references") as tick:
+        for b in doc.iter_backrefs(args.num, tick):  # printed as the scan finds them
+            refs += 1
+            out.line(safe_line(str(b)))
+            sys.stdout.flush()
     if not refs:
         _err(f"no object refers to object {args.num}")
     return EXIT_OK

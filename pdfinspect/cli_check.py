@@ -1,9 +1,7 @@
 """``pdfinspect check FILE``: the whole-file check (see :mod:`pdfinspect.core.check`)."""
 from __future__ import annotations
 
-import sys
-
-from .cli import _report_repairs, add_common_options, open_document
+from .cli import _report_repairs, add_common_options, open_document, progress
 from .core.check import check
 from .present.summary import check_rows
 from .present.text import safe_line
@@ -22,10 +20,8 @@ def register(subparsers) -> None:
 
 def cmd_check(args, out) -> int:
     doc = open_document(args, allow_locked=True)
-    progress = _progress if sys.stderr.isatty() else None
-    report = check(doc, progress)
-    if progress is not None:
-        sys.stderr.write("\r\x1b[K")
+    with progress("checking objects") as tick:
+        report = check(doc, tick)
     *counts, verdict = check_rows(report)
     out.line(f"checking {safe_line(args.file)}")
     for row in counts:
@@ -37,7 +33,3 @@ def cmd_check(args, out) -> int:
     _report_repairs(doc, quiet=True)  # listed above: not again on stderr
     return report.status
 
-
-def _progress(done: int, total: int) -> None:
-    sys.stderr.write(f"\rchecking: {done:,} of {total:,} objects")
-    sys.stderr.flush()

@@ -11,7 +11,7 @@ import sys
 
 from .content.interpreter import iter_steps
 from .content.textlayout import GlyphRecord, page_glyphs, page_text
-from .cli import add_common_options, dump_json, open_document, page_of
+from .cli import add_common_options, dump_json, open_document, page_of, progress
 from .core.serialize import format_object
 from .content.fontreports import font_reports
 from .fonts.resolve import Resolver, format_unicode
@@ -170,7 +170,9 @@ def cmd_fonts(args, out) -> int:
         page_of(doc, args.page)
     resolver = Resolver(doc)
     records = []
-    for rep in font_reports(doc, pages, resolver, annots=args.annots):
+    with progress("reading pages") as tick:  # the reports sum up every page: they come at the end
+        reports = font_reports(doc, pages, resolver, annots=args.annots, progress=tick)
+    for rep in reports:
         font = rep.font
         prog = resolver.program(font) if font.embedded else None
         rec = {"ref": _ref(rep.ref), "names": list(rep.names), "subtype": rep.subtype,

@@ -161,3 +161,54 @@ def test_app_launch_errors_use_the_cli_exit_codes():
     assert p.returncode == 1 and p.stderr.startswith("pdfinspect: ")
     p = run(sample("minimal.pdf"), "--page", "9", check=False)
     assert p.returncode == 2 and "no page 9" in p.stderr
+
+
+def run_with_terminal_stderr(*args):
+    """Run with stderr on a pseudo-terminal and stdout on a pipe: (stdout, what the terminal got)."""
+    import os
+    import select
+
+    master, slave = os.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "pdfinspect", *map(str, args)], stdout=subprocess.PIPE,
+                         stderr=slave, cwd=ROOT)
+    os.close(slave)
+    out = p.stdout.read()
+    p.wait()
+    seen = b""
+    while select.select([master], [], [], 0)[0]:  # the child has exited: what it wrote is there
+        try:
+            chunk = os.read(master, 1 << 16)
+        except OSError:  # the terminal's other side is closed
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    return out.decode("utf-8"), seen.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("args,label", [
+    (("refs", "pages.pdf", 2), "looking for references"),
+    (("info", "pages.pdf"), "parsing objects"),
+    (("fonts", "pages.pdf"), "reading pages"),
+    (("check", "damaged-bad-length.pdf"), "checking objects"),
+])
+def test_whole_document_commands_show_progress_on_a_terminal_only(args, label):
+    command, name, *rest = args
+    piped = run(command, sample(name), *rest, check=False)
+    out, terminal = run_with_terminal_stderr(command, sample(name), *rest)
+    assert out == piped.stdout and out  # the same output, progress or not
+    assert label in terminal and label not in piped.stderr
+    assert "Traceback" not in terminal
+
+
+def test_refs_prints_each_referrer_as_the_scan_finds_it():
+    from pdfinspect.core.document import Document
+
+    doc = Document.open(sample("pages.pdf"))
+    found = iter(doc.iter_backrefs(2))
+    first = next(found)  # before the scan has read every object
+    assert doc._backrefs is None and str(first) == "1 0 R /Pages"
+    assert [str(b) for b in [first, *found]] == run("refs", sample("pages.pdf"), 2).stdout.splitlines()
+    assert [str(b) for b in Document.open(sample("pages.pdf")).backrefs(2)] == [str(first), *run(
+        "refs", sample("pages.pdf"), 2).stdout.splitlines()[1:]]

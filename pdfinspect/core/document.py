@@ -560,16 +560,31 @@ class Document:
         show how far the index is.
         """
         index: dict[int, list[BackRef]] = {}
+        for target, ref in self._scan_refs(progress):
+            index.setdefault(target, []).append(ref)
+        self._backrefs = index
+
+    def iter_backrefs(self, num: int, progress: Callable[[int, int], object] | None = None) -> Iterator[BackRef]:
+        """The objects that refer to object ``num``, as a scan of every object finds them
+        (``backrefs`` once the index is built; ``progress`` as for :meth:`build_backrefs`)."""
+        if self._backrefs is not None:
+            yield from self._backrefs.get(num, [])
+            return
+        for target, ref in self._scan_refs(progress):
+            if target == num:
+                yield ref
+
+    def _scan_refs(self, progress: Callable[[int, int], object] | None) -> Iterator[tuple[int, BackRef]]:
+        """(number referred to, where) for every reference of every object, in file order."""
         total = len(self.object_numbers())
         for done, obj in enumerate(self.iter_objects(cache=False), 1):
             src = obj.ref
             for target, path in _refs_in(obj.value, ()):
-                index.setdefault(target.num, []).append(BackRef(src, path))
+                yield target.num, BackRef(src, path)
             if progress is not None and done % 1000 == 0:
                 progress(done, total)
         if progress is not None:
             progress(total, total)
-        self._backrefs = index
 
     # -- document structure ------------------------------------------------------------
     @property
