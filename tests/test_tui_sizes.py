@@ -261,3 +261,23 @@ async def test_ctrl_f_searches_the_object_shown_only_and_lands_on_the_line(size)
         assert isinstance(app.screen, BrowserScreen) and view.marked == lines[0] - 1
         await press(pilot, "n")
         assert app.screen.query_one("#stream-view").marked == lines[1] - 1
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_tree_labels_are_read_whole_while_the_tree_has_the_focus(size):
+    """The catalog's label ("/Root 1 0 R  dictionary /Catalog") is drawn uncut in the tree at
+    every size; under 120 columns the tree widens while focused and gives the room back."""
+    doc = Document.open(KAPPA)
+    app = PdfInspectApp(doc, "", start_target(doc, 4, None))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await press(pilot, "t")
+        tree = app.screen.query_one("#object-tree")
+        assert any(line.endswith("/Root 1 0 R  dictionary /Catalog") for line in drawn(tree))
+        await press(pilot, "down", "down", "right")  # expand the catalog: its children's labels too
+        assert any(line.endswith("/Pages 2 0 R  dictionary /Pages") for line in drawn(tree))
+        focused = app.screen.query_one("#nav").size.width
+        await press(pilot, "m")
+        assert app.screen.query_one("#object-view").has_focus
+        assert app.screen.query_one("#nav").size.width <= focused
+        assert app.screen.query_one("#object-view").size.width > app.screen.query_one("#nav").size.width
