@@ -281,3 +281,53 @@ async def test_tree_labels_are_read_whole_while_the_tree_has_the_focus(size):
         assert app.screen.query_one("#object-view").has_focus
         assert app.screen.query_one("#nav").size.width <= focused
         assert app.screen.query_one("#object-view").size.width > app.screen.query_one("#nav").size.width
+
+
+def squeeze(line: str) -> str:
+    return " ".join(line.split())
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_overview_browser_revisions_and_search_columns_are_readable(size):
+    """The columns a reader needs, uncut at every size: facts and entry points, object number
+    and type in the list, revision numbers with their change counts and the changed objects,
+    hit location and snippet."""
+    path = sample("incremental.pdf")
+    with pikepdf.open(path) as pdf:
+        kinds = {o.objgen[0]: ("stream" if isinstance(o, pikepdf.Stream) else "dictionary")
+                 for o in pdf.objects if o.objgen[0] and isinstance(o, (pikepdf.Dictionary, pikepdf.Stream))}
+        title, pages = str(pdf.docinfo["/Title"]), len(pdf.pages)
+        contents = pdf.pages[0].obj.Contents
+        num, data = contents.objgen[0], contents.read_bytes()
+    doc = Document.open(path)
+    changes = {r.index: doc.revision_changes(r.index) for r in doc.revisions if r.index > 0}
+    app = PdfInspectApp(doc, "", start_target(doc, None, None))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        facts = [squeeze(line) for line in str(app.screen.query_one("#summary").render()).splitlines()]
+        for fact in ("File incremental.pdf", f"Title {title}", f"Pages {pages}", f"Revisions {len(doc.revisions)}"):
+            assert fact in facts
+        entries = [squeeze(line) for line in drawn(app.screen.query_one("#entry-points"))]
+        assert "Catalog /Root 1 0 R" in entries and "Pages 2 0 R" in entries
+
+        await press(pilot, "b", "l")
+        listed = [squeeze(line) for line in drawn(app.screen.query_one("#object-list")) if line]
+        for n, kind in kinds.items():
+            assert any(line.startswith(f"{n} 0 {kind}") for line in listed), (n, kind, listed)
+
+        await press(pilot, "v")
+        revisions = [squeeze(line) for line in "\n".join(
+            drawn(app.screen.query_one("#revision-list"))).replace("\n", " ").split("Revision ") if line]
+        for k, ch in changes.items():
+            counts = f"+{len(ch.added)} ~{len(ch.changed)} -{len(ch.freed)}"
+            assert any(r.startswith(f"{k} ") and counts in r for r in revisions), (k, counts, revisions)
+        rows = [squeeze(line) for line in drawn(app.screen.query_one("#changed-objects")) if line]
+        last = changes[max(changes)]
+        for mark, nums, word in (("+", last.added, "added"), ("~", last.changed, "changed"), ("-", last.freed, "freed")):
+            for n in nums:
+                assert any(row.startswith(f"{mark} {n} {word}") for row in rows), (mark, n, rows)
+
+        await press(pilot, "slash", *"Revision", "enter")
+        hits = [squeeze(line) for line in drawn(app.screen.query_one("#search-hits")) if line]
+        offset = data.find(b"Revision")
+        assert any(line.startswith(f"{num} 0 R stream @{offset} ") and "Revision" in line for line in hits), hits
