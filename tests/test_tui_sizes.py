@@ -331,3 +331,50 @@ async def test_overview_browser_revisions_and_search_columns_are_readable(size):
         hits = [squeeze(line) for line in drawn(app.screen.query_one("#search-hits")) if line]
         offset = data.find(b"Revision")
         assert any(line.startswith(f"{num} 0 R stream @{offset} ") and "Revision" in line for line in hits), hits
+
+
+README_KEYS = {"?": "question_mark", "/": "slash", "[": "left_square_bracket", "]": "right_square_bracket"}
+
+
+def readme_keys() -> list[tuple[set[str], str]]:
+    """(keys, where) of each row of the README's key table."""
+    import re
+
+    from conftest import ROOT
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = text.split("### Keys", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`"):
+            keys = {README_KEYS.get(k, k) for k in re.findall(r"`([^`]+)`", cells[0])}
+            rows.append((keys, cells[1]))
+    return rows
+
+
+def bound_keys(*binding_lists) -> set[str]:
+    return {key.strip() for bindings in binding_lists for b in bindings for key in b.key.split(",")}
+
+
+def test_every_key_in_the_readme_is_bound_where_it_says_and_every_binding_is_in_the_readme():
+    from textual.app import App
+    from textual.screen import Screen
+
+    from pdfinspect.tui.widgets.line_view import LineView
+    from pdfinspect.tui.widgets.object_tree import ObjectTree
+
+    screens = {"overview": OverviewScreen, "browser": BrowserScreen, "revisions": RevisionsScreen,
+               "search": SearchScreen, "stepper": StepperScreen, "glyphs": GlyphScreen}
+    where = {name: bound_keys(cls.BINDINGS) for name, cls in screens.items()}
+    where["everywhere"] = bound_keys(PdfInspectApp.BINDINGS, App.BINDINGS, Screen.BINDINGS) | {"ctrl+p"}
+    where["lists"] = bound_keys(LineView.BINDINGS)
+    where["browser tree"] = bound_keys(ObjectTree.BINDINGS)
+    rows = readme_keys()
+    assert len(rows) > 20
+    for keys, places in rows:
+        for place in places.split(", "):
+            assert keys <= where[place], (place, keys - where[place])
+    documented = set().union(*(keys for keys, _ in rows))
+    ours = bound_keys(PdfInspectApp.BINDINGS, *(cls.BINDINGS for cls in screens.values()), LineView.BINDINGS)
+    assert ours - documented == set()
