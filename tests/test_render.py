@@ -154,7 +154,7 @@ def test_extract_images_as_png_and_jpeg_passed_through(tmp_path):
 
 
 def test_extract_font_programs_with_their_suffix(tmp_path):
-    from pdfinspect.cli_render import FONT_SUFFIX
+    from pdfinspect.present.export import FONT_SUFFIX
 
     doc = Document.open(sample("kappa.pdf"))
     font = next(f for f in _fonts(doc) if f[1])
@@ -200,3 +200,76 @@ def test_inline_image_abbreviations_and_picture():
     assert d["ColorSpace"] == "DeviceGray" and d["Width"] == 2
     image = picture(Document.open(sample("minimal.pdf")), d, b"\x00\xff", None)
     assert image.size == (2, 1) and image.getpixel((1, 0)) == 255
+
+
+# -- export from the app ------------------------------------------------------------------------
+async def _export_in_app(path, num, keys, out, size=(80, 24)):
+    """Open object ``num`` in the browser, press ``keys``, then ``e``, type ``out``, ctrl+s."""
+    from conftest import settle
+    from textual.widgets import Input
+
+    from pdfinspect.core.document import Document
+    from pdfinspect.tui import start_target
+    from pdfinspect.tui.app import PdfInspectApp
+    from pdfinspect.tui.screens.export import ExportScreen
+
+    doc = Document.open(path)
+    app = PdfInspectApp(doc, "", start_target(doc, num, None))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        for key in [*keys, "e"]:
+            await pilot.press(key)
+            await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ExportScreen)
+        field = screen.query_one("#export-output", Input)
+        shown = str(screen.query_one("#export-what").render())
+        field.value = str(out)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        still_open = app.screen is screen
+        status = str(screen.query_one("#export-status").render()) if still_open else ""
+        return shown, status, still_open
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_export_from_the_browser_writes_decoded_raw_font_and_image(tmp_path, size):
+    path = sample("filters.pdf")
+    with pikepdf.open(path) as pdf:
+        flate = next(o for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Filter") == "/FlateDecode"
+                     and o.get("/Subtype") != "/Image")
+        num, decoded, raw = flate.objgen[0], flate.read_bytes(), flate.read_raw_bytes()
+    shown, _, still_open = await _export_in_app(path, num, [], tmp_path / "d.bin", size)
+    assert "decoded" in shown and not still_open and (tmp_path / "d.bin").read_bytes() == decoded
+    shown, _, _ = await _export_in_app(path, num, ["r"], tmp_path / "r.bin", size)  # the view shows it raw
+    assert "as stored" in shown and (tmp_path / "r.bin").read_bytes() == raw
+    with pikepdf.open(sample("kappa.pdf")) as pdf:
+        font = pdf.pages[0].Resources.Font.F4
+        program = font.FontDescriptor.FontFile.read_bytes()
+        fnum = font.objgen[0]
+    shown, _, _ = await _export_in_app(sample("kappa.pdf"), fnum, [], tmp_path / "k.pfb", size)
+    assert "font program /FontFile" in shown
+    from fontTools.t1Lib import T1Font
+    assert T1Font(str(tmp_path / "k.pfb")).getData().startswith(program[:64])  # segmented, same clear text
+    images = tmp_path / "images.pdf"
+    nums = _images_pdf(images)
+    shown, _, _ = await _export_in_app(images, nums["flate"], [], tmp_path / "i.png", size)
+    png = Image.open(tmp_path / "i.png")
+    assert "image as PNG" in shown and png.size == (4, 2) and png.convert("RGB").getpixel((1, 1)) == (0, 0, 255)
+    await _export_in_app(images, nums["dct"], [], tmp_path / "j.png", size)  # JPEG: as stored, its suffix
+    with pikepdf.open(images) as pdf:
+        assert (tmp_path / "j.jpg").read_bytes() == pdf.get_object(nums["dct"], 0).read_raw_bytes()
+
+
+async def test_export_refuses_the_input_file_and_says_why(tmp_path):
+    import shutil as sh
+
+    path = tmp_path / "copy.pdf"
+    sh.copyfile(sample("filters.pdf"), path)
+    before = path.read_bytes()
+    with pikepdf.open(path) as pdf:
+        num = next(o.objgen[0] for o in pdf.objects if isinstance(o, pikepdf.Stream))
+    _, status, still_open = await _export_in_app(path, num, [], path)
+    assert still_open and "never written" in status and path.read_bytes() == before
+    _, status, still_open = await _export_in_app(path, 1, [], tmp_path / "x.bin")  # the catalog
+    assert still_open and not (tmp_path / "x.bin").exists()

@@ -26,6 +26,7 @@ from ..widgets.object_view import ObjectView, object_items
 from ..widgets.parts import styled
 from ..widgets.preview import PagePreview, image_preview
 from ..widgets.stream_view import VIEW_LIMIT, StreamView, text_lines
+from .export import ExportScreen
 
 
 HEADER_STYLES = {objects.TITLE: "bold", objects.MISSING: "red", objects.NOTE: "italic", objects.AS_OF: "reverse"}
@@ -65,6 +66,8 @@ class BrowserScreen(ReportsFailures, Screen):
     BINDINGS = [
         Binding("r", "toggle_raw", "Raw/decoded", id="toggle-raw", tooltip="Show the stream raw or decoded"),
         Binding("x", "toggle_hex", "Hex/text", id="toggle-hex", tooltip="Show the stream as a hex dump or text"),
+        Binding("e", "export", "Export", id="export-object",
+                tooltip="Write the object shown to a file: a font's program, an image, a stream decoded or raw"),
         Binding("ctrl+f", "find", "Find here", id="find-in-object",
                 tooltip="Search this object only: its strings and its stream decoded (hits at their line)"),
         Binding("n", "hit(1)", "Next hit", show=False, id="next-hit", tooltip="Next search hit, at its line"),
@@ -288,6 +291,18 @@ class BrowserScreen(ReportsFailures, Screen):
 
     def action_hit(self, delta: int) -> None:
         self.app.next_hit(delta)
+
+    def action_export(self) -> None:
+        """``e``: the save prompt for the object shown (its stream as the view shows it, raw or decoded)."""
+        if self.shown is None or self.shown.ref is None:
+            self.notify("no object shown: e writes the object the browser shows", severity="warning")
+            return
+        self.app.push_screen(ExportScreen(self.shown.ref.num, self.raw), self._exported)
+
+    def _exported(self, done) -> None:
+        if done is not None:
+            self.notify(f"written: {done.summary}" + (f" ({safe_line(done.error)})" if done.error else ""),
+                        severity="warning" if done.error else "information", markup=False)
 
     def action_find(self) -> None:
         """``ctrl+f``: the search screen, scoped to the object shown (the trailer has no number)."""
