@@ -390,8 +390,9 @@ def build_open_parser() -> argparse.ArgumentParser:
     p.add_argument("--step", action="store_true", help="with --page: open the content stepper")
     p.add_argument("--glyphs", action="store_true", help="with --page: open the glyph inspector")
     p.add_argument("--images", choices=("auto", "halfblock", "kitty", "sixel", "none"), default="auto",
-                   help="how the page preview (key i) is drawn: half-block characters work everywhere; "
-                        "none turns it off (default auto)")
+                   help="how the page preview (key i) is drawn: half-block characters work everywhere; kitty "
+                        "and sixel draw sharper pictures with the optional textual-image (pdfinspect[images]); "
+                        "auto asks the terminal (half-blocks under tmux); none turns it off (default auto)")
     p.add_argument("--log", metavar="FILE", help="append the traceback of any failure in the app to FILE")
     add_common_options(p)
     return p

@@ -128,3 +128,78 @@ def test_preview_snapshot(snap_compare):
         await press(pilot, "t", "i")
 
     assert snap_compare(make_app("stepper"), terminal_size=(120, 36), run_before=open_preview)
+
+
+# -- sharper pictures through textual-image (kitty graphics protocol, Sixel) ---------------------
+def test_images_mode_is_chosen_from_the_flag_the_terminal_and_what_is_installed(monkeypatch):
+    from pdfinspect.tui import graphics
+
+    assert graphics.choose("none")[0] == graphics.NONE
+    assert graphics.choose("halfblock", tty=True)[0] == graphics.HALFBLOCK
+    if graphics.installed():  # (the test extra installs textual-image)
+        assert graphics.choose("kitty", tty=False)[0] == graphics.KITTY
+        assert graphics.choose("sixel", tty=False)[0] == graphics.SIXEL
+        how, why = graphics.choose("auto", tty=False, env={})
+        assert how == graphics.HALFBLOCK and "no terminal" in why
+        how, why = graphics.choose("auto", tty=True, env={"TMUX": "/tmp/tmux-0/default,1,0"})
+        assert how == graphics.HALFBLOCK and "tmux" in why
+        how, why = graphics.choose("auto", tty=True, env={"TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver"})
+        assert how == graphics.HALFBLOCK and "web" in why
+    monkeypatch.setattr(graphics, "installed", lambda: False)
+    how, why = graphics.choose("kitty", tty=True, env={})
+    assert how == graphics.HALFBLOCK and "pdfinspect[images]" in why
+
+
+def _needs_textual_image():
+    import pytest
+
+    pytest.importorskip("textual_image")
+
+
+async def _sharp_preview(images: str, monkeypatch):
+    """The stepper's preview of kappa.pdf's TJ with ``app.images`` = ``images``; returns the pane
+    and what went to the terminal outside Textual (textual-image writes kitty data there)."""
+    import io
+    import sys
+
+    sent = io.StringIO()
+    monkeypatch.setattr(sys, "__stdout__", sent)
+    app = make_app("stepper", images)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "t", "i")
+        pane = app.screen.query_one("#preview", PagePreview)
+        assert pane.display and pane.sharp is not None and pane.rows == []
+        inner = pane.sharp.children[0] if pane.sharp.children else pane.sharp
+        from textual.geometry import Region
+
+        strips = inner.render_lines(Region(0, 0, inner.size.width, inner.size.height))
+        return pane, sent.getvalue(), "".join(seg.text for strip in strips for seg in strip)
+
+
+async def test_kitty_preview_sends_the_boxed_picture_over_the_graphics_protocol(monkeypatch):
+    import base64
+    import io
+
+    from PIL import Image
+
+    _needs_textual_image()
+    pane, sent, _ = await _sharp_preview("kitty", monkeypatch)
+    # APC "_G" messages: the PNG (f=100) in base64 chunks, then a virtual placement (a=p)
+    messages = [part.split("\x1b", 1)[0] for part in sent.split("\x1b_G")[1:]]
+    payload = "".join(m.split(";", 1)[1] for m in messages if "f=100" in m.split(";", 1)[0])
+    png = Image.open(io.BytesIO(base64.b64decode(payload))).convert("RGB")
+    assert png.size == pane.picture.size and png.tobytes() == pane.picture.convert("RGB").tobytes()
+    assert any(m.startswith("a=p") for m in messages)
+    assert SELECTED in {colour for _, colour in png.getcolors(1 << 20)}  # the selected glyph's box, sharp
+
+
+async def test_sixel_preview_draws_the_boxed_picture_as_sixels(monkeypatch):
+    _needs_textual_image()
+    pane, _, drawn = await _sharp_preview("sixel", monkeypatch)
+    start = drawn.index("\x1bP")  # one DCS sixel sequence, between cursor moves
+    assert drawn.count("\x1bP") == 1 and "\x1b\\" in drawn[start:]
+    width, height = pane.picture.size
+    assert f'"1;1;{width};{height}' in drawn  # raster attributes: the whole picture, unscaled
+    r, g, b = (round(c * 100 / 255) for c in SELECTED)
+    assert f";2;{r};{g};{b}" in drawn  # the selected box's colour is in the palette (RGB in percent)

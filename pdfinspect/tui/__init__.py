@@ -7,6 +7,7 @@ from pdfinspect.core.diagnostics import PasswordError, PdfError
 from pdfinspect.core.document import Document
 from pdfinspect.present.text import safe_line
 
+from .graphics import choose
 from .messages import OpenRevisions, Target, object_ref
 
 
@@ -57,8 +58,9 @@ def run_app(path, password: str = "", object_num: int | None = None, page: int |
         print(f"pdfinspect: {e}", file=sys.stderr)
         return 2
     view = "stepper" if step else "glyphs" if glyphs else None
+    images, images_why = choose(images)  # before the app starts: it may ask the terminal
     app = PdfInspectApp(doc, password, start, (view, page or 1) if view else None, log_path=log_path)
-    app.images = images  # how the page preview is drawn (widgets/preview.py)
+    app.images, app.images_why = images, images_why  # how the page preview draws (widgets/preview.py)
     result = app.run()
     while isinstance(result, OpenRevisions):  # a fixed copy was written: show its revisions
         try:
@@ -67,7 +69,7 @@ def run_app(path, password: str = "", object_num: int | None = None, page: int |
             print(f"pdfinspect: {safe_line(str(e))}", file=sys.stderr)
             return 1
         app = PdfInspectApp(doc, password, None, ("revisions", 0), log_path=log_path)
-        app.images = images
+        app.images, app.images_why = images, images_why
         result = app.run()
     return 0
 

@@ -1,13 +1,13 @@
 """The page preview: pdfium's picture of the page (or of the region around a glyph) with our
-glyph boxes drawn over it, rendered in a worker and shown as half-block cells.
+glyph boxes drawn over it, rendered in a worker and shown as half-block cells or, with the
+optional ``textual-image`` package, as a sharper picture (see :mod:`..graphics`).
 
 :class:`PagePreview` shows what it is asked to (a page with box layers and an optional
 focus, or a picture) and renders in a thread worker; a newer request makes an older result
 stale. Half-blocks (``▀``, upper pixel as foreground, lower as background) work in every
-terminal, in tmux and in Textual's web mode, and are what every ``--images`` mode shows
-for now: ``none`` turns the preview off, ``kitty`` and ``sixel`` say that the sharper
-pictures of the optional ``textual-image`` extra (``pdfinspect[images]``, Python ≥ 3.12)
-are not drawn yet and fall back to half-blocks.
+terminal, in tmux and in Textual's web mode; with ``app.images`` set to ``kitty`` or
+``sixel`` (chosen before the app starts, ``--images``) the same picture goes to a
+textual-image widget inside the pane instead.
 
 :class:`PreviewHost` is the screen side: ``i`` shows or hides the pane, ``Z`` zooms to
 the selected glyph and back to the page; the screen says what to draw by
@@ -30,7 +30,8 @@ from pdfinspect.render.boxes import OPERATOR, OTHER, SELECTED, draw_quads
 from pdfinspect.render.halfblock import UPPER_HALF, cell_rows
 from pdfinspect.render.page import RenderError, Renderer
 
-SHARPER = ("kitty", "sixel")
+from ..graphics import HALFBLOCK, NONE, SHARPER, cell_pixels, picture_widget
+
 
 
 def renderer_of(app) -> Renderer:
@@ -59,6 +60,15 @@ class PagePreview(Widget, can_focus=False):
         self._generation = 0
         self._lock = threading.Lock()
         self._styles: dict = {}
+        self.picture = None  # the picture shown (Pillow), whichever way it is drawn
+        self.sharp = None  # the textual-image widget drawing it, with --images kitty or sixel
+
+    def on_mount(self) -> None:
+        how = getattr(self.app, "images", HALFBLOCK)
+        if how in SHARPER:
+            self.sharp = picture_widget(how)(id="preview-picture")
+            self.sharp.styles.width, self.sharp.styles.height = "100%", "100%"
+            self.mount(self.sharp)
 
     # -- asking ------------------------------------------------------------------------------
     def show(self, page_index: int, layers: list, focus=None) -> None:
@@ -81,7 +91,9 @@ class PagePreview(Widget, can_focus=False):
 
     def show_message(self, text: str) -> None:
         self._generation += 1
-        self.request, self.rows, self.message = None, [], text
+        self.request, self.rows, self.message, self.picture = None, [], text, None
+        if self.sharp is not None:
+            self.sharp.image = None
         self.refresh()
 
     def _ask(self, request: tuple) -> None:
@@ -92,11 +104,12 @@ class PagePreview(Widget, can_focus=False):
         w, h = self.content_region.width, self.content_region.height
         if w < 2 or h < 2:  # not laid out yet: on_resize asks again
             return
-        image = self._composed(request, (w, h * 2))
+        image = self._composed(request, self._pixels())
         if image is not None:  # the page picture is cached: boxes are drawn here, no worker
-            self._shown(self._generation, cell_rows(image), "")
+            image = self._framed(image, self._pixels())
+            self._shown(self._generation, self._cells(image), "", image)
         else:
-            self._render(self._generation, request, (w, h * 2))
+            self._render(self._generation, request, self._pixels())
 
     def on_unmount(self) -> None:
         """Close pdfium's document and page when the app ends (a renderer used again reopens)."""
@@ -135,21 +148,46 @@ class PagePreview(Widget, can_focus=False):
     def on_resize(self) -> None:
         if self.request is not None:
             self._generation += 1
-            self._render(self._generation, self.request, (self.content_region.width, self.content_region.height * 2))
+            self._render(self._generation, self.request, self._pixels())
 
     @work(thread=True, group="preview", exit_on_error=False)
     def _render(self, generation: int, request: tuple, pixels: tuple[int, int]) -> None:
         with self._lock:  # one rendering at a time; a stale request is dropped unrendered
             if generation != self._generation:
                 return
+            image = None
             try:
-                image = self._picture(request, pixels)
-                rows, message = cell_rows(image), ""
+                image = self._framed(self._picture(request, pixels), pixels)
+                rows, message = self._cells(image), ""
             except RenderError as e:
                 rows, message = [], str(e)
             except Exception as e:  # pdfium or Pillow on a damaged page: say so, keep the app
                 rows, message = [], f"preview failed: {e}"
-        self.app.call_from_thread(self._shown, generation, rows, message)
+        self.app.call_from_thread(self._shown, generation, rows, message, image)
+
+    def _pixels(self) -> tuple[int, int]:
+        """The picture's size: two pixels a cell for half-blocks, the terminal's cell size in
+        pixels for a textual-image widget (so it is drawn without scaling)."""
+        w, h = self.content_region.width, self.content_region.height
+        if self.sharp is None:
+            return w, h * 2
+        cw, ch = cell_pixels()
+        return w * cw, h * ch
+
+    def _cells(self, image) -> list:
+        """Half-block cells of ``image`` (none when a textual-image widget draws it)."""
+        return [] if self.sharp is not None else cell_rows(image)
+
+    def _framed(self, image, pixels: tuple[int, int]):
+        """For a textual-image widget, ``image`` on a white frame of the pane's size in pixels,
+        so the widget fills the pane without scaling (and blurring) the boxes."""
+        if self.sharp is None or image.size == pixels:
+            return image
+        from PIL import Image
+
+        frame = Image.new("RGB", pixels, (255, 255, 255))
+        frame.paste(image, (0, 0))
+        return frame
 
     def _picture(self, request: tuple, pixels: tuple[int, int]):
         if request[0] == "picture":
@@ -165,9 +203,11 @@ class PagePreview(Widget, can_focus=False):
             draw_quads(image, view, quads, colour)
         return image
 
-    def _shown(self, generation: int, rows: list, message: str) -> None:
+    def _shown(self, generation: int, rows: list, message: str, image=None) -> None:
         if generation == self._generation:
-            self.rows, self.message = rows, message
+            self.rows, self.message, self.picture = rows, message, image if not message else None
+            if self.sharp is not None:
+                self.sharp.image = self.picture
             self.refresh()
 
     # -- drawing -----------------------------------------------------------------------------
@@ -183,7 +223,7 @@ class PagePreview(Widget, can_focus=False):
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         if not self.rows:
-            text = self.message if y == 0 else ""
+            text = self.message if y == 0 and self.picture is None else ""
             return Strip([Segment(text[:width].ljust(width))])
         if y >= len(self.rows):
             return Strip.blank(width)
@@ -257,13 +297,9 @@ class PreviewHost:
 
     def action_preview(self) -> None:
         pane = self.preview
-        mode = getattr(self.app, "images", "auto")
-        if mode == "none":
+        if getattr(self.app, "images", HALFBLOCK) == NONE:
             self.notify("the preview is off (--images=none)", severity="warning")
             return
-        if mode in SHARPER and not pane.display:
-            self.notify(f"--images={mode}: sharper pictures are not drawn yet; showing half-blocks",
-                        severity="warning")
         pane.display = not pane.display
         for panel in pane.parent.children:  # a fixed-width side panel shares the width meanwhile
             if panel is not pane and (panel.id or "").endswith("-side"):
@@ -282,7 +318,7 @@ class PreviewHost:
         pane = self.preview
         if not pane.display:
             page = getattr(self, "page", None)
-            if page is not None and page != self._prefetched and getattr(self.app, "images", "auto") != "none":
+            if page is not None and page != self._prefetched and getattr(self.app, "images", HALFBLOCK) != NONE:
                 self._prefetched = page
                 pane.prefetch(page - 1)
             return
