@@ -305,3 +305,13 @@ def test_corpus_type3_inline_images_match_pikepdf():
                     assert qpdf_raw in (raw, raw + qpdf_raw[-1:]) and qpdf_raw[-1] in WHITESPACE
                     images += 1
     assert images > 50
+
+
+def test_inline_images_are_the_bi_operations_and_a_bi_in_a_string_is_none():
+    from pdfinspect.content.tokenizer import inline_images
+
+    data = b"BT (a BI in a string) Tj ET\nq BI /W 1 /H 1 /BPC 8 /CS /G ID \x80 EI Q BI /W 2 /H 1 ID ab EI"
+    found = list(inline_images(data))
+    assert [op.start for op in found] == [data.index(b"BI /W 1"), data.index(b"BI /W 2")]
+    assert found[0].operands[1] == b"\x80" and found[1].operands[1] == b"ab"
+    assert found[0].operands[0]["W"] == 1 and data[found[0].start:found[0].end].endswith(b"EI")

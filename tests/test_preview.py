@@ -203,3 +203,35 @@ async def test_sixel_preview_draws_the_boxed_picture_as_sixels(monkeypatch):
     assert f'"1;1;{width};{height}' in drawn  # raster attributes: the whole picture, unscaled
     r, g, b = (round(c * 100 / 255) for c in SELECTED)
     assert f";2;{r};{g};{b}" in drawn  # the selected box's colour is in the palette (RGB in percent)
+
+
+async def test_browser_previews_the_inline_image_of_a_content_stream(tmp_path):
+    """content.pdf's BI /W 8 /H 1 /BPC 8 /CS /G (bytes that hold " EI "), and an
+    ASCIIHex-filtered RGB one (/F /AHx abbreviations): the pictures are their samples."""
+    import pikepdf
+
+    from pdfinspect.tui import start_target
+
+    with pikepdf.open(sample("content.pdf")) as pdf:
+        data = pdf.pages[0].obj.Contents.read_bytes()
+    start = data.index(b"BI /W 8 /H 1 /BPC 8 /CS /G ID ") + len(b"BI /W 8 /H 1 /BPC 8 /CS /G ID ")
+    grey = data[start:start + 8]  # the 8 samples, as pikepdf decodes the stream
+    rgb = tmp_path / "inline-rgb.pdf"
+    with pikepdf.new() as pdf:
+        pdf.add_blank_page(page_size=(100, 100))
+        pdf.pages[0].Contents = pdf.make_stream(
+            b"q 20 0 0 10 0 0 cm BI /W 2 /H 1 /BPC 8 /CS /RGB /F /AHx ID ff0000 00ff00> EI Q")
+        pdf.save(rgb)
+    for path, expected in ((sample("content.pdf"), [(b, b, b) for b in grey]),
+                           (rgb, [(255, 0, 0), (0, 255, 0)])):
+        with pikepdf.open(path) as pdf:
+            contents = pdf.pages[0].obj.Contents
+            num = (contents[0] if isinstance(contents, pikepdf.Array) else contents).objgen[0]
+        doc = Document.open(path)
+        app = PdfInspectApp(doc, "", start_target(doc, num, None))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            pane = app.screen.query_one("#preview", PagePreview)
+            assert pane.display and pane.request[0] == "picture"
+            image = pane.request[1].convert("RGB")
+            assert image.size == (len(expected), 1) and [image.getpixel((x, 0)) for x in range(image.width)] == expected

@@ -353,3 +353,16 @@ def _inline_image(scan: _Scanner, bi_start: int, bi_end: int, operands: list,
     scan.pos = ei_end
     return Operation(b"BI", (params, bytes(data[start:data_end])), bi_start, ei_end,
                      ((bi_end, id_start), (start, data_end)), pending.take())
+
+
+_BI = re.compile(rb"(?<![^\x00\t\n\x0c\r ()<>\[\]{}/%])BI(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
+
+
+def inline_images(data: bytes) -> Iterator[Operation]:
+    """The ``BI`` operations of a content stream; a stream without the keyword is not
+    tokenized at all (a ``BI`` in a string is no inline image: the tokenizer says which)."""
+    if _BI.search(data) is None:
+        return
+    for op in iter_operations(data):
+        if op.op == b"BI" and len(op.operands) == 2:
+            yield op

@@ -39,6 +39,22 @@ def inline_dict(params: Dict) -> Dict:
     return out
 
 
+def inline_picture(doc, params: Dict, raw: bytes, limit: int):
+    """A Pillow image of an inline image (8.9.7): its abbreviated parameters and its bytes as
+    they stand between ``ID`` and ``EI``, decoded through its filters (abbreviated or not).
+    A colour space named in the page's resources is not looked up: say so (ImageError)."""
+    from ..core.filters import decode, filter_chain
+
+    d = inline_dict(params)
+    space = d.get("ColorSpace")
+    if isinstance(space, Name) and not str(space).startswith("Device"):
+        raise ImageError(f"colour space /{space} is a name in the page's resources; not looked up here")
+    res = decode(raw, filter_chain(params), limit)
+    if res.error:
+        raise ImageError(f"inline image data: {res.error}")
+    return picture(doc, d, res.data, res.image_filter)
+
+
 def stored_file(image_filter: str | None) -> str | None:
     """The suffix under which data stopped at ``image_filter`` is a file of its own."""
     return PASSED_THROUGH.get(image_filter or "")

@@ -197,7 +197,7 @@ class BrowserScreen(ReportsFailures, Screen):
         with self.app.loader() as doc:  # obj came from the loader's Document
             result = doc.stream_data(obj, decode_filters=not raw, limit=min(doc.decode_limit, VIEW_LIMIT))
             kind = streams.stream_kind(obj.value.dict, result.data, key)
-            picture = None if raw else image_preview(doc, obj, result)
+            picture = None if raw else image_preview(doc, obj, result, kind)
         if not (kind == "hex" if hex_mode is None else hex_mode):
             text = text_lines(result.data)
         self.app.call_from_thread(self._show_stream, token, obj, result, kind, None, text, picture)

@@ -239,17 +239,25 @@ class PagePreview(Widget, can_focus=False):
         return Strip(segments).extend_cell_length(width)
 
 
-def image_preview(doc, obj, result):
-    """For the browser: the picture of an image XObject from its decoded ``result``, the
-    reason it cannot be shown (a string), or ``None`` for a stream that is no image."""
-    from pdfinspect.render.image import ImageError, is_image, picture
+def image_preview(doc, obj, result, kind: str | None = None):
+    """For the browser: the picture of an image XObject from its decoded ``result``, or of the
+    first inline image of a content stream (``kind`` "content"), the reason it cannot be
+    shown (a string), or ``None`` for a stream that has no image."""
+    from pdfinspect.content.tokenizer import inline_images
+    from pdfinspect.render.image import ImageError, inline_picture, is_image, picture
 
-    if obj is None or not is_image(obj.value) or result is None:
+    if obj is None or result is None:
         return None
     try:
-        return picture(doc, obj.value.dict, result.data, result.image_filter)
+        if is_image(obj.value):
+            return picture(doc, obj.value.dict, result.data, result.image_filter)
+        if kind == "content":
+            first = next(inline_images(result.data), None)
+            if first is not None:
+                return inline_picture(doc, first.operands[0], first.operands[1], doc.decode_limit)
     except ImageError as e:
         return f"image not shown: {e}"
+    return None
 
 
 def step_request(page_index: int, steps, i: int, glyphs, selected: int):
