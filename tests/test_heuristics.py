@@ -308,3 +308,30 @@ def test_heuristics_on_real_files(name, method):
         return
     ours = "".join("".join(r.unicode for r in found).split())
     assert ours and ours in _mupdf_text(path) or all(ch in _mupdf_text(path) for ch in ours)
+
+
+def test_a_tounicode_entry_that_is_a_control_character_is_degenerate_and_the_fix_replaces_it():
+    """ToUnicode maps <63> to U+000D; the Type3 glyph's name /CR means nothing: extractors
+    output U+000D, the heuristics say the glyph reads "c", the report calls the entry
+    degenerate and the fix plan replaces it."""
+    from pdfinspect.content.fontreports import font_reports
+    from pdfinspect.fonts.fix import REPLACE, plan_font
+
+    pdf, font = _type3(["CR", "CS"])
+    font.Encoding = _differences(0x63, ["CR", "CS"])
+    font.ToUnicode = pdf.make_stream(b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+                                     b"1 begincodespacerange <00> <ff> endcodespacerange\n"
+                                     b"1 beginbfchar <63> <000D> endbfchar\nendcmap end end\n")
+    buf = io.BytesIO()
+    _page(font, b"cd", pdf).save(buf)
+    doc = Document(buf.getvalue())
+    c, d = list(page_glyphs(doc, doc.page_ref(1)))
+    assert (c.unicode, c.method, d.unicode) == ("\r", "ToUnicode", "d")  # what extractors output
+    fallback = _steps(c)["BaseEncodingFallback"]
+    assert fallback.result == "hit" and fallback.unicode == "c"  # what the glyph reads instead
+    report, = font_reports(doc)
+    degenerate = {r.id: r for r in report.reasons}["tounicode_degenerate"]
+    assert degenerate.codes == (b"c",)
+    fix = plan_font(report.font, report.names, report.resolutions)
+    assert not fix.skipped and "tounicode_degenerate" in fix.reasons
+    assert [(c.code, c.action, c.after) for c in fix.codes if c.code == b"c"] == [(b"c", REPLACE, "c")]

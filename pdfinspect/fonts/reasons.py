@@ -22,7 +22,8 @@ from .agl import is_meaningless
 from .font import Font
 from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, HEURISTIC, NO_CONFIDENCE, NUMERIC_GLYPH_NAME,
                          is_lead_byte, legacy_cjk_codec)
-from .resolve import CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, TOUNICODE, Resolution, Resolver, format_unicode
+from .resolve import (CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, TOUNICODE, Resolution, Resolver,
+                      format_unicode, no_text)
 
 NUMERIC_METHOD, CODE_AS_UNICODE_METHOD = NUMERIC_GLYPH_NAME.method, CODE_AS_UNICODE.method
 
@@ -33,7 +34,7 @@ REASON_DOCS: dict[str, str] = {
                             "ToUnicode output the raw code)",
     "tounicode_conflict": "/ToUnicode gives one text and the font's encoding, CID collection or program another "
                           "(ToUnicode wins)",
-    "tounicode_degenerate": "/ToUnicode maps codes to nothing usable: empty, NUL, U+FFFD, or many distinct codes to "
+    "tounicode_degenerate": "/ToUnicode maps codes to nothing usable: empty, NUL or another control character, U+FFFD, or many distinct codes to "
                             "one character",
     "tounicode_multibyte_on_simple_font": "a simple font's /ToUnicode has only multi-byte codespace ranges, so its "
                                           "one-byte codes can never match",
@@ -198,7 +199,7 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
 
 def _degenerate(resolutions) -> Reason | None:
     hits = [r for r in resolutions if (s := _step(r, TOUNICODE)) is not None and s.result == HIT]
-    bad = {r.code for r in hits if not r.unicode.strip("\x00\ufffd")}
+    bad = {r.code for r in hits if no_text(_step(r, TOUNICODE).unicode)}
     by_text: dict[str, list[bytes]] = {}
     for r in hits:
         by_text.setdefault(_step(r, TOUNICODE).unicode, []).append(r.code)

@@ -115,6 +115,11 @@ def text_flags(text: str) -> list[str]:
     return flags
 
 
+def no_text(text: str) -> bool:
+    """A ToUnicode destination that is no text: nothing, NUL, control characters, U+FFFD."""
+    return all(c == "\ufffd" or unicodedata.category(c) == "Cc" for c in text)
+
+
 class Resolver:
     """Resolves codes for the fonts of one document, caching per (font, code)."""
 
@@ -156,6 +161,10 @@ class Resolver:
             tried = self._heuristics(font, code, cid, name, prog_name, enc, prog)
             path += tried
             winner = next((s for s in tried if s.result == HIT), None)
+        elif spec is tu and no_text(tu.unicode) and all(s.result != HIT for s in (enc, coll, prog)):
+            # the ToUnicode entry stays the answer (what extractors output), and the heuristics
+            # say what the glyph would read instead: a fix replaces the entry with that
+            path += self._heuristics(font, code, cid, name, prog_name, enc, prog)
         text = winner.unicode if winner is not None else ""
         method = winner.method if winner is not None else NONE
         conflicts = tuple(Conflict(s.method, s.unicode) for s in path
