@@ -378,3 +378,21 @@ def test_every_key_in_the_readme_is_bound_where_it_says_and_every_binding_is_in_
     documented = set().union(*(keys for keys, _ in rows))
     ours = bound_keys(PdfInspectApp.BINDINGS, *(cls.BINDINGS for cls in screens.values()), LineView.BINDINGS)
     assert ours - documented == set()
+
+
+async def test_a_length_found_wrong_while_browsing_reaches_the_overview():
+    """The browser reads objects through a worker's own Document; what it finds wrong is
+    the file's damage all the same: the overview lists it when the user comes back."""
+    path = sample("damaged-bad-length.pdf")
+    with pikepdf.open(path) as pdf:
+        stream = next(o.objgen[0] for o in pdf.objects if isinstance(o, pikepdf.Stream))
+    app = PdfInspectApp(Document.open(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        shown = str(app.screen.query_one("#diagnostics").render())
+        assert "stream-length-wrong" not in shown  # opening reads no stream
+        await press(pilot, "g", *str(stream), "enter", "o")
+        shown = " ".join(str(app.screen.query_one("#diagnostics").render()).split())
+        assert f"stream-length-wrong" in shown and f"object {stream} 0" in shown
+        facts = [" ".join(line.split()) for line in str(app.screen.query_one("#summary").render()).splitlines()]
+        assert any(line.startswith("Damage ") and "none" not in line for line in facts)

@@ -326,8 +326,14 @@ class PdfInspectApp(App):
 
     # -- back-references ---------------------------------------------------------------
     def reopen(self) -> Document:
-        """A second Document over the same file, for a worker thread to use alone."""
-        return Document.open(self.doc.path, self.password, self.doc.decode_limit)
+        """A second Document over the same file, for a worker thread to use alone. What it
+        finds wrong (a /Length found wrong while browsing, a stream that does not decode) is
+        noted in ``doc``'s diagnostics, which it shares, so the overview lists every repair."""
+        doc = Document.open(self.doc.path, self.password, self.doc.decode_limit)
+        for d in doc.diagnostics:  # what opening found: the app's document has it already
+            self.doc.note(d)
+        doc.diagnostics, doc._reported = self.doc.diagnostics, self.doc._reported
+        return doc
 
     def backrefs(self, num: int) -> list[BackRef] | None:
         """Objects referring to ``num``; ``None`` while the index is being built."""

@@ -44,7 +44,7 @@ def summary(doc, numbers: list[int] | None) -> Text:
 def diagnostics_text(doc) -> Text:
     t = Text()
     if not doc.diagnostics:
-        t.append("No damage found while opening.", style="dim")
+        t.append("No damage found so far (objects are checked as they are read).", style="dim")
         return t
     for d in doc.diagnostics:
         t.append_text(styled(diagnostic_parts(d), _STYLES))
@@ -137,7 +137,8 @@ class OverviewScreen(ReportsFailures, Screen):
         self.query_one("#summary", Static).update(text)
 
     def on_screen_resume(self) -> None:
-        # repairs can be found lazily after opening (objects parsed since)
+        # repairs can be found lazily after opening (objects parsed since, by any worker)
+        self.show_summary()
         self.query_one("#diagnostics", Static).update(diagnostics_text(self.app.doc))
 
     def action_check(self) -> None:
