@@ -81,3 +81,31 @@ async def test_the_overview_shows_what_check_prints(name, size):
     assert len(found) == len(cli) - 5
     for d in found:  # every finding on a line of its own, naming its code and where it is
         assert any(d.code in line and (d.ref is None or f"object {d.ref[0]} {d.ref[1]}" in line) for line in shown)
+
+
+async def test_a_check_the_app_cancels_stops_at_its_next_progress_call(monkeypatch):
+    """Quitting cancels the check's worker: its next progress call (every 500 objects) ends
+    it, with no result posted (q must not wait for a whole-file check)."""
+    from textual.worker import get_current_worker
+
+    from pdfinspect.tui.screens import overview
+
+    calls = []
+
+    def cancelled_midway(doc, progress):
+        get_current_worker().cancel()  # what Textual does to the screen's workers on quit
+        calls.append("before")
+        progress(500, 1000)
+        calls.append("after")  # not reached
+        return check(doc, progress)
+
+    monkeypatch.setattr(overview, "check", cancelled_midway)
+    app = PdfInspectApp(Document.open(sample("filters.pdf")), "", None)
+    done = []
+    async with app.run_test(message_hook=lambda m: done.append(m) if isinstance(m, OverviewScreen.CheckDone)
+                            else None) as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        await settle(pilot)
+        assert calls == ["before"] and not done
+        assert "checking" in str(app.screen.query_one("#check", Static).render())

@@ -40,7 +40,7 @@ from pdfinspect.present.goto import GoTo, parse_goto
 from pdfinspect.present.text import safe_line
 
 from .commands import PdfCommands
-from .failures import append_log, failure_line, failure_report
+from .failures import Cancelled, append_log, failure_line, failure_report
 from .memory import building
 from .messages import ContentView, ObjectRequested, Target, object_ref
 from .screens.browser import BrowserScreen
@@ -52,10 +52,6 @@ from .screens.glyphs import GlyphScreen
 from .screens.stepper import StepperScreen
 from .widgets.goto_bar import GotoBar
 from .widgets.line_view import LineView
-
-
-class _Cancelled(Exception):
-    """Raised in a worker's progress callback to stop work the app no longer wants."""
 
 
 class PdfInspectApp(App):
@@ -377,14 +373,14 @@ class PdfInspectApp(App):
 
         def progress(done: int, total: int) -> None:
             if worker.is_cancelled:  # the app is quitting: stop within 1,000 objects
-                raise _Cancelled
+                raise Cancelled
             self.call_from_thread(self._backrefs_progressed, done, total)
 
         with building():  # the index grows to millions of objects
             doc = self.reopen()
             try:
                 doc.build_backrefs(progress=progress)
-            except _Cancelled:
+            except Cancelled:
                 return
         self.call_from_thread(self._backrefs_built, doc)
 

@@ -17,6 +17,11 @@ from textual.worker import Worker, WorkerState
 from pdfinspect.present.text import safe_line
 
 
+class Cancelled(Exception):
+    """Raised in a worker's progress callback to stop work the app no longer wants (the
+    worker catches it and returns: a cancelled worker is no failure)."""
+
+
 def failure_line(error: BaseException | None) -> str:
     """One terminal-safe line for a failure: ``ValueError: what went wrong``."""
     if error is None:

@@ -18,7 +18,7 @@ from pdfinspect.core.objects import Ref
 from pdfinspect.present.summary import WARN, check_rows, diagnostic_parts, document_summary
 from pdfinspect.present.text import safe_line
 
-from ..failures import ReportsFailures
+from ..failures import Cancelled, ReportsFailures
 from ..messages import TRAILER_REF, ObjectRequested, Target
 from ..widgets.line_view import LineView, RefList
 from ..widgets.parts import styled
@@ -151,16 +151,18 @@ class OverviewScreen(ReportsFailures, Screen):
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
-            if not worker.is_cancelled:
-                self.app.call_from_thread(self._check_progressed, done, total)
+            if worker.is_cancelled:  # the app is quitting: stop within 500 objects
+                raise Cancelled
+            self.app.call_from_thread(self._check_progressed, done, total)
 
         doc = self.app.reopen()
         try:
             report = check(doc, progress)
+        except Cancelled:
+            return
         finally:
             doc.close()
-        if not worker.is_cancelled:
-            self.app.call_from_thread(self._check_done, report)
+        self.app.call_from_thread(self._check_done, report)
 
     def _check_progressed(self, done: int, total: int) -> None:
         self.query_one("#check", Static).update(f"checking… {done:,} of {total:,} objects")

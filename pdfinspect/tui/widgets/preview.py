@@ -33,7 +33,6 @@ from pdfinspect.render.page import RenderError, Renderer
 from ..graphics import HALFBLOCK, NONE, SHARPER, cell_pixels, picture_widget
 
 
-
 def renderer_of(app) -> Renderer:
     """The app's one renderer (pdfium document and picture cache), made on first use."""
     renderer = getattr(app, "_preview_renderer", None)
