@@ -273,3 +273,16 @@ async def test_export_refuses_the_input_file_and_says_why(tmp_path):
     assert still_open and "never written" in status and path.read_bytes() == before
     _, status, still_open = await _export_in_app(path, 1, [], tmp_path / "x.bin")  # the catalog
     assert still_open and not (tmp_path / "x.bin").exists()
+
+
+def test_a_few_bytes_claiming_a_huge_inline_image_are_refused_not_padded():
+    from pdfinspect.core.document import Document
+    from pdfinspect.core.objects import Dict, Name
+    from pdfinspect.render.image import ImageError, inline_picture
+
+    doc = Document.open(sample("content.pdf"))
+    params = Dict({"W": 10000, "H": 5000, "BPC": 8, "CS": Name("RGB")})
+    with pytest.raises(ImageError, match="needs 150,000,000 bytes"):
+        inline_picture(doc, params, b"\x00" * 12, 1 << 20)
+    small = inline_picture(doc, Dict({"W": 4, "H": 1, "BPC": 8, "CS": Name("G")}), b"\x00\x80", 1 << 20)
+    assert small.size == (4, 1) and small.getpixel((3, 0)) == 255  # a short small image is padded

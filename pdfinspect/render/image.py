@@ -18,6 +18,7 @@ _RGB = {8: ("RGB", "RGB"), 16: ("RGB", "RGB;16B")}
 _CMYK = {8: ("CMYK", "CMYK")}
 _INDEXED = {1: "P;1", 2: "P;2", 4: "P;4", 8: "P"}
 PASSED_THROUGH = {"DCTDecode": ".jpg", "JPXDecode": ".jp2"}
+MAX_SAMPLES = 64 << 20  # bytes of samples a short image is padded to at most
 
 
 class ImageError(Exception):
@@ -108,6 +109,8 @@ def _frombytes(mode, raw, w, h, comps, bpc, data):
     from PIL import Image
 
     need = (w * comps * bpc + 7) // 8 * h
+    if need > MAX_SAMPLES and len(data) < need:  # a few bytes may claim a huge image: no padding that big
+        raise ImageError(f"{w}×{h} needs {need:,} bytes of samples and the data has {len(data):,}")
     if len(data) < need:  # a short image is padded, as viewers do, and drawn anyway
         data = data + b"\xff" * (need - len(data))
     return Image.frombytes(mode, (w, h), data[:need], "raw", raw)
