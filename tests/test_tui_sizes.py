@@ -396,3 +396,36 @@ async def test_a_length_found_wrong_while_browsing_reaches_the_overview():
         assert f"stream-length-wrong" in shown and f"object {stream} 0" in shown
         facts = [" ".join(line.split()) for line in str(app.screen.query_one("#summary").render()).splitlines()]
         assert any(line.startswith("Damage ") and "none" not in line for line in facts)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_browser_keys_no_other_test_walks(size):
+    """s focuses the stream, left collapses a tree node and goes to the parent, j/k and
+    pagedown/pageup move in lists, as the README's key table says."""
+    path = sample("content.pdf")
+    with pikepdf.open(path) as pdf:
+        contents = pdf.pages[0].obj.Contents.objgen[0]
+    doc = Document.open(path)
+    app = PdfInspectApp(doc, "", start_target(doc, contents, None))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await press(pilot, "s")
+        assert app.screen.query_one("#stream-view").has_focus
+        await press(pilot, "t", "down", "down", "right")  # /Root expanded
+        tree = app.screen.query_one("#object-tree")
+        node = tree.cursor_node
+        assert tree.has_focus and node.is_expanded and "/Root" in str(node.label)
+        await press(pilot, "left")
+        assert not node.is_expanded
+        await press(pilot, "l")
+        listing = app.screen.query_one("#object-list")
+        start = listing.cursor
+        await press(pilot, "j", "j")
+        assert listing.cursor == start + 2
+        await press(pilot, "k")
+        assert listing.cursor == start + 1
+        await press(pilot, "pagedown")
+        paged = listing.cursor
+        assert paged == min(start + 1 + max(1, listing.scrollable_content_region.height - 1), listing.line_count - 1)
+        await press(pilot, "pageup")
+        assert listing.cursor == max(0, paged - max(1, listing.scrollable_content_region.height - 1))
