@@ -41,6 +41,16 @@ async def settle(pilot) -> None:
         await app.workers.wait_for_complete(busy)
 
 
+async def press(pilot, *keys: str) -> None:
+    """Press each key as a user would, once the app is idle: the work already started (a
+    screen's start-up worker, the previous key's) finishes before the next key, and the last
+    key's work before this returns. No keys: just wait for the start-up work."""
+    await settle(pilot)
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
 async def run_command(pilot, text: str) -> None:
     """Type ``text`` into the command palette and run the first command it offers (the
     palette gathers commands in a worker: settle waits for it)."""

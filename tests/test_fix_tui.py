@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import sample, settle
+from conftest import press, sample
 from textual.widgets import Input, OptionList
 
 from pdfinspect.core.document import Document
@@ -15,13 +15,6 @@ from pdfinspect.tui.messages import OpenRevisions
 from pdfinspect.tui.screens.fix import FixScreen
 from pdfinspect.tui.screens.glyphs import GlyphScreen
 from pdfinspect.tui.screens.revisions import RevisionsScreen
-
-
-async def press(pilot, *keys: str) -> None:
-    for key in keys or (None,):
-        if key is not None:
-            await pilot.press(key)
-        await settle(pilot)
 
 
 @pytest.mark.asyncio

@@ -1,7 +1,7 @@
 """The page preview in the stepper and the glyph inspector (pilot), and its SVG snapshot."""
 from __future__ import annotations
 
-from conftest import sample, settle
+from conftest import press, sample, settle
 
 from pdfinspect.core.document import Document
 from pdfinspect.render.boxes import OPERATOR, OTHER, SELECTED
@@ -16,12 +16,6 @@ def make_app(view: str, images: str = "auto") -> PdfInspectApp:
     app = PdfInspectApp(Document.open(KAPPA), "", None, (view, 1))
     app.images = images
     return app
-
-
-async def press(pilot, *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-        await settle(pilot)
 
 
 def colours(pane: PagePreview) -> set:

@@ -8,7 +8,7 @@ import subprocess
 import threading
 
 import pikepdf
-from conftest import corpus_file, run_command, sample, settle
+from conftest import corpus_file, press, run_command, sample, settle
 
 from pdfinspect.core.document import Document
 from pdfinspect.tui import start_target
@@ -29,12 +29,6 @@ SIZE = (120, 40)
 def make_app(path, **kw) -> PdfInspectApp:
     doc = Document.open(path)
     return PdfInspectApp(doc, "", start_target(doc, kw.get("object_num"), kw.get("page")))
-
-
-async def press(pilot, *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-        await settle(pilot)
 
 
 async def goto(pilot, text: str) -> None:

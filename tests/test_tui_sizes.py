@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pikepdf
 import pytest
-from conftest import sample, settle
+from conftest import press, sample, settle
 from rich.cells import cell_len
 
 from pdfinspect.core.document import Document
@@ -28,12 +28,6 @@ KAPPA = sample("kappa.pdf")
 def drawn(view) -> list[str]:
     """The lines the widget draws, as they reach the terminal."""
     return [view.render_line(y).text.rstrip() for y in range(view.size.height)]
-
-
-async def press(pilot, *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-        await settle(pilot)
 
 
 @pytest.mark.parametrize("size", SIZES)

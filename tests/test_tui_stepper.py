@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
-from conftest import run_command, sample, settle
+from conftest import press, run_command, sample
 from fontTools import agl
 
 from pdfinspect.core.document import Document
@@ -26,14 +26,6 @@ KAPPA = sample("kappa.pdf")
 
 def make_app(view: str | None, page: int = 1) -> PdfInspectApp:
     return PdfInspectApp(Document.open(KAPPA), "", None, (view, page) if view else None)
-
-
-async def press(pilot, *keys: str) -> None:
-    """Press each key and let the workers it starts finish (no keys: wait for the start-up work)."""
-    for key in keys or (None,):
-        if key is not None:
-            await pilot.press(key)
-        await settle(pilot)
 
 
 def kappa_facts():
