@@ -117,22 +117,28 @@ def page_content(doc, page: Dict, budget: Budget | None = None) -> tuple[bytes, 
     return join_contents(parts)[0], diags
 
 
+def page_resources(doc, page: Dict) -> Dict:
+    """The page's /Resources, inherited through the page tree (7.7.3.4); empty if unusable."""
+    resources = doc.resolve(doc.inherited(page, "Resources"))
+    return resources if isinstance(resources, Dict) else Dict()
+
+
 def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budget | None = None, *,
-               annots: bool = True) -> Iterator[Step]:
-    """Interpret the content of the page ``page_ref``, then (``annots``) its annotations'
-    appearance streams; one :class:`Step` per operator.
+               annots: bool = True, content: bool = True) -> Iterator[Step]:
+    """Interpret the content of the page ``page_ref`` (unless ``content`` is false), then
+    (``annots``) its annotations' appearance streams; one :class:`Step` per operator.
 
     With a ``budget`` the run stops when it is spent and ``budget.stopped`` says where.
     """
     page = doc.resolve(page_ref)
     if not isinstance(page, Dict):
         return
-    data, diags = page_content(doc, page, budget)
-    resources = doc.resolve(doc.inherited(page, "Resources"))
-    resources = resources if isinstance(resources, Dict) else Dict()
+    resources = page_resources(doc, page)
     run = _Run(doc, fonts or FontCache(doc), budget)
-    run.pending.extend(diags)
-    yield from run.content(data, resources, 0, page_ref)
+    if content:
+        data, diags = page_content(doc, page, budget)
+        run.pending.extend(diags)
+        yield from run.content(data, resources, 0, page_ref)
     if annots:
         yield from run.annotations(page, page_ref, resources)
     if run.pending:
