@@ -362,8 +362,7 @@ class _Run:
         return value
 
     def select_font(self, value, name: str, size) -> None:
-        font = self.fonts.get(value) if value is not None else None
-        self.font = font
+        self.font = self.fonts.select(value, name)
         self.set_text(font_name=name, font_ref=value if isinstance(value, Ref) else None, size=float(size))
 
     def show(self, data: bytes, diags: list) -> list[Glyph]:
@@ -551,7 +550,11 @@ def _text_param(field_name, cast=float):
 
 def _Tf(run, ops, res, diags):
     name, size = ops[-2], _nums(ops, 1)[0]
-    run.select_font(run.resource(res, "Font", name, diags), str(name), size)
+    value = run.resource(res, "Font", name, diags)
+    run.select_font(value, str(name), size)
+    if value is None:
+        diags.append(info("font-substituted", f"a default font (Times-Roman's widths, WinAnsiEncoding) stands in for "
+                          f"/{name}, as MuPDF and pdf.js draw it; the text of its glyphs is a guess", clause="9.3.1"))
 
 
 def _BT(run, ops, res, diags):

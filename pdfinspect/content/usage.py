@@ -112,9 +112,8 @@ class _Scan:
                 for s in _STRINGS.finditer(m.group("array")):
                     self.show(_string(s.group()))
             elif kind == "size":
-                value = self.resource(resources, "Font", m.group("tf"))
-                self.font = self.fonts.get(value) if value is not None else None
                 self.name = str(decode_name(m.group("tf")))
+                self.font = self.fonts.select(self.resource(resources, "Font", m.group("tf")), self.name)
             elif kind == "q":
                 if m.group("q") == b"q":
                     if len(self.stack) < MAX_SAVED_STATES:

@@ -9,7 +9,7 @@ Every problem met while reading is a :class:`Diagnostic` in ``Font.diagnostics``
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from ..core.diagnostics import Diagnostic, warning
@@ -103,6 +103,9 @@ class Font:
     # glyphs' heuristic: the legacy codepage (gbk, big5, cp932, euc-kr) of a simple font named after a
     # CJK family with no ToUnicode; its lead bytes start two-byte codes (fonts.heuristics.legacy_cjk_codec)
     legacy_cjk: str | None = None
+    # the resource name of a font Tf selects and the resources lack, when this font stands in for it
+    # (FontCache.substitute; fonts.heuristics.MISSING_FONT_SUBSTITUTE)
+    substitute_for: str | None = None
 
     # -- kinds ------------------------------------------------------------------------
     @property
@@ -503,6 +506,23 @@ class FontCache:
         font = self._fonts.get(key)
         if font is None:
             font = self._fonts[key] = load_font(self.doc, value)
+        return font
+
+    def select(self, value, name: str) -> Font:
+        """The font a ``Tf`` of ``/name`` selects: the resource ``value``, or when the resources
+        lack it (``None``) the font that stands in for it, one per name (:meth:`substitute`)."""
+        return self.get(value) if value is not None else self.substitute(name)
+
+    def substitute(self, name: str) -> Font:
+        """A default font for a ``Tf`` naming a font that is not in the resources, as MuPDF and
+        pdf.js draw and extract one: Times-Roman's metrics with WinAnsiEncoding (pdf.js's
+        fallback font dictionary has that encoding; MuPDF draws with Times-Roman's widths)."""
+        key = ("substitute", name)
+        font = self._fonts.get(key)
+        if font is None:
+            stand_in = Dict({Name("Type"): Name("Font"), Name("Subtype"): Name("Type1"),
+                             Name("BaseFont"): Name("Times-Roman"), Name("Encoding"): Name("WinAnsiEncoding")})
+            font = self._fonts[key] = replace(load_font(self.doc, stand_in), substitute_for=name)
         return font
 
     def __iter__(self):
