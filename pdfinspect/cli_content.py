@@ -176,7 +176,7 @@ def cmd_fonts(args, out) -> int:
         font = rep.font
         prog = resolver.program(font) if font.embedded else None
         rec = {"ref": _ref(rep.ref), "names": list(rep.names), "subtype": rep.subtype,
-               "base_font": rep.base_font, "encoding": font.encoding_desc,
+               "base_font": rep.base_font, "missing": font.substitute_for is not None, "encoding": font.encoding_desc,
                "tounicode": _ref(font.tounicode_ref) if font.tounicode else None,
                "embedded": (f"/{font.program_key} {font.program_kind} {font.program_ref}"
                             if font.embedded else None),
@@ -194,7 +194,8 @@ def cmd_fonts(args, out) -> int:
         dump_json(records)
         return 0
     for rec in records:
-        out.line(f"{rec['ref'] or '(direct)'}  {'/'.join(safe_line(n) for n in rec['names'])}  "
+        where = "(not in the resources: a stand-in)" if rec["missing"] else rec["ref"] or "(direct)"
+        out.line(f"{where}  {'/'.join(safe_line(n) for n in rec['names'])}  "
                  f"{safe_line(rec['subtype'])}  {safe_line(rec['base_font'])}")
         out.line(f"    encoding:  {safe_line(rec['encoding'])}")
         if rec["descendant"]:

@@ -140,3 +140,32 @@ def test_cid_widths_from_w_and_dw():
             i += 3
     for cid in range(0, max(expected) + 3):
         assert font.glyph_width(b"", cid) * 1000 == pytest.approx(expected.get(cid, dw))
+
+
+def test_zapf_dingbats_without_widths_advances_by_its_standard_metrics(tmp_path):
+    # pdfminer.six keys this font's metrics by the number in the glyph name (a1 → '\x01'):
+    # looked up by character, every dingbat advanced by 0 and the space by a32's 790
+    import pikepdf
+    from pdfminer.fontmetrics import FONT_METRICS
+
+    pdf = pikepdf.new()
+    font = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                                                BaseFont=pikepdf.Name.ZapfDingbats))
+    shown = bytes(range(0x20, 0x7f))
+    pdf.pages.append(pikepdf.Page(pikepdf.Dictionary(
+        Type=pikepdf.Name.Page, MediaBox=[0, 0, 600, 100], Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font)),
+        Contents=pdf.make_stream(b"BT /F1 1 Tf (" + shown.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+                                 + b") Tj ET"))))
+    pdf.save(tmp_path / "zd.pdf")
+    doc = Document.open(tmp_path / "zd.pdf")
+    glyphs = [g for s in iter_steps(doc, doc.page_ref(1)) for g in s.glyphs]
+    table = FONT_METRICS["ZapfDingbats"][1]
+    font = FontCache(doc).get(doc.resolve(doc.resolve(doc.page_ref(1)).get("Resources")).get("Font").get("F1"))
+    for g in glyphs:
+        name = font.glyph_name(g.code[0])
+        expected = 278 if name == "space" else table[chr(int(name[1:]))]
+        assert g.width == pytest.approx(expected / 1000), name
+    if shutil.which("mutool"):
+        trace = subprocess.run(["mutool", "trace", str(tmp_path / "zd.pdf"), "1"], capture_output=True, text=True).stdout
+        advances = [float(a) for a in re.findall(r'<g [^>]*adv="([^"]+)"', trace)]
+        assert advances == pytest.approx([g.width for g in glyphs], abs=1e-3)

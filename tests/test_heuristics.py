@@ -293,6 +293,7 @@ REAL = [
     ("issue4402_reduced.pdf", "CodeAsUnicode"),  # Type0, private CMap, no ToUnicode
     ("issue9655_reduced.pdf", "NumericGlyphName"),
     ("issue20489.pdf", "LegacyCJKCodepage"),  # 宋体 as /#CB#CE#CC#E5, GBK bytes
+    ("issue5954.pdf", "MissingFontSubstitute"),  # Tf /F1 with no /Font resources at all
 ]
 
 
@@ -335,3 +336,30 @@ def test_a_tounicode_entry_that_is_a_control_character_is_degenerate_and_the_fix
     fix = plan_font(report.font, report.names, report.resolutions)
     assert not fix.skipped and "tounicode_degenerate" in fix.reasons
     assert [(c.code, c.action, c.after) for c in fix.codes if c.code == b"c"] == [(b"c", REPLACE, "c")]
+
+
+def test_a_font_missing_from_the_resources_gets_a_stand_in_and_says_so(tmp_path):
+    from pdfinspect.content.fontreports import font_reports
+
+    pdf = _page(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Courier),
+                b"")
+    pdf.pages[0].Contents = pdf.make_stream(b"BT /F1 10 Tf 10 10 Td (ok) Tj /F9 20 Tf (Gone \222) Tj ET")
+    pdf.save(tmp_path / "missing.pdf")
+    doc = Document.open(tmp_path / "missing.pdf")
+    records = list(page_glyphs(doc, doc.page_ref(1)))
+    stand_in = [r for r in records if r.step.font.substitute_for == "F9"]
+    assert "".join(r.unicode for r in stand_in) == "Gone \u2019"  # WinAnsiEncoding's 0x92
+    assert all(r.method == "MissingFontSubstitute" and r.resolution.confidence == "heuristic"
+               and r.resolution.spec_unicode == "" for r in stand_in)
+    assert all(r.step.font.substitute_for is None and r.method == "Encoding" for r in records[:2])
+    # the pen moves by Times-Roman's widths, as MuPDF draws the text
+    if shutil.which("mutool"):
+        trace = subprocess.run(["mutool", "trace", str(tmp_path / "missing.pdf"), "1"], capture_output=True,
+                               text=True).stdout
+        advances = [float(a) for a in re.findall(r'<g [^>]*adv="([^"]+)"', trace)][2:6]
+        assert advances == pytest.approx([r.glyph.width for r in stand_in][:4], abs=1e-3)
+    reports = {r.names: r for r in font_reports(doc)}
+    missing = reports[("F9",)]
+    assert missing.reason("font_missing").codes == tuple(sorted({r.glyph.code for r in stand_in}))
+    assert missing.diagnosis.startswith("/F9 is not in the /Font resources")
+    assert reports[("F1",)].reason("font_missing") is None

@@ -1,14 +1,64 @@
-"""Font reports over pages: every glyph of the chosen pages resolved, then summed up per font
-with the reasons of :mod:`pdfinspect.fonts.reasons` (which holds the types and the logic;
-walking content streams belongs to this layer)."""
+"""Font reports over pages: every code each font shows on the chosen pages resolved once,
+then summed up per font with the reasons of :mod:`pdfinspect.fonts.reasons` (which holds the
+types and the logic; walking content streams belongs to this layer).
+
+A page's content is read by :func:`pdfinspect.content.usage.font_strings` when it can (a
+report needs which font shows which strings, not the graphics state of every operator), by
+the interpreter otherwise; annotation appearances always go through the interpreter."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from ..core.objects import Dict
 from ..fonts.font import Font, FontCache
 from ..fonts.reasons import FontReport, report
 from ..fonts.resolve import Resolution, Resolver
-from .interpreter import iter_steps
+from .interpreter import iter_steps, page_content, page_resources
+from .usage import font_strings
+
+
+class _Tally:
+    """What the pages showed: each font's codes resolved in the order first shown, the
+    resource names it was selected by, the pages it shows glyphs on."""
+
+    def __init__(self, resolver: Resolver):
+        self.resolver = resolver
+        self.seen: dict[Font, dict[bytes, Resolution]] = {}
+        self.names: dict[Font, set[str]] = {}
+        self.used_on: dict[Font, set[int]] = {}
+        self.strings: dict[Font, set[bytes]] = {}  # strings already cut into codes
+
+    def code(self, font: Font, code: bytes, cid: int | None) -> None:
+        codes = self.seen.setdefault(font, {})
+        if code not in codes:
+            codes[code] = self.resolver.resolve(font, code, cid)
+
+    def used(self, font: Font, name: str, page: int) -> None:
+        self.names.setdefault(font, set()).add(name)
+        self.used_on.setdefault(font, set()).add(page)
+
+    def steps(self, steps, page: int) -> None:
+        # the steps, not glyph records: nothing per glyph (boxes, ActualText) is built
+        for step in steps:
+            font = step.font
+            if font is None or not step.glyphs:
+                continue
+            for g in step.glyphs:
+                self.code(font, g.code, g.cid)
+            self.used(font, step.gstate.text.font_name or "", page)
+
+    def strings_shown(self, shown: dict[Font, dict[bytes, None]], names: dict[Font, set[str]], page: int) -> None:
+        for font, strings in shown.items():
+            done = self.strings.setdefault(font, set())
+            composite = font.cmap is not None
+            for data in strings:
+                if data in done:
+                    continue
+                done.add(data)
+                for piece in font.split(data):
+                    self.code(font, piece.code, font.cid(piece.code) if composite else None)
+            for name in names[font]:
+                self.used(font, name, page)
 
 
 def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | None = None, *,
@@ -19,28 +69,22 @@ def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | N
     resolver = resolver or Resolver(doc)
     fonts = FontCache(doc)
     numbers = range(1, doc.page_count() + 1) if pages is None else list(pages)
-    seen: dict[Font, dict[bytes, Resolution]] = {}
-    names: dict[Font, set[str]] = {}
-    used_on: dict[Font, set[int]] = {}
+    tally = _Tally(resolver)
     for done, n in enumerate(numbers, 1):
         if progress is not None:
             progress(done - 1, len(numbers))
         ref = doc.page_ref(n)
-        if ref is None:
+        page = doc.resolve(ref) if ref is not None else None
+        if not isinstance(page, Dict):
             continue
-        # the steps, not glyph records: each distinct code of a font is resolved once, and
-        # nothing per glyph (boxes, ActualText) is built that a report does not use
-        for step in iter_steps(doc, ref, fonts, annots=annots):
-            font = step.font
-            if font is None or not step.glyphs:
-                continue
-            codes = seen.setdefault(font, {})
-            for g in step.glyphs:
-                if g.code not in codes:
-                    codes[g.code] = resolver.resolve(font, g.code, g.cid)
-            names.setdefault(font, set()).add(step.gstate.text.font_name or "")
-            used_on.setdefault(font, set()).add(n)
+        found = font_strings(doc, page_content(doc, page)[0], page_resources(doc, page), fonts)
+        if found is None:
+            tally.steps(iter_steps(doc, ref, fonts, annots=annots), n)
+            continue
+        tally.strings_shown(*found, n)
+        if annots:
+            tally.steps(iter_steps(doc, ref, fonts, content=False), n)
     if progress is not None:
         progress(len(numbers), len(numbers))
-    return [report(font, tuple(seen.get(font, {}).values()), tuple(sorted(names.get(font, ()))),
-                   tuple(sorted(used_on.get(font, ()))), resolver) for font in fonts]
+    return [report(font, tuple(tally.seen.get(font, {}).values()), tuple(sorted(tally.names.get(font, ()))),
+                   tuple(sorted(tally.used_on.get(font, ()))), resolver) for font in fonts]

@@ -117,22 +117,28 @@ def page_content(doc, page: Dict, budget: Budget | None = None) -> tuple[bytes, 
     return join_contents(parts)[0], diags
 
 
+def page_resources(doc, page: Dict) -> Dict:
+    """The page's /Resources, inherited through the page tree (7.7.3.4); empty if unusable."""
+    resources = doc.resolve(doc.inherited(page, "Resources"))
+    return resources if isinstance(resources, Dict) else Dict()
+
+
 def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budget | None = None, *,
-               annots: bool = True) -> Iterator[Step]:
-    """Interpret the content of the page ``page_ref``, then (``annots``) its annotations'
-    appearance streams; one :class:`Step` per operator.
+               annots: bool = True, content: bool = True) -> Iterator[Step]:
+    """Interpret the content of the page ``page_ref`` (unless ``content`` is false), then
+    (``annots``) its annotations' appearance streams; one :class:`Step` per operator.
 
     With a ``budget`` the run stops when it is spent and ``budget.stopped`` says where.
     """
     page = doc.resolve(page_ref)
     if not isinstance(page, Dict):
         return
-    data, diags = page_content(doc, page, budget)
-    resources = doc.resolve(doc.inherited(page, "Resources"))
-    resources = resources if isinstance(resources, Dict) else Dict()
+    resources = page_resources(doc, page)
     run = _Run(doc, fonts or FontCache(doc), budget)
-    run.pending.extend(diags)
-    yield from run.content(data, resources, 0, page_ref)
+    if content:
+        data, diags = page_content(doc, page, budget)
+        run.pending.extend(diags)
+        yield from run.content(data, resources, 0, page_ref)
     if annots:
         yield from run.annotations(page, page_ref, resources)
     if run.pending:
@@ -356,8 +362,7 @@ class _Run:
         return value
 
     def select_font(self, value, name: str, size) -> None:
-        font = self.fonts.get(value) if value is not None else None
-        self.font = font
+        self.font = self.fonts.select(value, name)
         self.set_text(font_name=name, font_ref=value if isinstance(value, Ref) else None, size=float(size))
 
     def show(self, data: bytes, diags: list) -> list[Glyph]:
@@ -545,7 +550,11 @@ def _text_param(field_name, cast=float):
 
 def _Tf(run, ops, res, diags):
     name, size = ops[-2], _nums(ops, 1)[0]
-    run.select_font(run.resource(res, "Font", name, diags), str(name), size)
+    value = run.resource(res, "Font", name, diags)
+    run.select_font(value, str(name), size)
+    if value is None:
+        diags.append(info("font-substituted", f"a default font (Times-Roman's widths, WinAnsiEncoding) stands in for "
+                          f"/{name}, as MuPDF and pdf.js draw it; the text of its glyphs is a guess", clause="9.3.1"))
 
 
 def _BT(run, ops, res, diags):

@@ -9,7 +9,8 @@ Every problem met while reading is a :class:`Diagnostic` in ``Font.diagnostics``
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from ..core.diagnostics import Diagnostic, warning
 from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number
@@ -102,6 +103,9 @@ class Font:
     # glyphs' heuristic: the legacy codepage (gbk, big5, cp932, euc-kr) of a simple font named after a
     # CJK family with no ToUnicode; its lead bytes start two-byte codes (fonts.heuristics.legacy_cjk_codec)
     legacy_cjk: str | None = None
+    # the resource name of a font Tf selects and the resources lack, when this font stands in for it
+    # (FontCache.substitute; fonts.heuristics.MISSING_FONT_SUBSTITUTE)
+    substitute_for: str | None = None
 
     # -- kinds ------------------------------------------------------------------------
     @property
@@ -182,7 +186,7 @@ class Font:
             w = self.widths[i]
         elif self.afm_widths is not None:
             name = self.glyph_name(n)
-            text = glyph_to_unicode(name).unicode if name else ""
+            text = glyph_to_unicode(name, self.standard_name == "ZapfDingbats").unicode if name else ""
             w = self.afm_widths.get(text, self.missing_width)
         else:
             w = self.missing_width
@@ -196,6 +200,22 @@ class Font:
             name = table[code] if table is not None and 0 <= code < 256 else None
         return name
 
+
+
+@lru_cache(maxsize=1)
+def _zapf_dingbats_widths() -> dict[str, float]:
+    """ZapfDingbats' standard metrics keyed by Unicode like the other standard 14 fonts'.
+
+    pdfminer.six keys this font's table by the number in the glyph name (``a1`` → ``'\\x01'``),
+    so nothing a font's encoding yields finds it, and ``a32`` overwrote ``space`` (both ``' '``).
+    Each ``aN`` is re-keyed by its character (fonts.agl's ITC Zapf Dingbats list); the space's
+    width is Adobe's AFM's (``C 32 ; WX 278 ; N space``)."""
+    from pdfminer.fontmetrics import FONT_METRICS
+
+    out = {glyph_to_unicode(f"a{ord(key)}", zapf_dingbats=True).unicode: width for key, width in FONT_METRICS["ZapfDingbats"][1].items()}
+    out.pop("", None)
+    out[" "] = 278
+    return out
 
 # -- loading ------------------------------------------------------------------------------
 def load_font(doc, value, resolve_usecmap=None) -> Font:
@@ -320,8 +340,9 @@ def _load_simple(doc, ref, d, subtype, base_font, tounicode, tu_ref, diags) -> F
     if not widths:
         from pdfminer.fontmetrics import FONT_METRICS
 
-        metrics = FONT_METRICS.get(base_font.split("+", 1)[-1])
-        afm = metrics[1] if metrics else None
+        std = base_font.split("+", 1)[-1]
+        metrics = FONT_METRICS.get(std)
+        afm = (_zapf_dingbats_widths() if std == "ZapfDingbats" else metrics[1]) if metrics else None
         if afm is None and subtype != "Type3" and base_font not in STANDARD_14:
             diags.append(warning("widths-missing", "no /Widths: glyph advances use /MissingWidth",
                                  ref=_pair(ref), clause="9.6.2.1"))
@@ -485,6 +506,23 @@ class FontCache:
         font = self._fonts.get(key)
         if font is None:
             font = self._fonts[key] = load_font(self.doc, value)
+        return font
+
+    def select(self, value, name: str) -> Font:
+        """The font a ``Tf`` of ``/name`` selects: the resource ``value``, or when the resources
+        lack it (``None``) the font that stands in for it, one per name (:meth:`substitute`)."""
+        return self.get(value) if value is not None else self.substitute(name)
+
+    def substitute(self, name: str) -> Font:
+        """A default font for a ``Tf`` naming a font that is not in the resources, as MuPDF and
+        pdf.js draw and extract one: Times-Roman's metrics with WinAnsiEncoding (pdf.js's
+        fallback font dictionary has that encoding; MuPDF draws with Times-Roman's widths)."""
+        key = ("substitute", name)
+        font = self._fonts.get(key)
+        if font is None:
+            stand_in = Dict({Name("Type"): Name("Font"), Name("Subtype"): Name("Type1"),
+                             Name("BaseFont"): Name("Times-Roman"), Name("Encoding"): Name("WinAnsiEncoding")})
+            font = self._fonts[key] = replace(load_font(self.doc, stand_in), substitute_for=name)
         return font
 
     def __iter__(self):

@@ -60,8 +60,12 @@ CID_AS_UNICODE = Heuristic(
 LEGACY_CJK_CODEPAGE = Heuristic(
     "LegacyCJKCodepage", "a simple font named after a CJK family (SimSun, MingLiU, MS-Mincho, Batang…) "
     "showing double-byte text: the bytes decoded as GBK, Big5, Shift-JIS or EUC-KR", ("MuPDF",))
+MISSING_FONT_SUBSTITUTE = Heuristic(
+    "MissingFontSubstitute", "Tf names a font the page's /Font resources do not have: a default font stands in "
+    "(Times-Roman's widths, WinAnsiEncoding) and the codes are read through its encoding",
+    ("MuPDF (draws with Times-Roman)", "pdf.js (fallback font, WinAnsiEncoding)"))
 HEURISTICS = (TEX_GLYPH_LIST, NUMERIC_GLYPH_NAME, BASE_ENCODING_FALLBACK, STANDARD_ENCODING_FALLBACK,
-              CODE_AS_UNICODE, CID_AS_UNICODE, LEGACY_CJK_CODEPAGE)
+              CODE_AS_UNICODE, CID_AS_UNICODE, LEGACY_CJK_CODEPAGE, MISSING_FONT_SUBSTITUTE)
 BY_METHOD = {h.method: h for h in HEURISTICS}
 
 

@@ -48,6 +48,8 @@ REASON_DOCS: dict[str, str] = {
     "control_or_fffd_output": "the text found is a control character or U+FFFD",
     "legacy_cjk_bytes_in_simple_font": "a simple font named after a CJK family shows double-byte text in a legacy "
                                        "codepage (GBK, Big5, Shift-JIS, EUC-KR)",
+    "font_missing": "Tf names a font the resources do not have: a default font stands in (the MissingFontSubstitute "
+                    "heuristic), so every code's text is a guess",
     "heuristic_only": "codes whose text only a heuristic finds (named in the detail, with who uses it)",
     "agl_tex_ambiguity": "an AGL name a TeX font uses for another character (Delta, Omega, mu): the Greek letter "
                          "is taken",
@@ -127,7 +129,10 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
         return Reason(reason_id, codes, detail) if codes else None
 
     found = []
-    if font.tounicode is None:
+    if font.substitute_for is not None:
+        found.append(out("font_missing", every, f"/{font.substitute_for} is not in the /Font resources of the pages "
+                         "that select it; a stand-in font (Times-Roman's widths, WinAnsiEncoding) reads its codes"))
+    elif font.tounicode is None:
         # a cause only where the dictionaries' own methods (Encoding, CID collection) give nothing
         weak = [r for r in resolutions if r.method not in (ENCODING, CID_COLLECTION)]
         found.append(out("no_tounicode", _codes(weak, lambda r: True),
@@ -233,6 +238,8 @@ def diagnosis(reasons: tuple[Reason, ...], total: int) -> str:
     ``""`` when it extracts cleanly by the spec."""
     ids = {r.id: r for r in reasons}
     parts: list[str] = []
+    if "font_missing" in ids:
+        parts.append(ids["font_missing"].detail)
     if "font_program_unreadable" in ids:
         parts.append(f"the embedded program cannot be read ({ids['font_program_unreadable'].detail})")
     if "tounicode_incomplete" in ids:

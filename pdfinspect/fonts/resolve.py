@@ -153,7 +153,11 @@ class Resolver:
         spec = next((s for s in path if s.result == HIT), None)
         winner = spec
         greek = self._tex_greek(font, spec, name, prog_name) if spec in (enc, prog) else None
-        if greek is not None:
+        if font.substitute_for is not None:
+            # the dictionaries that were read are the stand-in's, not the document's: the spec says nothing
+            stand_in = _substitute_step(font, enc)
+            path, spec, winner = (stand_in,), None, stand_in if stand_in.result == HIT else None
+        elif greek is not None:
             path, winner = path + (greek,), greek
             flags.append(f"AGL/TeX ambiguity: the AGL reads /{name or prog_name} as {format_unicode(spec.unicode)}, "
                          f"TeX fonts mean {format_unicode(greek.unicode)}; the Greek letter is taken")
@@ -412,6 +416,12 @@ def _step(method, source, source_desc, looked_up, result, detail, unicode=None) 
 
 def _heuristic_step(heuristic: Heuristic, source, desc, looked, result, detail, unicode=None) -> PathStep:
     return PathStep(heuristic.method, source, desc, looked, result, detail, unicode, HEURISTIC, heuristic.used_by)
+
+
+def _substitute_step(font: Font, enc: PathStep) -> PathStep:
+    return _heuristic_step(h.MISSING_FONT_SUBSTITUTE, None, f"stand-in for /{font.substitute_for}", enc.looked_up,
+                           enc.result, f"/{font.substitute_for} is not in the /Font resources; the stand-in font's "
+                           f"WinAnsiEncoding: {enc.detail}", enc.unicode)
 
 
 def _name_step(method, source, desc, looked, name: str, font: Font, flags: list) -> PathStep:
