@@ -15,7 +15,7 @@ ITEM = st.one_of(
     st.integers(-10**6, 10**6).map(lambda i: b"%d" % i),
     st.sampled_from([b"-.24", b"4.", b"+17", b"0.5", b"138.085", b"1.2.3", b"--1", b"-1 0 R"]),
     st.sampled_from([b"/Type", b"/XYZ", b"/A#20B", b"/", b"/a.b-c", b"/R"]),
-    st.sampled_from([b"(text)", b"()", b"(a\\)b)", b"(a(b)c)", b"(x\ry)", b"<41>"]),
+    st.sampled_from([b"(text)", b"()", b"(a\\)b)", b"(a(b)c)", b"(x\ry)", b"(f[0])", b"<41>"]),
     st.sampled_from([b"true", b"false", b"null", b"R", b"obj", b"%c\n"]),
 )
 
@@ -43,6 +43,7 @@ def parse(data: bytes):
 @given(values())
 @example(b"<< /K [1 0 R] /L [0 null] /M [/N] >>")
 @example(b"<</K[(a)]/L[true]>>")
+@example(b"<< /Fields [ (form1[0].Field[0]) ] /V /1.2 >>")  # a string in a dictionary's array holds ]
 def test_fast_and_token_paths_agree(data):
     fast = parse(data)
     never = re.compile(rb"(?!)")

@@ -76,8 +76,13 @@ class Document:
         self.encryption: EncryptionFacts | None = None
         self.locked = False
         self._encrypt_num: int | None = None
-        self._read_structure()
-        self._setup_security(_as_password(password), allow_locked)
+        self._encrypt_used = None  # the /Encrypt value the handler was set up from
+        self._password, self._allow_locked = _as_password(password), allow_locked
+        try:
+            self._read_structure()
+            self.setup_security(self.trailer)  # the trailer recovery chose may name another /Encrypt
+        finally:
+            del self._password
 
     def _init_caches(self) -> None:
         """The per-Document state a fork does not share."""
@@ -227,6 +232,8 @@ class Document:
         if self.linearized and len(revisions) >= 2 and revisions[1].startxref < revisions[0].startxref:
             revisions = _join_linearized(revisions)
         self.revisions = revisions
+        if revisions:
+            self.setup_security(self.trailer)  # before the first object stream is read: its members are encrypted
         if revisions and (not self._root_ok() or recovery.needs_merge(self)):
             recovery.merge(self)
         if not revisions or not self._root_ok():
@@ -256,18 +263,30 @@ class Document:
             self._scan = repair.scan_headers(self.buf)
         return self._scan
 
-    def _setup_security(self, password: bytes, allow_locked: bool) -> None:
-        enc = self.trailer.get("Encrypt")
-        if enc is None:
-            return
-        from .crypt import SecurityHandler, encryption_facts
+    def setup_security(self, trailer: Dict) -> None:
+        """Derive the file key from ``trailer``'s /Encrypt and the password (once per /Encrypt).
 
+        Called while opening, before any object stream is read, and by recovery with the
+        trailer it finds, so that object streams are decrypted before their members are listed.
+        """
+        enc = trailer.get("Encrypt")
+        if enc is None or enc == self._encrypt_used:
+            return
+        self._encrypt_used = enc
+        self.security, self.locked, self._encrypt_num, self._security_seen = None, False, None, 0
         if isinstance(enc, Ref):
             self._encrypt_num = enc.num
-        enc_dict = self.resolve(enc)
+        try:
+            self._open_handler(self.resolve(enc), trailer.get("ID"))
+        finally:
+            self._cache.clear()  # objects read before were read without this key
+            self._objstm.clear()
+
+    def _open_handler(self, enc_dict, ids) -> None:
+        from .crypt import SecurityHandler, encryption_facts
+
         if isinstance(enc_dict, Stream):
             enc_dict = enc_dict.dict
-        ids = self.trailer.get("ID")
         first_id = ids[0].value if isinstance(ids, Array) and ids and isinstance(ids[0], String) else b""
         if not isinstance(enc_dict, Dict):
             self.note(error("encrypt-bad", "/Encrypt is not a dictionary; strings and streams left "
@@ -275,17 +294,15 @@ class Document:
             return
         self.encryption = encryption_facts(enc_dict)
         try:
-            self.security = SecurityHandler.open(enc_dict, first_id, password)
+            self.security = SecurityHandler.open(enc_dict, first_id, self._password)
         except PdfError as e:
-            if not allow_locked:
+            if not self._allow_locked:
                 raise
             self.locked = True
             self.note(Diagnostic(e.diagnostic.severity, e.diagnostic.code, e.diagnostic.message
                                  + "; strings and streams left encrypted", clause=e.diagnostic.clause))
             return
         self._collect_security_diagnostics()
-        self._cache.clear()  # strings read before (the Encrypt dict itself) stay as they are
-        self._objstm.clear()  # object streams read by recovery before the key was known
 
     def _collect_security_diagnostics(self) -> None:
         """Problems the security handler met (bad padding, unknown crypt filter…) join ours."""
@@ -415,7 +432,8 @@ class Document:
             if obj is not None:
                 for d in obj.diagnostics:
                     self.note(d)
-                if self.security is not None and obj.container is None and num != self._encrypt_num:
+                if self.security is not None and obj.container is None and num != self._encrypt_num \
+                        and not _is_xref_stream(obj.value):  # 7.5.8.4: an xref stream is never encrypted
                     obj.value = self._decrypt_strings(obj.value, num, obj.gen)
                     self._collect_security_diagnostics()
             return obj
@@ -495,11 +513,9 @@ class Document:
     # -- streams -----------------------------------------------------------------------
     def _stream_is_encrypted(self, stream: Stream) -> bool:
         # a stream that knows no object was not read from the file (object streams hold none)
-        if self.security is None or stream.ref is None:
+        if self.security is None or stream.ref is None or _is_xref_stream(stream):
             return False
         d = stream.dict
-        if d.get("Type") == "XRef":
-            return False
         if d.get("Type") == "Metadata" and not self.security.encrypt_metadata:
             return False
         return True
@@ -643,6 +659,10 @@ def _join_linearized(revisions: list[Revision]) -> list[Revision]:
     joined = Revision(0, first.startxref, first.trailer, first.sections + main.sections, entries)
     rest = [Revision(i + 1, r.startxref, r.trailer, r.sections, r.entries) for i, r in enumerate(revisions[2:])]
     return [joined] + rest
+
+
+def _is_xref_stream(value) -> bool:
+    return isinstance(value, Stream) and value.dict.get("Type") == "XRef"
 
 
 def _refs_in(value, path: tuple[str, ...]):

@@ -50,13 +50,14 @@ def _item(capture: bool) -> bytes:
             + rb"|" + g(rb"true|false|null") + _LOOK + rb")")
 
 
-_FLAT_ITEMS = rb"(?:" + _WS + rb"*+" + _item(False) + rb")*+" + _WS + rb"*+\]"
+_FLAT_BODY = rb"(?:" + _WS + rb"*+" + _item(False) + rb")*+" + _WS + rb"*+"  # an array's items, no ']'
+_FLAT_ITEMS = _FLAT_BODY + rb"\]"
 _FLAT_ARRAY = re.compile(_FLAT_ITEMS)
 _FLAT_DICT = re.compile(rb"(?:" + _WS + rb"*+/" + _NAME_CHARS + _WS + rb"*+(?:" + _item(False) + rb"|\["
                         + _FLAT_ITEMS + rb"))*+" + _WS + rb"*+>>")
 _ITEM = re.compile(_item(True))
 _KEY_VALUE = re.compile(_WS + rb"*+/(" + _NAME_CHARS + rb")" + _WS + rb"*+(?:" + _item(True) + rb"|\[("
-                        + rb"[^\]]*+)\])")
+                        + _FLAT_BODY + rb")\])")  # the items again: a string may hold ']'
 _CONSTANTS = {b"true": True, b"false": False, b"null": None}
 
 

@@ -16,6 +16,7 @@ from .document import Document
 from .objects import Array, Dict, Name, Ref, Stream, String
 from .parser import IndirectObject
 from .serialize import is_whole
+from .xref import FREE, IN_FILE, XrefEntry
 from .textstrings import decode_text, pdfdoc_table
 
 # What qpdf's --decode-level=generalized decodes; RunLengthDecode belongs to its
@@ -26,13 +27,15 @@ _CONTROLS_AS_TEXT = frozenset(b"\t\n\x0c\r\x08")
 
 
 _PRINTABLE_ASCII = re.compile(rb"[\x20-\x7e]*")
+_NULL_VALUE = re.compile(rb"[\x00\t\n\x0c\r ]*null(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
+_NULL_OBJECT = re.compile(rb"\d+[\x00\t\n\x0c\r ]+\d+[\x00\t\n\x0c\r ]+obj" + _NULL_VALUE.pattern)
 
 
 def json_string(s: String) -> str:
     """``u:text`` when qpdf writes the string as text, else ``b:hex``: the bytes are kept.
 
-    qpdf's rule (QPDF_String::writeJSON): a string with a UTF-16BE or UTF-8 byte order mark
-    is text; otherwise it is text only if it has no control character but HT LF FF CR BS,
+    qpdf's rule (QPDF_String::writeJSON): a string with a UTF-16 (BE or LE) or UTF-8 byte
+    order mark is text; otherwise it is text only if it has no control character but HT LF FF CR BS,
     at most a fifth of its bytes are ≥ 0x7F, and every byte is defined in PDFDocEncoding
     (so the text converts back to the same bytes). A marked string that does not decode
     cleanly keeps its bytes too, where qpdf would write U+FFFD.
@@ -40,7 +43,7 @@ def json_string(s: String) -> str:
     raw = s.value
     if _PRINTABLE_ASCII.fullmatch(raw):
         return "u:" + raw.decode("ascii")
-    if raw.startswith((b"\xfe\xff", b"\xef\xbb\xbf")):
+    if raw.startswith((b"\xfe\xff", b"\xff\xfe", b"\xef\xbb\xbf")):
         problems: list = []
         text = decode_text(raw, problems)
         if all(p.severity is Severity.INFO for p in problems):
@@ -80,53 +83,91 @@ def _name(n: str) -> str:
     return text
 
 
-def encode(value) -> str:
-    """``value`` as qpdf JSON v2 text (compact), written directly: no intermediate value."""
-    t = type(value)
-    if t is Name:
-        return _name(value)
-    if t is int:
-        return str(value)
-    if t is Ref:
-        return f'"{value.num} {value.gen} R"'
-    if t is Dict:
-        return "{" + ", ".join(f"{_name(k)}: {encode(v)}" for k, v in value.items()) + "}"
-    if t is Array:
-        return "[" + ", ".join([encode(v) for v in value]) + "]"
-    if t is String:
-        return _quote(json_string(value))
-    if t is float:
-        return str(int(value)) if is_whole(value) else _float(value)
-    if t is bool:
-        return "true" if value else "false"
-    return "null"  # null, and what is not a PDF value (a stray keyword)
+class Encoder:
+    """Values as qpdf JSON v2 text (compact), written directly: no intermediate value.
 
-
-def object_text(doc: Document, obj: IndirectObject, decode: bool = False) -> str:
-    """One object as qpdf JSON v2 writes it (``--json-stream-data=inline``).
-
-    A stream that fails to decode is written raw with its filters, as qpdf does, and the
-    failure is added to ``doc.diagnostics``.
+    As qpdf does, a dictionary entry whose value is null, or a reference to an object the
+    cross-reference data does not have in use at that generation (7.3.10: a null), is left
+    out (7.3.7: such an entry is as if absent); the objects those references name are
+    gathered in :attr:`dangling`, which qpdf lists as null objects.
     """
-    v = obj.value
-    if not isinstance(v, Stream):
-        return '{"value": ' + encode(v) + "}"
-    d = Dict(v.dict)
-    d.pop("Length", None)
-    chain_names = _chain_names(doc, v.dict)
-    if decode and chain_names and all(n in GENERALIZED for n in chain_names):
-        res = doc.stream_data(obj)
-        if res.error:
-            data = doc.stream_data(obj, decode_filters=False).data
-            doc.note(warning("stream-decode", f"stream {obj.num} {obj.gen}: {res.error}; written undecoded",
-                             offset=v.data_offset, ref=(obj.num, obj.gen), clause="7.4"))
+
+    def __init__(self, doc: Document, revision: int | None):
+        self.doc = doc
+        self.entries = doc.xref(revision)
+        self.dangling: set[Ref] = set()
+
+    def _is_null(self, value) -> bool:
+        if value is None:
+            return True
+        if type(value) is not Ref:
+            return False
+        e = self.entries.get(value.num)
+        if e is None or e.kind == FREE or e.gen != value.gen:
+            self.dangling.add(value)
+            return True
+        return self._holds_null(e)
+
+    def _holds_null(self, e: XrefEntry) -> bool:
+        """The object is ``null`` itself (``18 0 obj null endobj``): a look at its first
+        bytes, not a parse, since every reference in a dictionary asks."""
+        if e.kind == IN_FILE:
+            return _NULL_OBJECT.match(self.doc.buf, e.a) is not None
+        stm = self.doc._object_stream(e.a)
+        if stm is None or not 0 <= e.b < len(stm.members):
+            return False
+        return _NULL_VALUE.match(stm.data, stm.first + stm.members[e.b][1]) is not None
+
+    def encode(self, value) -> str:
+        t = type(value)
+        if t is Name:
+            return _name(value)
+        if t is int:
+            return str(value)
+        if t is Ref:
+            self._is_null(value)  # kept in an array, as qpdf keeps it, but listed as null
+            return f'"{value.num} {value.gen} R"'
+        if t is Dict:
+            return "{" + ", ".join(f"{_name(k)}: {self.encode(v)}" for k, v in value.items()
+                                   if not self._is_null(v)) + "}"
+        if t is Array:
+            return "[" + ", ".join([self.encode(v) for v in value]) + "]"
+        if t is String:
+            return _quote(json_string(value))
+        if t is float:
+            return str(int(value)) if is_whole(value) else _float(value)
+        if t is bool:
+            return "true" if value else "false"
+        return "null"  # null, and what is not a PDF value (a stray keyword)
+
+    def object_text(self, doc: Document, obj: IndirectObject, decode: bool = False) -> str:
+        """One object as qpdf JSON v2 writes it (``--json-stream-data=inline``).
+
+        A stream that fails to decode is written raw with its filters, as qpdf does, and the
+        failure is added to ``doc.diagnostics``; one whose data is whole but fails a check
+        (a wrong Adler-32) is written decoded, as qpdf writes it, and reported too.
+        """
+        v = obj.value
+        if not isinstance(v, Stream):
+            return '{"value": ' + self.encode(v) + "}"
+        d = Dict(v.dict)
+        d.pop("Length", None)
+        chain_names = _chain_names(doc, v.dict)
+        if decode and chain_names and all(n in GENERALIZED for n in chain_names):
+            res = doc.stream_data(obj)
+            if res.error:
+                doc.note(warning("stream-decode", f"stream {obj.num} {obj.gen}: {res.error}; written "
+                                 + ("decoded" if res.whole else "undecoded"),
+                                 offset=v.data_offset, ref=(obj.num, obj.gen), clause="7.4"))
+            if res.error and not res.whole:
+                data = doc.stream_data(obj, decode_filters=False).data
+            else:
+                data = res.data
+                d.pop("Filter", None)
+                d.pop("DecodeParms", None)
         else:
-            data = res.data
-            d.pop("Filter", None)
-            d.pop("DecodeParms", None)
-    else:
-        data = doc.stream_data(obj, decode_filters=False).data
-    return '{"stream": {"data": "' + base64.b64encode(data).decode("ascii") + '", "dict": ' + encode(d) + "}}"
+            data = doc.stream_data(obj, decode_filters=False).data
+        return '{"stream": {"data": "' + base64.b64encode(data).decode("ascii") + '", "dict": ' + self.encode(d) + "}}"
 
 
 def iter_document_json(doc: Document, decode: bool = False, revision: int | None = None) -> Iterator[str]:
@@ -143,11 +184,14 @@ def iter_document_json(doc: Document, decode: bool = False, revision: int | None
         "maxobjectid": max(nums) if nums else 0,
     }
     yield f"  {_dumps(header)},\n  {{\n"
+    enc = Encoder(doc, revision)
     for obj in doc.iter_objects(revision, cache=False):
-        yield f'   "obj:{obj.num} {obj.gen} R": {object_text(doc, obj, decode)},\n'
+        yield f'   "obj:{obj.num} {obj.gen} R": {enc.object_text(doc, obj, decode)},\n'
     # as read, like qpdf: an xref stream's trailer keeps /Type /W /Index…, an update's /Prev
-    trailer = doc.revisions[revision].trailer if revision is not None else doc.trailer
-    yield f'   "trailer": {{"value": {encode(trailer)}}}\n  }}\n ]\n}}\n'
+    trailer = enc.encode(doc.revisions[revision].trailer if revision is not None else doc.trailer)
+    for ref in sorted(enc.dangling):
+        yield f'   "obj:{ref.num} {ref.gen} R": {{"value": null}},\n'
+    yield f'   "trailer": {{"value": {trailer}}}\n  }}\n ]\n}}\n'
 
 
 _BATCH = 1 << 18  # characters gathered before one write: an unbuffered stdout (PYTHONUNBUFFERED) costs a system call a write

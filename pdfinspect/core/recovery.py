@@ -14,6 +14,7 @@ xref stream dictionaries, catalogs), preferring one whose /Root leads to a /Page
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from . import repair
@@ -31,6 +32,8 @@ XREF_DAMAGE = frozenset({
     "xref-prev-bad", "trailer-missing", "trailer-bad",
 })
 
+_ENCRYPT = re.compile(rb"/Encrypt(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
+
 
 def header_entries(doc: Document) -> dict[int, XrefEntry]:
     """Every ``N G obj`` header the scan finds, as in-file entries (the last one wins)."""
@@ -46,6 +49,18 @@ def add_members(doc: Document, entries: dict[int, XrefEntry], known) -> None:
         for i, (member, _) in enumerate(stm.members if stm is not None else ()):
             if member > 0 and member not in known:
                 entries.setdefault(member, XrefEntry(IN_OBJSTM, num, i))
+
+
+def setup_security(doc: Document) -> None:
+    """Know the file key before object streams are read (their members are encrypted): from
+    the trailer in force, else from the first trailer candidate that has an /Encrypt."""
+    if "Encrypt" in doc.trailer or _ENCRYPT.search(doc.buf) is None:
+        doc.setup_security(doc.trailer)
+        return
+    for trailer, _ in repair.trailer_candidates(doc.buf, doc._scan_headers()):
+        if "Encrypt" in trailer:
+            doc.setup_security(trailer)
+            return
 
 
 def pages_score(doc: Document, trailer: Dict) -> int:
@@ -85,6 +100,7 @@ def rebuild(doc: Document) -> None:
     doc._recovered = {}
     doc._trailer = None
     doc._reset_views()
+    setup_security(doc)
     add_members(doc, probe.entries, {})
     doc._reset_views()
     found = best_trailer(doc, None)
@@ -118,6 +134,7 @@ def merge(doc: Document) -> None:
     extra = {num: e for num, e in header_entries(doc).items() if num > 0 and num not in listed}
     doc._recovered = extra
     doc._reset_views()
+    setup_security(doc)
     add_members(doc, extra, listed)
     if extra:
         doc._reset_views()

@@ -2,7 +2,8 @@
 
 A text string is UTF-16BE when it starts with the byte order mark ``FE FF``, UTF-8 when it
 starts with ``EF BB BF`` (PDF 2.0 only), and PDFDocEncoding (Annex D.3, Table D.2)
-otherwise. Bytes that cannot be decoded become U+FFFD and are reported as
+otherwise. A string that starts with ``FF FE`` is read as UTF-16LE, as qpdf, pdf.js and
+MuPDF read it (no PDF version allows it; some producers write it), with a note. Bytes that cannot be decoded become U+FFFD and are reported as
 :class:`Diagnostic` values appended to the caller's list; nothing raises.
 """
 from __future__ import annotations
@@ -13,6 +14,7 @@ from functools import lru_cache
 from .diagnostics import Diagnostic, info, warning
 
 UTF16_BOM = b"\xfe\xff"
+UTF16LE_BOM = b"\xff\xfe"
 UTF8_BOM = b"\xef\xbb\xbf"
 
 # Annex D.3 Table D.2: the codes where PDFDocEncoding differs from ISO Latin-1.
@@ -57,6 +59,10 @@ def decode_text(data: bytes, diagnostics: list[Diagnostic] | None = None) -> str
     report = diagnostics.append if diagnostics is not None else (lambda d: None)
     if data.startswith(UTF16_BOM):
         return _decode_utf16(data, report)
+    if data.startswith(UTF16LE_BOM):
+        report(info("textstring-utf16le", "text string in UTF-16LE (byte order mark FF FE), which "
+                    "ISO 32000 does not allow; read as UTF-16LE as other readers do", clause="7.9.2.2"))
+        return _decode_utf16(data, report, "utf-16-le")
     if data.startswith(UTF8_BOM):
         try:
             return data[3:].decode("utf-8")
@@ -85,18 +91,18 @@ def _decode_pdfdoc(data: bytes, report) -> str:
     return "".join(out)
 
 
-def _decode_utf16(data: bytes, report) -> str:
+def _decode_utf16(data: bytes, report, codec: str = "utf-16-be") -> str:
     body = data[2:]
     if len(body) % 2:
-        report(warning("textstring-odd-utf16", "UTF-16BE text string has an odd number of "
+        report(warning("textstring-odd-utf16", f"{codec.upper()} text string has an odd number of "
                        "bytes; the last byte is dropped", offset=len(data) - 1, clause="7.9.2.2"))
         body = body[:-1]
     try:
-        text = body.decode("utf-16-be")
+        text = body.decode(codec)
     except UnicodeDecodeError as exc:
         report(warning("textstring-bad-utf16", "unpaired UTF-16 surrogate in text string; "
                        "shown as U+FFFD", offset=2 + exc.start, clause="7.9.2.2"))
-        text = body.decode("utf-16-be", errors="replace")
+        text = body.decode(codec, errors="replace")
     if "\x1b" in text:
         for m in _LANGUAGE_ESCAPE.finditer(text):
             lang = m.group(1) + (f"-{m.group(2)}" if m.group(2) else "")

@@ -75,6 +75,7 @@ class FilterStep:
     error: str | None
     passthrough: bool = False
     note: str | None = None
+    whole: bool = False  # the error is a failed check; the output is complete
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +92,12 @@ class DecodeResult:
         return self.error is None and not any(s.passthrough for s in self.steps)
 
     @property
+    def whole(self) -> bool:
+        """True when every step decoded all it was given: no error but a failed check of
+        complete output (a wrong Adler-32), which qpdf, MuPDF and pdf.js accept."""
+        return not any(s.passthrough or (s.error and not s.whole) for s in self.steps)
+
+    @property
     def image_filter(self) -> str | None:
         """The first image filter the chain stopped at, if any."""
         images = (s.name for s in self.steps if s.passthrough and s.name in IMAGE_FILTERS)
@@ -103,7 +110,8 @@ def _predicted(decoder: Decoder) -> Decoder:
     def decode_then_unpredict(data: bytes, params: Dict | None, limit: int) -> Decoded:
         decoded = decoder(data, params, limit)
         unpredicted = apply_predictor(decoded.data, params)
-        return Decoded(unpredicted.data, join(decoded.error, unpredicted.error), decoded.note)
+        return Decoded(unpredicted.data, join(decoded.error, unpredicted.error), decoded.note,
+                       decoded.whole and unpredicted.error is None)
 
     return decode_then_unpredict
 
@@ -187,7 +195,8 @@ def decode(
             params = None
         out = decoder(data, params, limit)
         error = join(bad, out.error)
-        steps.append(FilterStep(canonical, params, len(data), len(out.data), error, note=out.note))
+        steps.append(FilterStep(canonical, params, len(data), len(out.data), error, note=out.note,
+                                whole=out.whole and bad is None))
         data = out.data
     first = next((s.error for s in steps if s.error), None)
     return DecodeResult(data, tuple(steps), first)

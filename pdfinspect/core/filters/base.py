@@ -15,11 +15,16 @@ from pdfinspect.core.objects import Dict, type_name
 
 @dataclass(frozen=True, slots=True)
 class Decoded:
-    """One decoder's output: the bytes, plus at most one line each of error and note."""
+    """One decoder's output: the bytes, plus at most one line each of error and note.
+
+    ``whole`` marks an error that is only a failed check of output that is otherwise
+    complete (a Flate stream inflated to its end whose Adler-32 disagrees).
+    """
 
     data: bytes
     error: str | None = None
     note: str | None = None
+    whole: bool = False
 
 
 Decoder = Callable[[bytes, "Dict | None", int], Decoded]

@@ -117,7 +117,7 @@ def decode_flate(data: bytes, params: Dict | None, limit: int) -> Decoded:
         return Decoded(r.out, None, note)
     trailer, extra = r.unused[:4], r.unused[4:]
     if trailer != r.adler.to_bytes(4, "big")[: len(trailer)]:
-        return Decoded(r.out, "zlib: Adler-32 checksum mismatch; data may be corrupt", note)
+        return Decoded(r.out, "zlib: Adler-32 checksum mismatch; data may be corrupt", note, whole=True)
     if len(trailer) < 4:
         note = join(note, "Adler-32 checksum missing or cut short; data complete")
     if extra:
