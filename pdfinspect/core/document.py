@@ -184,6 +184,8 @@ class Document:
 
     def _read_structure(self) -> None:
         buf = self.buf
+        if not self.size:
+            raise PdfError(error("file-empty", "the file is empty (0 bytes)", offset=0))
         hm = _VERSION.search(buf, 0, 1024)
         self.header_offset = hm.start() if hm else None
         self.header_version = hm.group(1).decode() if hm and hm.group(1) else None
