@@ -8,6 +8,7 @@ from conftest import press, sample, settle
 from rich.cells import cell_len
 
 from pdfinspect.core.document import Document
+from pdfinspect.present.glyphs import FILTERS
 from pdfinspect.tui import start_target
 from pdfinspect.tui.app import PdfInspectApp
 from pdfinspect.tui.messages import ContentView, Target
@@ -18,7 +19,8 @@ from pdfinspect.tui.screens.overview import OverviewScreen
 from pdfinspect.tui.screens.revisions import RevisionsScreen
 from pdfinspect.tui.screens.search import SearchScreen
 from pdfinspect.tui.screens.stepper import StepperScreen
-from pdfinspect.tui.widgets.glyph_panels import fit
+from pdfinspect.tui.widgets.column_list import column_widths, fit
+from pdfinspect.tui.widgets.glyph_panels import GLYPH_COLUMNS
 from pdfinspect.tui.widgets.stream_view import text_lines
 
 SIZES = [(80, 24), (120, 40), (200, 60)]
@@ -69,6 +71,33 @@ async def test_glyph_table_shows_code_unicode_and_method(size):
         assert checked == len(screen.rows)
 
 
+def unspaced(text: str) -> str:
+    return "".join(text.split())
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("view, table, path", [("stepper", "#step-glyphs", "#step-path"),
+                                               ("glyphs", "#glyph-table", "#glyph-path")])
+async def test_glyph_lists_fit_their_pane_and_paths_wrap(size, view, table, path):
+    """No sideways scrolling in the glyph panes at any size (at 80x24 the stepper's glyph list
+    drew a scrollbar row under its one glyph): the least needed columns go, the titles stay
+    over their columns, and a resolution path wraps, every word of it on screen."""
+    app = PdfInspectApp(Document.open(KAPPA), "", None, (view, 1))
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, *(["t"] if view == "stepper" else []))
+        screen = app.screen
+        for widget in (screen.query_one(table), screen.query_one(path)):
+            assert not widget.show_horizontal_scrollbar, widget.id
+            assert max(cell_len(line) for line in drawn(widget)) <= widget.scrollable_content_region.width
+        record = screen.shown_glyphs[0] if view == "stepper" else screen.shown[1].record
+        header = str(screen.query_one(f"{table}-header").render())
+        row = next(line for line in drawn(screen.query_one(table)) if line.startswith(record.glyph.code.hex()))
+        assert header.index("Unicode") == row.index("U+") and header.index("method") == row.index(record.method)
+        wrapped = unspaced("".join(drawn(screen.query_one(path))))
+        for step in record.path[:2]:  # (the first two steps are on screen at 80x24)
+            assert unspaced(f"{step.method} {step.source_desc}") in wrapped and unspaced(step.detail) in wrapped
+
+
 @pytest.mark.parametrize("size", SIZES)
 async def test_browser_overview_revisions_and_search_draw_their_key_text(size):
     doc = Document.open(sample("incremental.pdf"))
@@ -90,6 +119,18 @@ def test_columns_are_measured_in_cells():
     assert cell_len(fit("U+0065 U+0301 é", 16)) == 16  # a combining mark takes none
     cut = fit("U+0066 U+0066 U+0069 ﬃ", 8)
     assert cell_len(cut) == 8 and cut.endswith("…")
+
+
+def test_columns_are_dropped_least_needed_first_and_the_rest_fit():
+    needed = sorted(range(len(GLYPH_COLUMNS)), key=lambda i: GLYPH_COLUMNS[i].rank)
+    for width in range(20, 80):
+        widths = column_widths(GLYPH_COLUMNS, width)
+        kept = [i for i in needed if widths[i]]
+        assert kept == needed[:len(kept)]  # what goes is the least needed
+        assert sum(widths) + len(kept) - 1 <= width
+        assert all(c.least <= w <= c.most for c, w in zip(GLYPH_COLUMNS, widths) if w)
+        if len(kept) < len(needed):  # the next column would not have fit at its narrowest
+            assert sum(GLYPH_COLUMNS[i].least for i in needed[:len(kept) + 1]) + len(kept) > width
 
 
 def test_tabs_are_expanded_before_they_reach_the_terminal():
@@ -121,7 +162,9 @@ async def test_an_empty_filter_says_so():
                 break
         else:
             pytest.skip("every filter matches a code of this page")
-        assert "no code of this page matches the filters" in drawn(screen.query_one("#glyph-table"))[0]
+        assert drawn(screen.query_one("#glyph-table"))[0] == "no code matches the filters; u x f m toggle"
+        header = " ".join(str(screen.query_one("#glyphs-header").render()).split())
+        assert all(FILTERS[f][0] in header.split("filters: ", 1)[1] for f in screen.filters)  # which, the header says
 
 
 GLOBAL = {"o": OverviewScreen, "b": BrowserScreen, "v": RevisionsScreen, "c": StepperScreen, "y": GlyphScreen}

@@ -27,13 +27,17 @@ from pdfinspect.present.text import safe_line
 
 from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, OpenRevisions, Target
-from ..widgets.glyph_panels import GLYPH_HEADER, PagePrompt, PathList, PickList, font_panel, glyph_row
+from ..widgets.column_list import Column, ColumnList, PickList
+from ..widgets.glyph_panels import GLYPH_COLUMNS, PagePrompt, PathList, font_panel, glyph_cells
 from ..widgets.line_view import LineView, note
 from ..widgets.preview import PagePreview, PreviewHost, glyph_layers
 from .fix import FixScreen
 from .stepper import BUDGET_BYTES, BUDGET_OPERATORS
 
-TABLE_HEADER = f"{GLYPH_HEADER} {'count':>6}  conflicts"
+TABLE_COLUMNS = (*GLYPH_COLUMNS[:3], Column("count", 5, 6, 3, right=True), *GLYPH_COLUMNS[3:],
+                 Column("conflicts", 9, 1000, 5))
+"""The glyph row's columns with how often the page draws the code and what other methods
+give: at 80 columns code, Unicode, method, count and glyph name (the path shows the rest)."""
 
 
 class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
@@ -57,7 +61,6 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
     ]
     DEFAULT_CSS = """
     #glyph-font { height: auto; max-height: 14; padding: 0 1; }
-    #glyphs-main > .panel-title { text-wrap: nowrap; text-overflow: clip; }
     """
 
     def __init__(self) -> None:
@@ -76,8 +79,9 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         yield Static(id="glyphs-header")
         with Horizontal():
             with Vertical(id="glyphs-main"):
-                yield Static(TABLE_HEADER, classes="panel-title", markup=False)
-                yield PickList(id="glyph-table")
+                header = Static(id="glyph-table-header", classes="column-header", markup=False)
+                yield header
+                yield ColumnList(TABLE_COLUMNS, header, id="glyph-table")
             with Vertical(id="glyphs-side"):
                 yield Static("font", classes="panel-title")
                 yield Static(id="glyph-font")
@@ -136,12 +140,11 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             items.append((self.row_line(r), None, None))
             shown.append(r)
         if not items and self.rows:  # say why the table is empty
-            active = ", ".join(FILTERS[f][0] for f in sorted(self.filters))
-            items = [note(f"no code of this page matches the filters ({active}); u x f m toggle them")]
+            items = [note("no code matches the filters; u x f m toggle")]  # (the header names them)
             shown = [None]
         self.shown = shown
-        table = self.query_one("#glyph-table", PickList)
-        table.set_items(items, cursor=1 if len(items) > 1 else 0)
+        table = self.query_one("#glyph-table", ColumnList)
+        table.set_rows(items, cursor=1 if len(items) > 1 else 0)
         self.show_path(table.cursor)
         active = ", ".join(FILTERS[f][0] for f in sorted(self.filters)) or "none (u x f m toggle)"
         problems = [f"{safe_line(self.font_name(f))}: {safe_line(d)}" for f, d in self.diagnoses.items() if d]
@@ -165,11 +168,13 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
                                 f"  ToUnicode {'yes' if row.font.tounicode is not None else 'none'}")
 
     @staticmethod
-    def row_line(row: CodeRow) -> Content:
+    def row_line(row: CodeRow) -> list[tuple[str, str]]:
+        """The row's cells under :data:`TABLE_COLUMNS`."""
         r = row.record
         conflicts = ", ".join(f"{c.method} {format_unicode(c.unicode)}" for c in r.resolution.conflicts)
         style = "$text-error" if r.method == NONE else ("$text-warning" if row.fallback else "")
-        return Content.assemble(glyph_row(r, style), f" {row.count:>6}  {safe_line(conflicts)}")
+        cells = glyph_cells(r, style)
+        return [*cells[:3], (str(row.count), ""), *cells[3:], (safe_line(conflicts), "")]
 
     def show_path(self, index: int) -> None:
         item = self.shown[index] if 0 <= index < len(self.shown) else None

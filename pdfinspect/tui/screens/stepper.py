@@ -29,7 +29,8 @@ from pdfinspect.present.text import safe, safe_line
 
 from ..failures import ReportsFailures, failure_line
 from ..memory import building
-from ..widgets.glyph_panels import GLYPH_HEADER, PagePrompt, PathList, PickList, glyph_row
+from ..widgets.column_list import ColumnList, PickList
+from ..widgets.glyph_panels import GLYPH_COLUMNS, PagePrompt, PathList, glyph_cells
 from ..widgets.line_view import LineView
 from ..widgets.op_list import OpList
 from ..widgets.preview import PagePreview, PreviewHost, step_request
@@ -111,8 +112,9 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             with Vertical(id="step-side"):
                 yield Static(id="step-state")
                 yield Static("glyphs of this operator (enter: path)", classes="panel-title")
-                yield Static(GLYPH_HEADER, id="step-glyphs-header", classes="column-header", markup=False)
-                yield PickList(id="step-glyphs")
+                header = Static(id="step-glyphs-header", classes="column-header", markup=False)
+                yield header
+                yield ColumnList(GLYPH_COLUMNS, header, id="step-glyphs")
                 yield Static("resolution path (enter: open the object)", classes="panel-title")
                 yield PathList(id="step-path")
             yield PagePreview(id="preview")
@@ -256,8 +258,8 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             return  # the same glyphs as the step shown before (none, usually): the panels stay
         self.glyph_start, self.shown_glyphs = start, self.records[start:end]
         self.show_text(start, end)
-        rows = [(glyph_row(r, "$text-warning" if r.resolution.flags else ""), None, None) for r in self.shown_glyphs]
-        self.query_one("#step-glyphs", PickList).set_items(rows)
+        rows = [(glyph_cells(r, "$text-warning" if r.resolution.flags else ""), None, None) for r in self.shown_glyphs]
+        self.query_one("#step-glyphs", ColumnList).set_rows(rows)
         self.show_path(0)
         self.update_preview()  # an image step (no glyphs, no path) changes it too
 

@@ -1,4 +1,4 @@
-"""Pieces shared by the stepper and the glyph inspector: pick list, glyph paths, font panel.
+"""Pieces shared by the stepper and the glyph inspector: glyph columns, glyph paths, font panel.
 
 A glyph's resolution path (:class:`~pdfinspect.fonts.resolve.PathStep`) becomes lines of a
 :class:`PathList`, each naming the object it read, so ``enter`` opens that object in the
@@ -12,12 +12,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.content import Content
-from textual.geometry import Size
-from textual.message import Message
-from textual.widget import Widget
 
 from pdfinspect.content.textlayout import GlyphRecord
 from pdfinspect.fonts.embedded import FontProgram
@@ -29,8 +25,8 @@ from pdfinspect.present.goto import parse_goto
 from pdfinspect.present.text import safe_line
 
 from ..messages import ObjectRequested, Target
+from .column_list import Column, WrappedList
 from .goto_bar import GotoBar
-from .line_view import RefList
 
 # The key that points at the object each method reads (9.6.6, 9.7.5, 9.9, 9.10.3).
 SOURCE_KEYS = {TOUNICODE: "/ToUnicode", ENCODING: "/Encoding", CID_COLLECTION: "/Encoding",
@@ -40,62 +36,20 @@ RESULT_STYLES = {HIT: "bold $text-success", MISS: "$text-warning"}
 NAME_TABLES = {"TrueType": "post glyph names", "Type1": "CharStrings"}
 
 
-class PanelList(RefList):
-    """A RefList in a fixed-size panel: new items redraw it without a layout pass of the
-    screen unless its scrollbars come or go (a layout of the stepper costs ~70 ms)."""
-
-    def reset(self, width_hint: int = 0) -> None:
-        old, new = self.virtual_size, Size(width_hint, self.line_count)
-        view = self.scrollable_content_region.size
-        if view.area and all((a > v) == (b > v) for a, b, v in zip(old, new, view)):
-            self.set_reactive(Widget.virtual_size, new)  # LineView.reset then finds it unchanged
-        super().reset(width_hint)
+GLYPH_COLUMNS = (Column("code", 4, 8, 1), Column("Unicode", 10, 16, 0), Column("method", 13, 13, 2),
+                 Column("glyph", 8, 16, 3), Column("CID", 5, 5, 5, right=True), Column("GID", 5, 5, 6, right=True))
+"""The columns of a glyph row, in cells: code, Unicode and method are the last to go
+("CIDCollection" is the longest method word), CID and GID the first."""
 
 
-class PickList(PanelList):
-    """A RefList whose ``enter`` picks the cursor line instead of following a reference."""
-
-    class Picked(Message):
-        def __init__(self, view: "PickList", index: int) -> None:
-            super().__init__()
-            self.view = view
-            self.index = index
-
-        @property
-        def control(self) -> "PickList":
-            return self.view
-
-    def action_follow(self) -> None:
-        if self.line_count:
-            self.post_message(self.Picked(self, self.cursor))
-
-
-def fit(text: str, width: int) -> str:
-    """``text`` padded or cut to exactly ``width`` terminal cells (a CJK character takes two,
-    a combining mark none), cut text ending in ``…``."""
-    if cell_len(text) <= width:
-        return text + " " * (width - cell_len(text))
-    return set_cell_size(text, width - 1) + "…"
-
-
-UNICODE_WIDTH = 16
-METHOD_WIDTH = 13  # "CIDCollection"
-GLYPH_HEADER = f"{'code':<6} {'Unicode':<{UNICODE_WIDTH}} {'method':<{METHOD_WIDTH}} {'glyph':<16} {'CID':>5} {'GID':>5}"
-"""Column titles over :func:`glyph_row`: the columns a reader needs first come first, so a
-narrow panel still shows code, Unicode and method."""
-
-
-def glyph_row(record: GlyphRecord, style: str = "") -> Content:
-    """A glyph's row under :data:`GLYPH_HEADER` in cell-width columns (the cells from
+def glyph_cells(record: GlyphRecord, style: str = "") -> list[tuple[str, str]]:
+    """A glyph's row under :data:`GLYPH_COLUMNS` (the cells from
     :class:`~pdfinspect.present.glyphs.GlyphRow`); ``style`` colours the Unicode and method."""
     row = GlyphRow.of(record)
-    return Content.assemble(
-        f"{row.code:<6} ",
-        (f"{fit(row.unicode, UNICODE_WIDTH)} {row.method:<{METHOD_WIDTH}}", style),
-        f" {fit(row.name, 16)} {row.cid:>5} {row.gid:>5}")
+    return [(row.code, ""), (row.unicode, style), (row.method, style), (row.name, ""), (row.cid, ""), (row.gid, "")]
 
 
-class PathList(PanelList):
+class PathList(WrappedList):
     """A glyph's resolution path; ``enter`` opens a step's object (a ToUnicode CMap at the entry's line)."""
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -132,14 +86,14 @@ class PathList(PanelList):
             for f in res.flags:
                 add(Content.assemble(("flag: ", "$text-warning"), safe_line(f)))
         self.lines = lines
-        self.set_items(items)
+        self.set_entries(items)
 
     def action_follow(self) -> None:
         if not self.line_count:
             return
         _, ref, key = self.items[self.cursor]
         if ref is not None:
-            self.post_message(ObjectRequested(Target(ref, None, key, self.lines[self.cursor])))
+            self.post_message(ObjectRequested(Target(ref, None, key, self.lines[self.entry_of[self.cursor]])))
 
 
 class PageBar(GotoBar):
