@@ -197,7 +197,7 @@ def cmd_info(args, out: Output) -> int:
     summary = document_summary(doc, doc.object_numbers())
     follow = {"Encryption": summary.security, "Revisions": summary.revisions}
     for fact in summary.facts:
-        out.line(f"{fact.label + ':':<13}{fact.value}")
+        out.line(f"{fact.label + ': ':<13}{fact.value}")
         for line in follow.get(fact.label, ()):
             out.line(f"  {line}")
     for label, found in (("Repairs", summary.repairs), ("Warnings", summary.warnings)):

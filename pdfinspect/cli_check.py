@@ -25,7 +25,7 @@ def cmd_check(args, out) -> int:
     *counts, verdict = check_rows(report)
     out.line(f"checking {safe_line(args.file)}")
     for row in counts:
-        out.line(f"{row.label + ':':<13}{row.value}")
+        out.line(f"{row.label + ': ':<13}{row.value}")
     if not args.quiet:
         for d in report.errors + report.warnings:
             out.line(safe_line(str(d)))

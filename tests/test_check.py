@@ -1,6 +1,8 @@
 """pdfinspect check: the counterpart of qpdf --check (exit 0 clean, 3 warnings, 1 errors)."""
 from __future__ import annotations
 
+import re
+import shutil
 import subprocess
 import sys
 
@@ -13,7 +15,7 @@ from pdfinspect.core.document import Document
 from pdfinspect.tui.app import PdfInspectApp
 from pdfinspect.tui.screens.overview import OverviewScreen
 
-from conftest import ROOT, sample, settle
+from conftest import ROOT, corpus_files, sample, settle
 
 
 def run(*args):
@@ -45,6 +47,48 @@ def test_a_stream_that_does_not_decode_is_reported():
 def test_wrong_password_is_an_error_but_the_structure_is_checked():
     p = run(sample("encrypted-rc4.pdf"), "--password", "nope")
     assert p.returncode == 1 and "RC4 128-bit; locked" in p.stdout and "Pages:       1" in p.stdout
+
+
+ENCRYPTED = [p for p in corpus_files() if p.name.startswith("qpdf-") and ("rc4" in p.name or "aes" in p.name)]
+# qpdf --show-encryption's words for the permissions of 7.6.4.2 (R 3 and later), and ours
+QPDF_PERMISSIONS = {
+    "print low resolution": "print", "print high resolution": "print at full quality",
+    "modify other": "modify contents", "extract for any purpose": "copy or extract text and graphics",
+    "modify annotations": "add or modify annotations, fill form fields",
+    "modify forms": "fill in existing form fields", "extract for accessibility": "extract for accessibility",
+    "modify document assembly": "assemble (insert, rotate, delete pages, bookmarks, thumbnails)",
+}
+
+
+def _qpdf(*args):
+    return subprocess.run(["qpdf", *map(str, args)], capture_output=True, text=True)
+
+
+@pytest.mark.skipif(shutil.which("qpdf") is None, reason="qpdf absent")
+@pytest.mark.parametrize("path", ENCRYPTED, ids=lambda p: p.name)
+def test_info_gives_the_encryption_facts_qpdf_shows_without_the_password(path):
+    theirs = _qpdf("--show-encryption", path).stdout
+    p = subprocess.run([sys.executable, "-m", "pdfinspect", "info", str(path), "--quick"], capture_output=True,
+                       text=True, cwd=ROOT)
+    revision = re.search(r"^R = (\d+)", theirs, re.M).group(1)
+    assert re.search(rf"^Encryption: +/Standard security handler V\d R{revision}, ", p.stdout, re.M)
+    assert f"permissions: /P {re.search(r'^P = (-?[0-9]+)', theirs, re.M).group(1)}" in p.stdout
+    ours = dict(re.findall(r"permission: (.*): (granted|denied)", p.stdout))
+    if int(revision) >= 3:  # R 2 has four bits; qpdf derives the other four from them
+        granted = {QPDF_PERMISSIONS[k]: v == "allowed"
+                   for k, v in re.findall(r"^(.*): (allowed|not allowed)$", theirs, re.M) if k in QPDF_PERMISSIONS}
+        assert {k: v == "granted" for k, v in ours.items()} == granted
+    assert p.returncode == (0 if "opened with the user password" in p.stdout else 1)  # locked: facts, then 1
+
+
+@pytest.mark.skipif(shutil.which("qpdf") is None, reason="qpdf absent")
+@pytest.mark.parametrize("path", ENCRYPTED, ids=lambda p: p.name)
+def test_check_status_agrees_with_qpdf_check(path):
+    password = "opensesame" if "userpw" in path.name else ""
+    qpdf_status = {0: CLEAN, 2: ERRORS, 3: WARNINGS}[_qpdf("--check", f"--password={password}", path).returncode]
+    assert run(path, "--password", password).returncode == qpdf_status
+    if password:  # without it: the structure is checked, the streams cannot be: an error for both
+        assert _qpdf("--check", path).returncode == 2 and run(path).returncode == ERRORS
 
 
 def test_unreadable_object_and_no_pages_are_errors_or_warnings():

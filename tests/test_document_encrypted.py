@@ -78,3 +78,24 @@ def test_a_trailer_without_root_is_replaced_with_the_key_known(encrypted):
     doc = Document(damaged)
     assert "trailer-replaced" in codes(doc)
     _read_as_sound(doc)
+
+
+@pytest.mark.parametrize("merged", [False, True], ids=["signature", "merged-field"])
+def test_a_signature_value_is_not_decrypted_and_its_other_strings_are(merged):
+    """7.6.2: the hexadecimal /Contents of a signature dictionary is never encrypted."""
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    value = b"\x30\x82\x01\x02 DER signature"
+    pdf.Root.Sig = pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Sig, ByteRange=pikepdf.Array([0, 10, 20, 30]), Contents=pikepdf.String(value),
+        M=pikepdf.String("D:20230307092831Z")))
+    out = io.BytesIO()
+    pdf.save(out, encryption=pikepdf.Encryption(owner="owner", user="", R=4))
+    data = out.getvalue()
+    assert value.hex().encode() in data.lower() and b"D:2023" not in data  # as written: Contents in clear
+    if merged:  # a signature field that is its own value dictionary, as some signers write it
+        data = data.replace(b"/Type /Sig", b"/FT /Sig  ")
+    doc = Document(data)
+    read = doc.resolve(doc.catalog["Sig"])
+    assert read["Contents"].value == value and read["M"].value == b"D:20230307092831Z"
+    assert not doc.diagnostics

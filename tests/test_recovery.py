@@ -94,6 +94,13 @@ def test_text_without_header_or_objects_is_refused():
         Document(b"just some text, no PDF here\n")
 
 
+def test_an_empty_file_is_refused_as_empty(tmp_path):
+    (tmp_path / "empty.pdf").write_bytes(b"")
+    with pytest.raises(PdfError) as e:
+        Document.open(tmp_path / "empty.pdf")
+    assert e.value.diagnostic.code == "file-empty" and "empty" in e.value.diagnostic.message
+
+
 def test_xref_stream_left_out_of_its_own_index_is_an_object():
     body = b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"
     out = bytearray(b"%PDF-1.5\n")

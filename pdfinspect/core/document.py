@@ -184,6 +184,8 @@ class Document:
 
     def _read_structure(self) -> None:
         buf = self.buf
+        if not self.size:
+            raise PdfError(error("file-empty", "the file is empty (0 bytes)", offset=0))
         hm = _VERSION.search(buf, 0, 1024)
         self.header_offset = hm.start() if hm else None
         self.header_version = hm.group(1).decode() if hm and hm.group(1) else None
@@ -507,7 +509,8 @@ class Document:
             value.dict = self._decrypt_strings(value.dict, num, gen)
             return value
         if isinstance(value, Dict):
-            return Dict((k, self._decrypt_strings(v, num, gen)) for k, v in value.items())
+            kept = "Contents" if _is_signature_value(value) else None
+            return Dict((k, v if k == kept else self._decrypt_strings(v, num, gen)) for k, v in value.items())
         return value
 
     # -- streams -----------------------------------------------------------------------
@@ -663,6 +666,14 @@ def _join_linearized(revisions: list[Revision]) -> list[Revision]:
 
 def _is_xref_stream(value) -> bool:
     return isinstance(value, Stream) and value.dict.get("Type") == "XRef"
+
+
+def _is_signature_value(d: Dict) -> bool:
+    """A signature dictionary whose /Contents is a hexadecimal string: 7.6.2 leaves that
+    string unencrypted (a signature field merged with its value has /FT /Sig instead of /Type)."""
+    contents = d.get("Contents")
+    return isinstance(contents, String) and contents.hex and "ByteRange" in d \
+        and (d.get("Type") in ("Sig", "DocTimeStamp") or d.get("FT") == "Sig")
 
 
 def _refs_in(value, path: tuple[str, ...]):

@@ -53,10 +53,11 @@ def encryption_text(doc) -> str:
 
 
 def security_lines(doc) -> tuple[str, ...]:
-    """Each permission the file grants or denies (7.6.4.2), read without the password."""
+    """The /P value, then each permission it grants or denies (7.6.4.2), read without the password."""
     if doc.encryption is None:
         return ()
-    return tuple(f"permission: {safe_line(p)}" for p in doc.encryption.permission_flags())
+    return (f"permissions: /P {doc.encryption.permissions}",
+            *(f"permission: {safe_line(p)}" for p in doc.encryption.permission_flags()))
 
 
 def revision_lines(doc) -> tuple[str, ...]:

@@ -128,7 +128,10 @@ class Renderer:
             pdf = self._document()
             if not 0 <= index < len(pdf):
                 raise RenderError(f"pdfium sees {len(pdf)} pages, not page {index + 1}")
-            p = pdf[index]
+            try:
+                p = pdf[index]
+            except Exception as e:  # pdfium's own errors (a page it cannot load): say so
+                raise RenderError(f"pdfium cannot load page {index + 1}: {e}") from None
             try:
                 self._pages[index] = Page(tuple(p.get_bbox()), p.get_rotation() % 360)
             finally:
