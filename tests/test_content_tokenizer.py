@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from pdfinspect.content.tokenizer import (
-    MAX_OPERANDS, Operation, _Pending, _Scanner, iter_operations, join_contents, part_at,
+    MAX_OPERANDS, MAX_STRAY_LOOKAHEAD, Operation, _Pending, _Scanner, iter_operations, join_contents, part_at,
 )
 from pdfinspect.core.diagnostics import Severity
 from pdfinspect.core.lexer import EOF, WHITESPACE, Lexer
@@ -148,6 +148,35 @@ def test_operator_inside_array_closes_it():
     assert tj.op == b"TJ" and tj.operands == (Array([String(b"a"), 1]),)
     assert "container-unterminated" in codes(tj)
     assert q.op == b"Q"
+
+
+def test_operators_inside_an_array_that_closes_are_left_out_of_it():
+    # poppler and pdf.js end an array only at ]: the operators in it are elements nobody runs
+    tj, et = ops(b"[(Grandes) 0.0 Tc (Client\\350les,) 0.0 Tc] TJ ET")
+    assert tj.op == b"TJ" and tj.operands == (Array([String(b"Grandes"), 0.0, String(b"Client\xe8les,"), 0.0]),)
+    assert codes(tj) == ["operator-in-array", "operator-in-array"]
+    assert [d.offset for d in tj.diagnostics] == [15, 39] and et.op == b"ET"
+
+
+@pytest.mark.parametrize("after", [b" 1" * (MAX_STRAY_LOOKAHEAD + 1) + b" ] TJ",  # ] too far away
+                                   b" [(b)] ] TJ",  # another array opens first
+                                   b" (b)"])  # the stream ends
+def test_an_array_whose_bracket_does_not_come_soon_ends_at_its_first_operator(after):
+    first = ops(b"[(a) 5 Tc" + after)[0]
+    assert first.op == b"Tc" and first.operands == (Array([String(b"a"), 5]),)
+    # the look-ahead's own warnings are taken back
+    assert "container-unterminated" in codes(first) and "operator-in-array" not in codes(first)
+
+
+def test_operator_in_a_tj_array_on_pdfjs_file_reads_like_poppler():
+    path = Path(__file__).resolve().parents[2] / "shared" / "corpus-pdfjs" / "operator-in-TJ-array.pdf"
+    if not path.exists():
+        pytest.skip("operator-in-TJ-array.pdf not in ../shared/corpus-pdfjs")
+    from pdfinspect.content.textlayout import page_text
+    from pdfinspect.core.document import Document
+
+    doc = Document.open(path)
+    assert "Grandes Clientèles, Financements et Marchés" in page_text(doc, doc.page_ref(1))
 
 
 def test_dict_problems():

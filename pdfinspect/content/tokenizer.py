@@ -28,6 +28,7 @@ MAX_OPERANDS = 10_000  # operands waiting for an operator; beyond this the oldes
 MAX_DEPTH = 64  # nesting of arrays and dictionaries
 MAX_ITEMS = 100_000  # elements in one array or dictionary
 MAX_DIAGNOSTICS = 50  # per operation; the rest are counted in one summary diagnostic
+MAX_STRAY_LOOKAHEAD = 256  # array elements read past an operator inside an array, looking for its ]
 
 _CONSTANTS = {b"true": True, b"false": False, b"null": None}
 _STRAY_KEYWORDS = (b")", b">")  # the Lexer already reported these
@@ -266,18 +267,38 @@ def _read_container(scan: _Scanner, opener: bytes, start: int, end: int, depth: 
     """Read an array or dictionary after its opening delimiter; return (value, end).
 
     An operator inside (not ``true``/``false``/``null``) ends the container early: it is
-    pushed back so the caller sees it, and the container is reported unterminated.
+    pushed back so the caller sees it, and the container is reported unterminated. Except in
+    an array whose ``]`` comes within :data:`MAX_STRAY_LOOKAHEAD` more tokens: there the
+    operators are dropped from it and reported, and the array goes on, as poppler and pdf.js
+    read ``[(Grandes) 0.0 Tc (Clientèles,)] TJ`` (their arrays end only at ``]``).
     """
     closer = _OPENERS[opener]
     pending = scan.pending
     items: list = []
+    stray: tuple | None = None  # at the first operator: (its offset, items, end, diagnostics, dropped) to go back to
+    ahead = 0  # tokens read since the first operator
     while True:
         kind, value, tok_start, tok_end = scan.next()
         if kind is DELIM and value == closer:
             end = tok_end
             break
-        if kind is EOF or (kind is KEYWORD and value not in _CONSTANTS
-                           and value not in _STRAY_KEYWORDS):
+        operator = kind is KEYWORD and value not in _CONSTANTS and value not in _STRAY_KEYWORDS
+        if stray is not None:
+            ahead += 1
+            if kind is EOF or ahead > MAX_STRAY_LOOKAHEAD or (kind is DELIM and value in _OPENERS):
+                # no ] soon enough: the array ends at its first operator after all
+                tok_start, items, end = stray[0], stray[1], stray[2]
+                del pending.items[stray[3]:]
+                pending.dropped = stray[4]
+                operator = True
+            elif operator:
+                pending.add(_operator_in_array(value, tok_start))
+                continue
+        elif operator and closer == b"]":
+            stray = (tok_start, list(items), end, len(pending.items), pending.dropped)
+            pending.add(_operator_in_array(value, tok_start))
+            continue
+        if kind is EOF or operator:
             scan.pos = tok_start
             pending.add(warning("container-unterminated",
                                 f"{opener.decode()} not closed by {closer.decode()}",
@@ -297,6 +318,11 @@ def _read_container(scan: _Scanner, opener: bytes, start: int, end: int, depth: 
     if closer == b"]":
         return Array(items), end
     return _make_dict(items, start, pending), end
+
+
+def _operator_in_array(op: bytes, offset: int) -> Diagnostic:
+    return warning("operator-in-array", f"operator {op.decode('latin-1')!r} inside an array: left out of it and "
+                   "not run, as poppler and pdf.js read it", offset=offset, clause="7.8.2")
 
 
 def _make_dict(items: list, offset: int, pending: _Pending) -> Dict:
