@@ -1,6 +1,8 @@
 """The page preview in the stepper and the glyph inspector (pilot), and its SVG snapshot."""
 from __future__ import annotations
 
+import pikepdf
+import pytest
 from conftest import press, sample, settle
 
 from pdfinspect.core.document import Document
@@ -40,6 +42,37 @@ async def test_stepper_preview_boxes_the_operator_and_zooms_to_the_glyph():
         assert pane.request[3] is None
         await press(pilot, "i")
         assert not pane.display
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+async def test_with_the_preview_open_operators_and_glyph_columns_stay_readable(size):
+    """At 80x24 the open preview left the operator list six columns (numbers, no operator)
+    and the glyph inspector's path eleven."""
+    with pikepdf.open(KAPPA) as pdf:
+        ops = [str(op) for _, op in pikepdf.parse_content_stream(pdf.pages[0])]
+    app = make_app("stepper")
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "t", "i")
+        screen = app.screen
+        assert screen.query_one("#preview", PagePreview).size.width >= 20
+        lines = [screen.ops.render_line(y).text.split() for y in range(len(ops))]
+        assert [line[1] for line in lines] == ops
+        record = screen.shown_glyphs[0]
+        row = screen.query_one("#step-glyphs").render_line(0).text.split()
+        assert row[0] == record.glyph.code.hex() and f"U+{ord(record.unicode):04X}" in row and record.method in row
+    app = make_app("glyphs")
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "i")
+        screen = app.screen
+        assert screen.query_one("#preview", PagePreview).size.width >= 20
+        table = screen.query_one("#glyph-table")
+        for y, item in enumerate(screen.shown[:table.size.height]):
+            if hasattr(item, "record"):
+                row = table.render_line(y).text.split()
+                r = item.record
+                assert row[0] == r.glyph.code.hex() and f"U+{ord(r.unicode[0]):04X}" in row and r.method in row
+        side = screen.query_one("#glyphs-side")
+        assert not side.display or side.size.width >= 30  # the path is read in a pane, or not at all
 
 
 async def test_stepping_with_the_preview_open_moves_the_boxes():

@@ -5,10 +5,12 @@ import subprocess
 import sys
 
 import pikepdf
-from conftest import ROOT, sample, settle
+import pytest
+from conftest import ROOT, press, sample, settle
 
 from pdfinspect.core.document import Document
 from pdfinspect.tui import encryption_facts
+from pdfinspect.tui.app import PdfInspectApp
 from pdfinspect.tui.password import PasswordApp
 
 
@@ -33,6 +35,23 @@ def test_step_or_glyphs_without_page_is_a_usage_error():
         done = run_cli(str(sample("kappa.pdf")), flag)
         assert done.returncode == 2
         assert f"{flag} needs --page N" in done.stderr
+
+
+@pytest.mark.parametrize("view", ["stepper", "glyphs"])
+async def test_page_n_with_step_or_glyphs_opens_page_n(view):
+    """--page 3 --step (run_app's start view ("stepper", 3)) opened page 1: the start view
+    was taken for a mode to switch to."""
+    path = sample("pages.pdf")
+    with pikepdf.open(path) as pdf:
+        ops = [str(op) for _, op in pikepdf.parse_content_stream(pdf.pages[2])]
+    app = PdfInspectApp(Document.open(path), "", None, (view, 3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot)
+        assert app.screen.page == 3 and app.content_page == 3
+        header = str(app.screen.query_one(f"#{'stepper' if view == 'stepper' else 'glyphs'}-header").render())
+        assert header.startswith("page 3")
+        if view == "stepper":
+            assert [s.op for s in app.screen.ops.steps] == ops
 
 
 def locked_pdf(tmp_path):

@@ -177,9 +177,10 @@ def app_on(path, view: str) -> PdfInspectApp:
 
 
 def marked(panel) -> str:
-    """The text of the source panel shown in reverse video (the current operator)."""
-    content = panel.render()
-    return "".join(content.plain[s.start:s.end] for s in content.spans if "reverse" in str(s.style))
+    """The text a panel shows in reverse video (the current operator, its glyphs), on the
+    lines the panel has room for."""
+    lines = panel.render().split("\n", allow_blank=True)[:panel.content_region.height]
+    return "".join(line.plain[s.start:s.end] for line in lines for s in line.spans if "reverse" in str(s.style))
 
 
 @pytest.mark.asyncio
@@ -202,13 +203,16 @@ async def test_p_and_a_number_picks_the_page_in_both_views():
 
 
 @pytest.mark.asyncio
-async def test_source_panel_marks_each_operator_in_the_page_or_form_stream():
+@pytest.mark.parametrize("size", [(80, 24), SIZE])
+async def test_source_panel_marks_each_operator_in_the_page_or_form_stream(size):
+    """At 80x24 the panel has three lines: the operator's is the middle one (it was the
+    fourth, out of sight)."""
     with pikepdf.open(CONTENT) as pdf:
         page_bytes = pdf.pages[0].Contents.read_bytes()
         form = pdf.pages[0].Resources.XObject.Fm1
         form_bytes, form_objgen = form.read_bytes(), form.objgen
     app = app_on(CONTENT, "stepper")
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await press(pilot)
         screen = app.screen
         panel = screen.query_one("#step-source")
@@ -320,6 +324,29 @@ async def test_text_drawn_so_far_shows_actual_text_instead_of_the_glyphs(tmp_pat
         await press(pilot, "t")
         text = str(app.screen.query_one("#step-text").render())
         assert text.split("\n")[-2:] == [actual, shown[1]]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(80, 24), SIZE])
+async def test_text_drawn_so_far_shows_the_current_operators_glyphs(size):
+    """The panel ends on the line of the operator's glyphs, wrapped to its width: at 80x24
+    (two lines) it showed the first of the last six lines, without them."""
+    with pikepdf.open(CONTENT) as pdf:
+        shows = sum(str(op) in ("Tj", "TJ", "'", '"') for _, op in pikepdf.parse_content_stream(pdf.pages[0]))
+    app = app_on(CONTENT, "stepper")
+    async with app.run_test(size=size) as pilot:
+        await press(pilot)
+        screen = app.screen
+        panel = screen.query_one("#step-text")
+        seen = 0
+        for i, step in enumerate(screen.ops.steps):
+            if step.glyphs and not step.depth:
+                screen.ops.cursor = i
+                await pilot.pause()
+                first = screen.records[screen.first_record[i]]
+                assert marked(panel).startswith(first.unicode[:1]), (step.op, marked(panel))
+                seen += 1
+        assert seen == shows
 
 
 @pytest.mark.asyncio

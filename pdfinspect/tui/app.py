@@ -120,10 +120,12 @@ class PdfInspectApp(App):
     def on_mount(self) -> None:
         self.on_resize(events.Resize(self.size, self.size))
         self.list_numbers()
-        if self.start_view is not None and self.start_view[0] in self.MODES:
-            self.switch_mode(self.start_view[0])  # ("revisions", 0): a fixed copy just written
-        elif self.start_view is not None:
-            self.open_content_view(*self.start_view)
+        if self.start_view is not None:
+            mode, page = self.start_view
+            if mode in ("stepper", "glyphs"):  # --page N --step / --glyphs
+                self.open_content_view(mode, page)
+            else:  # ("revisions", 0): a fixed copy just written
+                self.switch_mode(mode)
         elif self.start is not None:
             self.show_target(self.start)
 

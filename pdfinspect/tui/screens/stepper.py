@@ -44,7 +44,8 @@ YIELD_EVERY = 10  # steps between the worker's looks at whether the UI thread wa
 QUIET = 0.06  # seconds the worker sleeps after a step is shown: the frame is drawn without it
 TEXT_WINDOW = 600  # glyphs laid out for "text so far": enough for the lines shown, cheap per step
 TEXT_LINES = 6
-SOURCE_BEFORE, SOURCE_AFTER = 3, 4  # lines of source shown around the current operator
+MARK = "reverse bold"  # the current operator's glyphs in the text drawn so far
+SOURCE_LINES, SOURCE_BEFORE = 8, 3  # lines of source shown, at most this many before the operator's
 
 
 def state_text(step: Step, prev: Step | None = None) -> Text:
@@ -277,14 +278,16 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             if step.source is not None else "content"
         panel = self.query_one("#step-source", Static)
         width = panel.content_region.width or 70
-        if not self._changed("source", (step.source, step.span, width)):
+        height = panel.content_region.height or SOURCE_LINES  # 3 at 80x24: the operator's line in the middle
+        if not self._changed("source", (step.source, step.span, width, height)):
             return
         title = f"source: {where}, bytes {step.span[0]}–{step.span[1]}"
         self.query_one("#step-source-title", Static).update(Text(title), layout=False)
         if data is None:
             panel.update(Text("(content not decoded)", style="italic"), layout=False)
             return
-        panel.update(Content("\n").join(source_excerpt(data, step.span, width, SOURCE_BEFORE, SOURCE_AFTER)),
+        before = min(SOURCE_BEFORE, (height - 1) // 2)
+        panel.update(Content("\n").join(source_excerpt(data, step.span, width, before, height - 1 - before)),
                      layout=False)
 
     def show_path(self, k: int) -> None:
@@ -301,18 +304,21 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         return step_request(self.page - 1, self.ops.steps, self.ops.cursor, self.shown_glyphs, self.selected)
 
     def show_text(self, start: int, end: int) -> None:
-        """Lay out the page's glyphs up to this step; the step's own glyphs in reverse video."""
+        """Lay out the page's glyphs up to this step; the step's own glyphs in reverse video,
+        and the panel's last line is the last one they are on (wrapped to the panel's width)."""
         window = self.records[max(0, start - TEXT_WINDOW):end]
         before = layout(window[:len(window) - (end - start)]).rstrip("\n")
         full = layout(window).rstrip("\n")
-        text = Text()
         if end > start and full.startswith(before):
-            text.append(safe(before))
-            text.append(safe(full[len(before):]), style="reverse bold")
+            text = Content.assemble(safe(before), (safe(full[len(before):]), MARK))
         else:
-            text.append(safe(full))
-        lines = text.split("\n")[-TEXT_LINES:]
-        self.query_one("#step-text", Static).update(Text("\n").join(lines), layout=False)
+            text = Content(safe(full))
+        panel = self.query_one("#step-text", Static)
+        width, height = panel.content_region.width or 78, panel.content_region.height or TEXT_LINES
+        lines = [part for line in text.split("\n", allow_blank=True) for part in (line.wrap(width) or [line])]
+        marked = [i for i, line in enumerate(lines) if any(span.style == MARK for span in line.spans)]
+        last = marked[-1] if marked else len(lines) - 1
+        panel.update(Content("\n").join(lines[max(0, last - height + 1):last + 1]), layout=False)
 
     # -- actions ---------------------------------------------------------------------
     def action_step(self, delta: int) -> None:

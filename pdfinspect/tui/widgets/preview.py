@@ -308,9 +308,7 @@ class PreviewHost:
             self.notify("the preview is off (--images=none)", severity="warning")
             return
         pane.display = not pane.display
-        for panel in pane.parent.children:  # a fixed-width side panel shares the width meanwhile
-            if panel is not pane and (panel.id or "").endswith("-side"):
-                panel.styles.width = "1fr" if pane.display else None
+        self.set_class(pane.display, "-previewing")  # the panes share the width meanwhile (app.tcss)
         if pane.display:
             self.update_preview()
 
