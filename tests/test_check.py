@@ -79,6 +79,8 @@ def test_info_gives_the_encryption_facts_qpdf_shows_without_the_password(path):
                    for k, v in re.findall(r"^(.*): (allowed|not allowed)$", theirs, re.M) if k in QPDF_PERMISSIONS}
         assert {k: v == "granted" for k, v in ours.items()} == granted
     assert p.returncode == (0 if "opened with the user password" in p.stdout else 1)  # locked: facts, then 1
+    if p.returncode:  # a wrong password is an error, not damage to the file
+        assert re.search(r"^Damage: +1 error$", p.stdout, re.M)
 
 
 @pytest.mark.skipif(shutil.which("qpdf") is None, reason="qpdf absent")

@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass
 
 from ..core.check import CheckReport
-from ..core.diagnostics import Diagnostic
+from ..core.diagnostics import Diagnostic, Severity
 from ..core.objects import String
 from ..core.textstrings import decode_text
 from .text import Parts, Row, safe_line
@@ -91,8 +91,9 @@ def document_summary(doc, numbers: list[int] | None = None) -> Summary:
                       else f"counting… ({declared})"))
     repairs = tuple(d for d in doc.diagnostics if d.repair)
     warnings = tuple(d for d in doc.diagnostics if not d.repair)
+    errors = sum(d.severity is Severity.ERROR for d in warnings)
     counts = ", ".join(f"{n} {what}{'s' if n != 1 else ''}" for n, what in
-                       ((len(repairs), "repair"), (len(warnings), "warning")) if n)
+                       ((len(repairs), "repair"), (errors, "error"), (len(warnings) - errors, "warning")) if n)
     if doc.repaired and not repairs:
         counts = "the cross-reference table was rebuilt" + (f"; {counts}" if counts else "")
     facts.append(Row("Damage", counts or "none found", WARN if counts else ""))
