@@ -396,6 +396,22 @@ async def test_revision_sides_are_wide_enough_to_read(size):
         assert any(f"/Title ({title})" in line for line in drawn(screen.query_one("#after-view")))
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_referrers_wrap_in_their_pane_and_every_line_follows_its_referrer(size):
+    """At 80x24 the referrers pane is 16 columns: "3 0 R /Resources /Font /F4" was cut."""
+    with pikepdf.open(KAPPA) as pdf:
+        page, font = pdf.pages[0].obj.objgen, pdf.pages[0].Resources.Font.F4.objgen
+    doc = Document.open(KAPPA)
+    app = PdfInspectApp(doc, "", start_target(doc, font[0], None))
+    async with app.run_test(size=size) as pilot:
+        await press(pilot)
+        panel = app.screen.query_one("#backrefs")
+        assert not panel.show_horizontal_scrollbar
+        assert squeeze(" ".join(drawn(panel))) == f"{page[0]} {page[1]} R /Resources /Font /F4"
+        await press(pilot, "f", "end", "enter")  # the last line, a continuation at 80x24
+        assert str(app.screen.query_one("#object-header").render()).startswith(f"{page[0]} {page[1]} obj")
+
+
 README_KEYS = {"?": "question_mark", "/": "slash", "[": "left_square_bracket", "]": "right_square_bracket"}
 
 
