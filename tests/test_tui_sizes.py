@@ -412,6 +412,28 @@ async def test_referrers_wrap_in_their_pane_and_every_line_follows_its_referrer(
         assert str(app.screen.query_one("#object-header").render()).startswith(f"{page[0]} {page[1]} obj")
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_enter_in_the_list_or_tree_moves_to_the_object_opened(size):
+    """The list keeps the width it takes while focused (55% under 120 columns) only until
+    enter opens an object: then the object pane has the focus and the room."""
+    with pikepdf.open(KAPPA) as pdf:
+        font = pdf.pages[0].Resources.Font.F4.objgen[0]
+    app = PdfInspectApp(Document.open(KAPPA))
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "b", "l")
+        listing = app.screen.query_one("#object-list")
+        listing.cursor = next(i for i in range(listing.line_count) if drawn(listing)[i].split()[0] == str(font))
+        await press(pilot, "enter")
+        view, nav = app.screen.query_one("#object-view"), app.screen.query_one("#nav")
+        assert str(app.screen.query_one("#object-header").render()).startswith(f"{font} 0 obj")
+        assert view.has_focus and view.size.width > nav.size.width
+        assert any(line.strip() == "/BaseFont /PDFInspectKappa" for line in drawn(view))
+        await press(pilot, "l")
+        assert listing.has_focus and drawn(listing)[listing.cursor].split()[0] == str(font)
+        await press(pilot, "t", "down", "down", "enter")  # the tree: trailer, /Size, /Root
+        assert view.has_focus and str(app.screen.query_one("#object-header").render()).startswith("1 0 obj")
+
+
 README_KEYS = {"?": "question_mark", "/": "slash", "[": "left_square_bracket", "]": "right_square_bracket"}
 
 

@@ -260,10 +260,18 @@ class BrowserScreen(ReportsFailures, Screen):
         event.stop()
         revision = self.shown.revision if self.shown and event.view.id == "object-view" else None
         self.post_message(ObjectRequested(Target.of(event.ref, revision, event.key)))
+        if event.view.id == "object-list":
+            self.to_the_object()
 
     def on_object_tree_opened(self, event: ObjectTree.Opened) -> None:
         event.stop()
         self.post_message(ObjectRequested(Target(event.ref, None, event.key)))
+        self.to_the_object()
+
+    def to_the_object(self) -> None:
+        """Opened from the tree or list: the object pane takes the focus, and with it the
+        width the focused tree or list had (at 80x24 the object was 20 columns); t or l go back."""
+        self.query_one(ObjectView).focus()
 
     def action_toggle_raw(self) -> None:
         if self._obj is not None and isinstance(self._obj.value, Stream):
