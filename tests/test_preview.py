@@ -149,6 +149,37 @@ async def test_browser_shows_image_xobjects_and_the_stepper_boxes_where_they_lan
         assert OPERATOR in colours(pane)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+async def test_an_image_its_stream_and_why_it_is_not_shown_share_the_browser(tmp_path, size):
+    """At 80x24 the picture under an image's stream left the stream no line, the hex dump
+    scrolled sideways, and the reason an image is not shown was cut at the pane's edge."""
+    from pdfinspect.tui import start_target
+    from test_render import _images_pdf
+
+    path = tmp_path / "images.pdf"
+    nums = _images_pdf(path)
+    with pikepdf.open(path, allow_overwriting_input=True) as pdf:
+        jbig2 = pdf.make_stream(b"\0" * 64, Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image, Width=8,
+                                Height=8, ColorSpace=pikepdf.Name.DeviceGray, BitsPerComponent=1,
+                                Filter=pikepdf.Name.JBIG2Decode)
+        pdf.pages[0].Resources.XObject.J = jbig2
+        pdf.save(path)
+    with pikepdf.open(path) as pdf:
+        jbig2 = pdf.pages[0].Resources.XObject.J.objgen[0]
+    doc = Document.open(path)
+    app = PdfInspectApp(doc, "", start_target(doc, nums["dct"], None))
+    async with app.run_test(size=size) as pilot:
+        await press(pilot)
+        pane = app.screen.query_one("#preview", PagePreview)
+        view = app.screen.query_one("#stream-view")
+        assert pane.display and pane.rows and view.kind == "hex"
+        assert view.scrollable_content_region.height >= 3 and not view.show_horizontal_scrollbar
+        await press(pilot, "g", *str(jbig2), "enter")
+        assert pane.display and not pane.rows and pane.message.startswith("image not shown: JBIG2Decode")
+        lines = [pane.render_line(y).text.strip() for y in range(pane.size.height)]
+        assert " ".join(line for line in lines if line) == pane.message
+
+
 def test_preview_snapshot(snap_compare):
     async def open_preview(pilot) -> None:
         await settle(pilot)

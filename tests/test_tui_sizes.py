@@ -370,6 +370,32 @@ async def test_overview_browser_revisions_and_search_columns_are_readable(size):
         assert any(line.startswith(f"{num} 0 R stream @{offset} ") and "Revision" in line for line in hits), hits
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_revision_sides_are_wide_enough_to_read(size):
+    """Under 160 columns before and after are one above the other: side by side at 80x24
+    each was 19 columns, the titles and "/Title (Revision 3)" cut."""
+    path = sample("incremental.pdf")
+    with pikepdf.open(path) as pdf:
+        title = str(pdf.docinfo["/Title"])
+    doc = Document.open(path)
+    info = doc.trailer["Info"]
+    app = PdfInspectApp(doc, "", start_target(doc, None, None))
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "v")
+        screen = app.screen
+        changes = screen.query_one("#changed-objects")
+        changes.cursor = next(i for i in range(1, changes.line_count) if changes.line_ref(i)[0] == info)
+        await press(pilot)
+        before, after = screen.query_one("#revision-before"), screen.query_one("#revision-after")
+        stacked = size[0] < 160
+        assert (after.region.y > before.region.y) == stacked and (after.region.x > before.region.x) != stacked
+        assert after.size.width >= (size[0] * 2 // 5 if stacked else 40)
+        heading = str(screen.query_one("#after-title").render())
+        assert heading == f"After: {info.num} {info.gen} obj in revision {len(doc.revisions) - 1}"
+        assert cell_len(heading) < screen.query_one("#after-title").content_region.width
+        assert any(f"/Title ({title})" in line for line in drawn(screen.query_one("#after-view")))
+
+
 README_KEYS = {"?": "question_mark", "/": "slash", "[": "left_square_bracket", "]": "right_square_bracket"}
 
 

@@ -207,6 +207,7 @@ class BrowserScreen(ReportsFailures, Screen):
         if token != self._token:
             return
         self.query_one("#preview", PagePreview).show_image(picture)
+        self.query_one("#main").set_class(picture is not None, "-picture")  # room for it at 80x24 (app.tcss)
         shown_as = "hex" if text is None else "text" if kind == "hex" else kind  # x shows hex-kind data as text
         head = streams.StreamHeader(self.raw, len(obj.value.raw), result, shown_as, error)
         header = styled(head.parts(), STREAM_STYLES)

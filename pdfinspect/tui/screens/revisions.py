@@ -37,6 +37,7 @@ MARKS = (("+", "added", "$text-success"), ("~", "changed", "$text-warning"), ("-
 Row = tuple[int, int, XrefEntry]  # (index in MARKS, object number, the revision's entry for it)
 
 
+STACKED_UNDER = 160  # columns: narrower screens show before above after
 TRAILER_LINE = Content.assemble(("T", "$text-primary"), " trailer")
 
 
@@ -133,13 +134,19 @@ class RevisionsScreen(ReportsFailures, Screen):
             with Vertical(id="revision-changes"):
                 yield Static("Written by this revision", classes="panel-title")
                 yield ChangeList(id="changed-objects")
-            with Vertical(id="revision-before"):
-                yield Static("Before", id="before-title", classes="panel-title", markup=False)
-                yield ObjectView(id="before-view")
-            with Vertical(id="revision-after"):
-                yield Static("After", id="after-title", classes="panel-title", markup=False)
-                yield ObjectView(id="after-view")
+            with Horizontal(id="revision-sides"):
+                with Vertical(id="revision-before"):
+                    yield Static("Before", id="before-title", classes="panel-title", markup=False)
+                    yield ObjectView(id="before-view")
+                with Vertical(id="revision-after"):
+                    yield Static("After", id="after-title", classes="panel-title", markup=False)
+                    yield ObjectView(id="after-view")
         yield Footer()
+
+    def on_resize(self) -> None:
+        """Under 160 columns the two sides are one above the other, each as wide as the rest
+        of the screen (side by side at 80 columns each had 19)."""
+        self.query_one("#revision-sides").set_class(self.size.width < STACKED_UNDER, "-stacked")
 
     def on_mount(self) -> None:
         doc = self.app.doc

@@ -15,6 +15,7 @@ the selected glyph and back to the page; the screen says what to draw by
 """
 from __future__ import annotations
 
+import textwrap
 import threading
 
 from rich.segment import Segment
@@ -221,9 +222,9 @@ class PagePreview(Widget, can_focus=False):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        if not self.rows:
-            text = self.message if y == 0 and self.picture is None else ""
-            return Strip([Segment(text[:width].ljust(width))])
+        if not self.rows:  # the message wraps ("image not shown: …" is read whole)
+            lines = textwrap.wrap(self.message, max(width, 1)) if self.picture is None else []
+            return Strip([Segment((lines[y] if y < len(lines) else "").ljust(width))])
         if y >= len(self.rows):
             return Strip.blank(width)
         segments, run, count = [], None, 0

@@ -26,6 +26,9 @@ def text_lines(data: bytes) -> list[str]:
 class StreamView(LineView):
     """Lines of a stream; text is highlighted lazily in chunks of :data:`CHUNK` lines."""
 
+    # a one-cell scrollbar: a dump of 8 bytes a line fits beside it in the 44 columns of 80x24
+    DEFAULT_CSS = "StreamView { scrollbar-size-vertical: 1; }"
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(show_cursor=False, id=id, classes=classes)
         self._data = b""
@@ -45,8 +48,11 @@ class StreamView(LineView):
         self._tail = list(tail)
         self._chunks = {}
         self._text = text or []
-        self._row = 8 if 0 < self.size.width < 78 else 16  # keep the ASCII column on screen
-        width = 10 + self._row * 4 + 1 if self._hex else max((len(t) for t in self._text[:2000]), default=0)
+        # keep the ASCII column on screen, beside the scrollbar a long dump has
+        room = self.size.width - self.styles.scrollbar_size_vertical
+        self._row = next((n for n in (16, 8) if room >= len(hexdump(bytes(n), 0, n))), 4) if self.size.width else 16
+        width = len(hexdump(bytes(self._row), 0, self._row)) if self._hex else \
+            max((len(t) for t in self._text[:2000]), default=0)
         self.set_reactive(LineView.cursor, 0)
         self.reset(width)
         self.scroll_to(0, 0, animate=False, immediate=True)
