@@ -16,6 +16,7 @@ from pdfinspect.tui.app import PdfInspectApp
 from pdfinspect.tui.screens.overview import OverviewScreen
 
 from conftest import ROOT, corpus_files, sample, settle
+from test_recovery import PAGES, build
 
 
 def run(*args):
@@ -91,6 +92,13 @@ def test_check_status_agrees_with_qpdf_check(path):
     assert run(path, "--password", password).returncode == qpdf_status
     if password:  # without it: the structure is checked, the streams cannot be: an error for both
         assert _qpdf("--check", path).returncode == 2 and run(path).returncode == ERRORS
+
+
+@pytest.mark.parametrize("size, warned", [(5, False), (9, False), (3, True)])
+def test_a_trailer_size_below_the_objects_is_a_warning(size, warned):
+    report = check(Document(build(PAGES, b"<< /Size %d /Root 1 0 R >>" % size)))
+    assert ("trailer-size" in {d.code for d in report.warnings}) is warned
+    assert report.status == (WARNINGS if warned else CLEAN)
 
 
 def test_unreadable_object_and_no_pages_are_errors_or_warnings():

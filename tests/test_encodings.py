@@ -13,7 +13,6 @@ from pdfinspect.core.objects import Name, String
 from pdfinspect.core.textstrings import pdfdoc_table
 from pdfinspect.fonts.agl import glyph_to_unicode, is_meaningless
 from pdfinspect.fonts.encodings import (
-    ENCODINGS,
     WINANSI_UNUSED_AS_BULLET,
     apply_differences,
     base_encoding,
@@ -44,17 +43,17 @@ SPEC = {
 @pytest.mark.parametrize("encoding, code, name",
                          [(e, c, n) for e, vals in SPEC.items() for c, n in vals.items()])
 def test_annex_d_spot_values(encoding, code, name):
-    assert ENCODINGS[encoding][code] == name
+    assert base_encoding(encoding)[code] == name
 
 
 def test_every_table_has_256_entries():
-    assert all(len(t) == 256 for t in ENCODINGS.values())
-    assert base_encoding("WinAnsiEncoding") is ENCODINGS["WinAnsiEncoding"]
+    assert all(len(base_encoding(name)) == 256 for name in SPEC)
+    assert base_encoding("WinAnsiEncoding") is base_encoding("WinAnsiEncoding")  # built once
     assert base_encoding("Foo") is None
 
 
 def test_standard_encoding_equals_fonttools():
-    ours = ENCODINGS["StandardEncoding"]
+    ours = base_encoding("StandardEncoding")
     assert [n or ".notdef" for n in ours] == list(FONTTOOLS_STANDARD)
 
 
@@ -64,7 +63,7 @@ def test_macroman_differs_from_fonttools_only_where_annex_d_says():
     # nbspace at 0xCA where note 6 says "space".
     mac_os_only = {0xAD, 0xB0, 0xB2, 0xB3, 0xB6, 0xB7, 0xB8, 0xB9, 0xBA, 0xBD, 0xC3, 0xC5,
                    0xC6, 0xD7, 0xF0}
-    ours = ENCODINGS["MacRomanEncoding"]
+    ours = base_encoding("MacRomanEncoding")
     differing = {c for c in range(256) if (ours[c] or ".notdef") != FONTTOOLS_MACROMAN[c]}
     assert differing == set(range(0x20)) | {0x7F, 0xCA} | mac_os_only
     assert ours[0xDB] == FONTTOOLS_MACROMAN[0xDB] == "currency"
@@ -75,27 +74,27 @@ def _unicode_diffs(table, decode) -> dict[int, str]:
 
 
 def test_winansi_through_agl_equals_cp1252_except_notes():
-    diffs = _unicode_diffs(ENCODINGS["WinAnsiEncoding"],
+    diffs = _unicode_diffs(base_encoding("WinAnsiEncoding"),
                            lambda c: bytes([c]).decode("cp1252", errors="replace"))
     # Note 3 bullets where cp1252 has nothing (and 0x7F, DEL); notes 5 and 6 (hyphen, space).
     assert set(diffs) == WINANSI_UNUSED_AS_BULLET | {0xA0, 0xAD}
 
 
 def test_macroman_through_agl_equals_mac_roman_codec_except_notes():
-    diffs = _unicode_diffs(ENCODINGS["MacRomanEncoding"], lambda c: bytes([c]).decode("mac_roman"))
+    diffs = _unicode_diffs(base_encoding("MacRomanEncoding"), lambda c: bytes([c]).decode("mac_roman"))
     # Note 1: Python follows Apple's change of 0xDB to the euro, PDF keeps currency; note 6.
     assert diffs == {0xCA: "space", 0xDB: "currency"}
 
 
 def test_pdfdoc_names_match_text_string_table():
     table = pdfdoc_table()
-    for code, name in enumerate(ENCODINGS["PDFDocEncoding"]):
+    for code, name in enumerate(base_encoding("PDFDocEncoding")):
         if name is not None:
             assert toUnicode(name) == table[code]
 
 
 def test_macexpert_names_are_exactly_the_expert_character_set():
-    ours = {n for n in ENCODINGS["MacExpertEncoding"] if n is not None}
+    ours = {n for n in base_encoding("MacExpertEncoding") if n is not None}
     assert ours == set(cffIExpertStrings) - {".notdef"}
 
 
@@ -114,26 +113,26 @@ def _tcl_table(name: str) -> list[str]:
 
 def test_symbol_encoding_against_tcl_symbol_table():
     tcl = _tcl_table("symbol")
-    diffs = _unicode_diffs(ENCODINGS["SymbolEncoding"], lambda c: tcl[c])
+    diffs = _unicode_diffs(base_encoding("SymbolEncoding"), lambda c: tcl[c])
     # Same glyph, different Unicode choice: the AGL vs Apple's SYMBOL.TXT (Tcl's source).
     # 0xA0 Euro was added to Symbol after that table was made.
     assert set(diffs) == {0x27, 0x44, 0x57, 0x6D, 0xA0, 0xD2, 0xD3, 0xD4, 0xE0}
     # Codes Tcl fills that Symbol leaves empty: C1 controls, DEL, and Apple's logo at 0xF0.
-    extra = {c for c in range(0x20, 256) if ENCODINGS["SymbolEncoding"][c] is None
+    extra = {c for c in range(0x20, 256) if base_encoding("SymbolEncoding")[c] is None
              and tcl[c] != "\x00" and not 0x7F <= c <= 0x9F}
     assert extra == {0xF0}
 
 
 def test_zapfdingbats_encoding_against_tcl_dingbats_table():
     tcl = _tcl_table("dingbats")
-    table = ENCODINGS["ZapfDingbatsEncoding"]
+    table = base_encoding("ZapfDingbatsEncoding")
     for code, name in enumerate(table):
         if name is not None and not 0x80 <= code <= 0x8D:  # a85–a206 ornaments postdate Tcl's table
             assert glyph_to_unicode(name, zapf_dingbats=True).unicode == tcl[code], hex(code)
 
 
 def test_apply_differences():
-    base = ENCODINGS["StandardEncoding"]
+    base = base_encoding("StandardEncoding")
     table, diags = apply_differences(base, [0x27, Name("quotesingle"), 0xA0, Name("Euro"),
                                             Name("uni20BD")])
     assert (table[0x27], table[0xA0], table[0xA1], table[0x41]) == (
@@ -144,7 +143,7 @@ def test_apply_differences():
 
 def test_apply_differences_reports_bad_entries():
     table, diags = apply_differences(
-        ENCODINGS["WinAnsiEncoding"],
+        base_encoding("WinAnsiEncoding"),
         [Name("early"), 65, Name("alpha"), String(b"x"), 1.5, Name("beta"), 300, Name("lost"),
          255, Name("last"), Name("over"), Name("more"), -1, Name("neg"), 66, Name("ok")])
     assert (table[65], table[66], table[255]) == ("alpha", "ok", "last")

@@ -1,6 +1,7 @@
 """Recovery of damaged files (ISO 32000 7.5.4 gives no method; qpdf and MuPDF scan and merge)."""
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import subprocess
@@ -205,3 +206,35 @@ def test_a_scanned_object_at_another_generation_is_used_as_mupdf_does():
     pages = [PAGES[0], PAGES[1].replace(b"4 0 R", b"4 5 R"), *PAGES[2:]]
     doc = Document(build(pages, b"<< /Size 5 /Root 1 0 R >>"))  # a real xref lists 4 0: 4 5 R is null (7.3.10)
     assert doc.page_count() == 1 and "reference-generation" not in codes(doc)
+
+
+def _pikepdf_file(text: bytes, **save) -> bytes:
+    pikepdf = pytest.importorskip("pikepdf")
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pdf.pages[0].Contents = pdf.make_stream(b"BT /F1 20 Tf 10 20 Td (" + text + b") Tj ET")
+    out = io.BytesIO()
+    pdf.save(out, **save)
+    return out.getvalue()
+
+
+def test_a_file_appended_to_another_is_read_with_its_own_offsets():
+    """pdf.js issue15893: a second, encrypted file appended to a first; the second's offsets
+    count from its own %PDF header, where the first file has objects of the same numbers."""
+    pikepdf = pytest.importorskip("pikepdf")
+    first = _pikepdf_file(b"first, in clear")
+    second = _pikepdf_file(b"second, encrypted", encryption=pikepdf.Encryption(owner="o", user="test", R=4))
+    doc = Document(first + second, password="test")
+    assert "xref-shifted" in codes(doc)
+    content = doc.resolve(doc.get(doc.page_ref(1).num).value["Contents"])
+    assert b"(second, encrypted)" in doc.stream_data(content).data
+    with pytest.raises(PdfError):  # the second file's encryption is the one in force
+        Document(first + second)
+
+
+def test_offsets_counted_from_a_header_after_junk_are_shifted():
+    data = b"MIME junk before the file\r\n" * 4 + _pikepdf_file(b"after junk")
+    doc = Document(data)
+    assert "xref-shifted" in codes(doc) and doc.page_count() == 1
+    assert not {"xref-offset-wrong", "xref-reconstructed"} & codes(doc)  # every entry found where it says
+    assert all(doc.get(n) is not None for n in doc.object_numbers())

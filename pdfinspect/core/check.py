@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, Severity, warning
+from .objects import is_integer
 
 if TYPE_CHECKING:
     from .document import Document
@@ -61,6 +62,10 @@ def check(doc: Document, progress: Callable[[int, int], object] | None = None) -
     if missing:
         doc.note(warning("objects-unreadable", f"{missing} of {total} object(s) listed in use could not be "
                          "read", clause="7.5.4"))
+    size, numbers = doc.trailer.get("Size"), doc.object_numbers()
+    if is_integer(size) and numbers and numbers[-1] >= size:
+        doc.note(warning("trailer-size", f"the trailer's /Size is {size}, but object {numbers[-1]} is in use "
+                         "(/Size is one more than the highest object number)", clause="7.5.5"))
     pages = doc.page_count()
     if pages == 0:
         doc.note(Diagnostic(Severity.ERROR, "pages-none", "no page is reachable from the catalog",

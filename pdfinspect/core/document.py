@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .crypt import EncryptionFacts
 
 _VERSION = re.compile(rb"%PDF-(\d+\.\d+)?")  # the version may be missing or cut ("%PDF-1"): still the header
+_HEADER_ANYWHERE = re.compile(rb"%PDF-\d")
 _LAST_XREF = re.compile(rb"(?<![a-z])xref[\x00\t\n\x0c\r ]+\d")
 
 
@@ -214,12 +215,8 @@ class Document:
             revisions, diags = read_revisions(buf, startxref)
             for d in diags:
                 self.note(d)
-            if not revisions and self.header_offset:
-                revisions, _ = read_revisions(buf, startxref + self.header_offset)
-                if revisions:
-                    self.note(warning("xref-shifted", "xref offsets are relative to the %PDF header",
-                                       offset=startxref, clause="7.5.5",
-                                       repair=f"offsets shifted by {self.header_offset}"))
+            if not revisions:
+                revisions = self._read_shifted(startxref)
         if not revisions:
             last = None
             for m in _LAST_XREF.finditer(buf):
@@ -240,6 +237,21 @@ class Document:
             recovery.merge(self)
         if not revisions or not self._root_ok():
             recovery.rebuild(self)
+
+    def _read_shifted(self, startxref: int) -> list[Revision]:
+        """The revisions read with every offset counted from a %PDF header other than the
+        file's start: junk before the header, or a file appended to another (its offsets
+        count from its own header; the objects of the first file must not stand in for its own)."""
+        bases = [m.start() for m in _HEADER_ANYWHERE.finditer(self.buf) if m.start() > 0]
+        for base in reversed(bases):  # the trailer at the end belongs to the last file
+            if startxref + base >= self.size:
+                continue
+            revisions, _ = read_revisions(self.buf, startxref, base)
+            if revisions:
+                self.note(warning("xref-shifted", f"xref offsets count from the %PDF header at offset {base}",
+                                  offset=startxref + base, clause="7.5.5", repair=f"offsets shifted by {base}"))
+                return revisions
+        return []
 
     def _linearization_dict(self) -> Dict | None:
         """The linearization parameter dictionary (Annex F.2.2), if the first object is one."""

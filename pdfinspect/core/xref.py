@@ -272,12 +272,16 @@ def _prev_offset(section: XrefSection, diags: list[Diagnostic]) -> int | None:
     return None
 
 
-def read_revisions(buf, startxref: int) -> tuple[list[Revision], list[Diagnostic]]:
-    """Follow ``/Prev`` from ``startxref``; return revisions oldest first."""
+def read_revisions(buf, startxref: int, base: int = 0) -> tuple[list[Revision], list[Diagnostic]]:
+    """Follow ``/Prev`` from ``startxref``; return revisions oldest first.
+
+    ``base`` is where the file the offsets count from starts in ``buf`` (a %PDF header after
+    junk, or a second file appended to a first): every offset read is shifted by it.
+    """
     diags: list[Diagnostic] = []
     chain: list[tuple[int, list[XrefSection]]] = []
     seen: set[int] = set()
-    offset = startxref
+    offset = startxref + base
     while offset is not None:
         if offset in seen:
             diags.append(warning("xref-prev-loop", f"/Prev chain loops back to offset {offset}; stopped",
@@ -297,6 +301,7 @@ def read_revisions(buf, startxref: int) -> tuple[list[Revision], list[Diagnostic
         sections = [section]
         stm = section.trailer.get("XRefStm")
         if section.kind == "table" and isinstance(stm, int):
+            stm += base
             hybrid = read_section(buf, stm) if 0 <= stm < len(buf) else None
             if hybrid is None or hybrid.kind != "stream":
                 diags.append(warning("xrefstm-not-found", f"/XRefStm {stm} does not point at an xref stream",
@@ -306,6 +311,8 @@ def read_revisions(buf, startxref: int) -> tuple[list[Revision], list[Diagnostic
                 sections.append(hybrid)
         chain.append((offset, sections))
         offset = _prev_offset(section, diags)
+        if offset is not None:
+            offset += base
     revisions: list[Revision] = []
     for i, (off, sections) in enumerate(reversed(chain)):
         entries = sections[0].entries
@@ -317,5 +324,8 @@ def read_revisions(buf, startxref: int) -> tuple[list[Revision], list[Diagnostic
                 cur = entries.get(num)
                 if cur is None or cur.kind == FREE:
                     entries[num] = e
+        if base:
+            entries = {num: XrefEntry(IN_FILE, e.a + base, e.b) if e.kind == IN_FILE else e
+                       for num, e in entries.items()}
         revisions.append(Revision(i, off, sections[0].trailer, sections, entries))
     return revisions, diags

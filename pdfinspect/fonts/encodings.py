@@ -8,7 +8,7 @@ Every table has 256 entries; ``None`` means the code is not encoded.
 """
 from __future__ import annotations
 
-from pdfminer.latin_enc import ENCODING as _LATIN  # rows (name, std, mac, win, pdf)
+from functools import lru_cache
 
 from ..core.diagnostics import Diagnostic, warning
 from ..core.objects import Name
@@ -21,9 +21,9 @@ Table = tuple[str | None, ...]
 WINANSI_UNUSED_AS_BULLET = frozenset({0x7F, 0x81, 0x8D, 0x8F, 0x90, 0x9D})
 
 
-def _latin(column: int) -> Table:
+def _latin(rows, column: int) -> Table:
     table: list[str | None] = [None] * 256
-    for row in _LATIN:
+    for row in rows:
         code = row[column]
         # "nbspace" is pdfminer's addition: Table D.2 note 6 names the duplicate space at
         # MacRoman 0xCA / WinAnsi 0xA0 "space" (a non-breaking space, typographically the same).
@@ -32,8 +32,13 @@ def _latin(column: int) -> Table:
     return table
 
 
+@lru_cache(maxsize=1)
 def _latin_tables() -> dict[str, Table]:
-    std, mac, win, pdf = (_latin(i) for i in (1, 2, 3, 4))
+    """The four Latin tables, built on first use: pdfminer.six's import reads its installed
+    version's metadata (14 ms), which a document whose fonts bring their own encodings never needs."""
+    from pdfminer.latin_enc import ENCODING  # rows (name, std, mac, win, pdf)
+
+    std, mac, win, pdf = (_latin(ENCODING, i) for i in (1, 2, 3, 4))
     # Annex D.2 note 5: WinAnsi 0xAD (octal 255) is "hyphen" (soft hyphen). pdfminer's
     # latin_enc lists it as a second "space" row, which is wrong.
     win[0xAD] = "hyphen"
@@ -131,12 +136,12 @@ _ZAPF_DINGBATS = _runs(
            "a183 a184 a197 a185 a194 a198 a186 a195 a187 a188 a189 a190 a191"),
 )
 
-ENCODINGS: dict[str, Table] = {
-    **_latin_tables(),
+_WRITTEN_OUT: dict[str, Table] = {
     "MacExpertEncoding": _MAC_EXPERT,
     "SymbolEncoding": _SYMBOL,
     "ZapfDingbatsEncoding": _ZAPF_DINGBATS,
 }
+_LATIN_NAMES = frozenset({"StandardEncoding", "MacRomanEncoding", "WinAnsiEncoding", "PDFDocEncoding"})
 
 # Names a font dictionary's /Encoding (or /BaseEncoding) may use (Table 114 / 9.6.6.1).
 # PDFDocEncoding, SymbolEncoding and ZapfDingbatsEncoding are not among them: the first is
@@ -150,7 +155,9 @@ BUILTIN_FONT_ENCODINGS = {"Symbol": "SymbolEncoding", "ZapfDingbats": "ZapfDingb
 
 def base_encoding(name: str) -> Table | None:
     """The table for an encoding name as written in a PDF, or ``None`` if unknown."""
-    return ENCODINGS.get(name)
+    if name in _LATIN_NAMES:
+        return _latin_tables()[name]
+    return _WRITTEN_OUT.get(name)
 
 
 def apply_differences(base: Table, differences: list) -> tuple[list[str | None], list[Diagnostic]]:

@@ -27,11 +27,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-import pdfminer
-
 from .cmap import CMap, CodespaceRange, Entry, identity_cmap
 
-_DATA = Path(pdfminer.__file__).resolve().parent / "cmap"
 _UCS2 = Path(__file__).resolve().parent / "data" / "cid2unicode.json.gz"
 
 
@@ -39,11 +36,20 @@ def _load(name: str) -> dict | None:
     # Names come from PDF files: accept only plain resource names, no path separators.
     if not name or "/" in name or "\\" in name or "\0" in name or name.startswith("."):
         return None
-    path = _DATA / f"{name}.json.gz"
+    path = _pdfminer_cmaps() / f"{name}.json.gz"
     if not path.is_file():
         return None
     with gzip.open(path, "rt", encoding="utf-8") as f:
         return json.load(f)
+
+
+@lru_cache(maxsize=1)
+def _pdfminer_cmaps() -> Path:
+    """pdfminer.six's CMap folder; the package (whose import reads its own installed version's
+    metadata, 14 ms) is imported only when a predefined CMap is needed."""
+    import pdfminer
+
+    return Path(pdfminer.__file__).resolve().parent / "cmap"
 
 
 def _flatten(trie: dict, prefix: bytes, out: dict[bytes, int]) -> None:
