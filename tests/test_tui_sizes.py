@@ -181,8 +181,13 @@ async def test_every_global_key_works_from_every_screen():
                     await press(pilot, "escape")
                 await press(pilot, key)
                 assert isinstance(app.screen, screen), (start, key)
-            await press(pilot, start, *(["escape"] if start == "slash" else []), "question_mark")
+            await press(pilot, start, *(["escape"] if start == "slash" else []))
+            asked_on = type(app.screen)
+            await press(pilot, "question_mark")
             assert isinstance(app.screen, HelpScreen)
+            table = app.screen.query_one("#help-table").content  # the keys of the screen asked on first
+            first = asked_on.BINDINGS[0]
+            assert str(table.columns[2]._cells[0]) == (first.tooltip or first.description), asked_on
             await press(pilot, "escape")
             await press(pilot, start, *(["escape"] if start == "slash" else []), "g", "4", "enter")  # go-to from anywhere lands in the browser
             assert str(app.screen.query_one("#object-header").render()).startswith("4 0 obj")
