@@ -439,6 +439,50 @@ async def test_enter_in_the_list_or_tree_moves_to_the_object_opened(size):
         assert view.has_focus and str(app.screen.query_one("#object-header").render()).startswith("1 0 obj")
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_help_rows_read_whole_at_every_size(size):
+    """Where, keys and what each binding does, every row of the help drawn whole (the last
+    column wraps under itself)."""
+    from textual.binding import Binding
+    from textual.geometry import Region
+
+    app = PdfInspectApp(Document.open(KAPPA))
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "question_mark")
+        help_screen = app.screen
+        table = help_screen.query_one("#help-table")
+        text = squeeze(" ".join(strip.text for strip in table.render_lines(Region(0, 0, *table.outer_size))))
+        rows = 0
+        for where, bindings in help_screen.groups:
+            for b in bindings:
+                if isinstance(b, Binding):
+                    keys = ", ".join(help_screen.key_display(k.strip()) for k in b.key.split(","))
+                    assert squeeze(f"{where} {keys} {b.tooltip or b.description or b.action}") in text
+                    rows += 1
+        assert rows > 40
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_hex_dump_fits_its_pane_with_its_ascii_column(size):
+    """The dump's bytes a line are chosen for the pane's width, also when the stream is shown
+    before its pane is laid out (opening at a font program drew 16 bytes a line in 44 columns)."""
+    with pikepdf.open(KAPPA) as pdf:
+        program = pdf.pages[0].Resources.Font.F4.FontDescriptor.FontFile
+        num, data = program.objgen[0], program.read_bytes()
+    doc = Document.open(KAPPA)
+    app = PdfInspectApp(doc, "", start_target(doc, num, None))
+    async with app.run_test(size=size) as pilot:
+        for width, height in (size, (80, 24)):  # and once the terminal is made smaller
+            await pilot.resize_terminal(width, height)
+            await press(pilot)
+            view = app.screen.query_one("#stream-view")
+            assert view.kind == "hex" and not view.show_horizontal_scrollbar
+            offset, hex_bytes, text = drawn(view)[1].split("  ", 2)
+            row = len(hex_bytes.split())
+            assert row in (4, 8, 16) and int(offset, 16) == row
+            assert bytes.fromhex(hex_bytes) == data[row:2 * row] and len(text) == row
+
+
 README_KEYS = {"?": "question_mark", "/": "slash", "[": "left_square_bracket", "]": "right_square_bracket"}
 
 
