@@ -193,6 +193,45 @@ async def test_every_global_key_works_from_every_screen():
             assert str(app.screen.query_one("#object-header").render()).startswith("4 0 obj")
 
 
+STARTS = {"o": OverviewScreen, "b": BrowserScreen, "v": RevisionsScreen, "c": StepperScreen, "y": GlyphScreen,
+          "slash": SearchScreen}
+
+
+def to_screen(key: str) -> list[str]:
+    return [key, "B", "T", "enter"] if key == "slash" else [key]  # a search run: its hits have the keys
+
+
+async def test_f1_ctrl_p_tab_and_shift_tab_work_from_every_screen():
+    from textual.command import CommandPalette
+
+    app = PdfInspectApp(Document.open(KAPPA))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for start, screen in STARTS.items():
+            await press(pilot, *to_screen(start))
+            assert isinstance(app.screen, screen)
+            await press(pilot, "f1")
+            assert isinstance(app.screen, HelpScreen), start
+            await press(pilot, "escape", "ctrl+p")
+            assert isinstance(app.screen, CommandPalette), start
+            await press(pilot, "escape")
+            assert isinstance(app.screen, screen)
+            first = app.focused
+            await press(pilot, "tab")
+            assert app.focused is not first, start  # the next pane
+            await press(pilot, "shift+tab")
+            assert app.focused is first, start
+
+
+@pytest.mark.parametrize("start", list(STARTS))
+async def test_q_quits_from_every_screen(start):
+    app = PdfInspectApp(Document.open(KAPPA))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, *to_screen(start))
+        assert isinstance(app.screen, STARTS[start])
+        await press(pilot, "q")
+        assert not app.is_running
+
+
 async def test_back_and_forward_return_to_the_stepper_and_glyph_inspector():
     app = PdfInspectApp(Document.open(KAPPA))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -579,3 +618,9 @@ async def test_the_browser_keys_no_other_test_walks(size):
         assert paged == min(start + 1 + max(1, listing.scrollable_content_region.height - 1), listing.line_count - 1)
         await press(pilot, "pageup")
         assert listing.cursor == max(0, paged - max(1, listing.scrollable_content_region.height - 1))
+        numbers = sorted(doc.object_numbers())
+        await press(pilot, "m", "left_square_bracket")  # the object before the content stream
+        before = numbers[numbers.index(contents) - 1]
+        assert str(app.screen.query_one("#object-header").render()).startswith(f"{before} 0 obj")
+        await press(pilot, "right_square_bracket")
+        assert str(app.screen.query_one("#object-header").render()).startswith(f"{contents} 0 obj")
