@@ -522,6 +522,27 @@ async def test_a_hex_dump_fits_its_pane_with_its_ascii_column(size):
             assert bytes.fromhex(hex_bytes) == data[row:2 * row] and len(text) == row
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_overview_values_wrap_under_themselves_not_under_the_labels(size):
+    from textual.geometry import Region
+
+    from pdfinspect.present.summary import document_summary
+
+    doc = Document.open(sample("encrypted-aes256.pdf"))
+    facts = document_summary(doc, None)
+    labels = {f.label for f in facts.facts}
+    app = PdfInspectApp(doc)
+    async with app.run_test(size=size) as pilot:
+        await press(pilot)
+        panel = app.screen.query_one("#summary")
+        lines = [strip.text for strip in panel.render_lines(Region(0, 0, *panel.outer_size))]
+        for line in lines:  # (the panel has one cell of padding)
+            assert line[1:15].strip() in labels | {""}, line
+        text = squeeze(" ".join(line[15:] for line in lines))
+        for value in [f.value for f in facts.facts if f.label != "Objects"] + list(facts.security):
+            assert squeeze(value) in text
+
+
 README_KEYS = {"?": "question_mark", "/": "slash", "[": "left_square_bracket", "]": "right_square_bracket"}
 
 

@@ -1,6 +1,8 @@
 """What is in this file: identity, structure, repairs, and entry points to follow."""
 from __future__ import annotations
 
+import textwrap
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -27,16 +29,26 @@ _STYLES = {"error": "bold red", "warning": "yellow", "info": "dim", "code": "bol
            "repair": "green"}
 
 
-def summary(doc, numbers: list[int] | None) -> Text:
+LABEL = 14  # the width of the facts' label column
+
+
+def fact_row(t: Text, label: str, value: str, style: str = "", width: int = 0) -> None:
+    """``label`` and ``value`` as a row of ``t``, the value wrapped under itself to fit ``width``
+    cells (0: not wrapped), not back under the label."""
+    t.append(f"{label:<{LABEL}}", style="bold")
+    lines = textwrap.wrap(value, width - LABEL) if width > 2 * LABEL else [value]
+    t.append(("\n" + " " * LABEL).join(lines or [""]) + "\n", style=style)
+
+
+def summary(doc, numbers: list[int] | None, width: int = 0) -> Text:
     """The facts block of the overview (:func:`pdfinspect.present.summary.document_summary`);
     ``numbers`` are the in-use object numbers (``None`` while a worker lists them)."""
     facts = document_summary(doc, numbers)
     t = Text()
     for fact in facts.facts:
-        t.append(f"{fact.label:<14}", style="bold")
-        t.append(fact.value + "\n", style="bold yellow" if fact.role == WARN else "")
+        fact_row(t, fact.label, fact.value, "bold yellow" if fact.role == WARN else "", width)
     for line in facts.security:
-        t.append(f"{'':<14}{line}\n")
+        fact_row(t, "", line, "", width)
     t.rstrip()
     return t
 
@@ -52,13 +64,12 @@ def diagnostics_text(doc) -> Text:
     return t
 
 
-def check_text(report: CheckReport) -> Text:
+def check_text(report: CheckReport, width: int = 0) -> Text:
     """The result of a whole-file check: its counts, every error and warning, the verdict."""
     *counts, verdict = check_rows(report)
     t = Text()
     for row in counts:
-        t.append(f"{row.label:<14}", style="bold")
-        t.append(row.value + "\n", style="bold yellow" if row.role == WARN else "")
+        fact_row(t, row.label, row.value, "bold yellow" if row.role == WARN else "", width)
     for d in report.errors + report.warnings:
         t.append_text(styled(diagnostic_parts(d), _STYLES))
         t.append("\n")
@@ -99,6 +110,7 @@ class OverviewScreen(ReportsFailures, Screen):
         Binding("x", "check", "Check file", id="check-file",
                 tooltip="Parse every object and decode every stream, as pdfinspect check does"),
     ]
+    report: CheckReport | None = None  # the whole-file check's, once it ran
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -129,9 +141,14 @@ class OverviewScreen(ReportsFailures, Screen):
     def on_numbers_ready(self, _) -> None:
         self.show_summary()
 
+    def on_resize(self) -> None:
+        self.show_summary()  # the facts are wrapped for the width
+        if self.report is not None:
+            self._check_done(self.report)
+
     def show_summary(self) -> None:
         try:
-            text = summary(self.app.doc, self.app.numbers)
+            text = summary(self.app.doc, self.app.numbers, self.query_one("#summary").content_region.width)
         except Exception as e:  # keep the screen up whatever the core did
             text = Text(f"error: {safe_line(str(e))}", style="red")
         self.query_one("#summary", Static).update(text)
@@ -168,8 +185,9 @@ class OverviewScreen(ReportsFailures, Screen):
         self.query_one("#check", Static).update(f"checking… {done:,} of {total:,} objects")
 
     def _check_done(self, report: CheckReport) -> None:
+        self.report = report
         panel = self.query_one("#check", Static)
-        panel.update(check_text(report))
+        panel.update(check_text(report, panel.content_region.width))
         self.call_after_refresh(panel.scroll_visible, animate=False)
         self.post_message(self.CheckDone(report))
 
