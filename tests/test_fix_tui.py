@@ -37,7 +37,8 @@ async def test_write_fixed_copy_then_see_its_revision(size, tmp_path):
         field.value = str(src)  # the input itself is refused
         await press(pilot, "ctrl+s")
         assert "input is never written" in str(screen.query_one("#fix-status").render())
-        field.value = str(tmp_path / "out.pdf")
+        await press(pilot, "ctrl+u", *str(tmp_path / "out.pdf"))  # the path is typed: the field has the keys
+        assert field.value == str(tmp_path / "out.pdf")
         await press(pilot, "ctrl+s")
     assert app.return_value == OpenRevisions(str(tmp_path / "out.pdf"))
     assert src.read_bytes() == original

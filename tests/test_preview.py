@@ -103,6 +103,10 @@ async def test_glyph_inspector_shows_every_glyph_of_the_font_and_code():
         assert drawn[SELECTED] == len(same_code) == row.count
         assert drawn[OPERATOR] == len(same_font)
         assert OTHER not in drawn
+        await press(pilot, "Z")  # zoomed to the code's glyphs, and back
+        assert pane.request[3] is not None and SELECTED in colours(pane)
+        await press(pilot, "Z")
+        assert pane.request[3] is None
 
 
 async def test_preview_key_is_in_help_and_none_turns_it_off():

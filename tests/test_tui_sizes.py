@@ -181,11 +181,55 @@ async def test_every_global_key_works_from_every_screen():
                     await press(pilot, "escape")
                 await press(pilot, key)
                 assert isinstance(app.screen, screen), (start, key)
-            await press(pilot, start, *(["escape"] if start == "slash" else []), "question_mark")
+            await press(pilot, start, *(["escape"] if start == "slash" else []))
+            asked_on = type(app.screen)
+            await press(pilot, "question_mark")
             assert isinstance(app.screen, HelpScreen)
+            table = app.screen.query_one("#help-table").content  # the keys of the screen asked on first
+            first = asked_on.BINDINGS[0]
+            assert str(table.columns[2]._cells[0]) == (first.tooltip or first.description), asked_on
             await press(pilot, "escape")
             await press(pilot, start, *(["escape"] if start == "slash" else []), "g", "4", "enter")  # go-to from anywhere lands in the browser
             assert str(app.screen.query_one("#object-header").render()).startswith("4 0 obj")
+
+
+STARTS = {"o": OverviewScreen, "b": BrowserScreen, "v": RevisionsScreen, "c": StepperScreen, "y": GlyphScreen,
+          "slash": SearchScreen}
+
+
+def to_screen(key: str) -> list[str]:
+    return [key, "B", "T", "enter"] if key == "slash" else [key]  # a search run: its hits have the keys
+
+
+async def test_f1_ctrl_p_tab_and_shift_tab_work_from_every_screen():
+    from textual.command import CommandPalette
+
+    app = PdfInspectApp(Document.open(KAPPA))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for start, screen in STARTS.items():
+            await press(pilot, *to_screen(start))
+            assert isinstance(app.screen, screen)
+            await press(pilot, "f1")
+            assert isinstance(app.screen, HelpScreen), start
+            await press(pilot, "escape", "ctrl+p")
+            assert isinstance(app.screen, CommandPalette), start
+            await press(pilot, "escape")
+            assert isinstance(app.screen, screen)
+            first = app.focused
+            await press(pilot, "tab")
+            assert app.focused is not first, start  # the next pane
+            await press(pilot, "shift+tab")
+            assert app.focused is first, start
+
+
+@pytest.mark.parametrize("start", list(STARTS))
+async def test_q_quits_from_every_screen(start):
+    app = PdfInspectApp(Document.open(KAPPA))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, *to_screen(start))
+        assert isinstance(app.screen, STARTS[start])
+        await press(pilot, "q")
+        assert not app.is_running
 
 
 async def test_back_and_forward_return_to_the_stepper_and_glyph_inspector():
@@ -396,6 +440,88 @@ async def test_revision_sides_are_wide_enough_to_read(size):
         assert any(f"/Title ({title})" in line for line in drawn(screen.query_one("#after-view")))
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_referrers_wrap_in_their_pane_and_every_line_follows_its_referrer(size):
+    """At 80x24 the referrers pane is 16 columns: "3 0 R /Resources /Font /F4" was cut."""
+    with pikepdf.open(KAPPA) as pdf:
+        page, font = pdf.pages[0].obj.objgen, pdf.pages[0].Resources.Font.F4.objgen
+    doc = Document.open(KAPPA)
+    app = PdfInspectApp(doc, "", start_target(doc, font[0], None))
+    async with app.run_test(size=size) as pilot:
+        await press(pilot)
+        panel = app.screen.query_one("#backrefs")
+        assert not panel.show_horizontal_scrollbar
+        assert squeeze(" ".join(drawn(panel))) == f"{page[0]} {page[1]} R /Resources /Font /F4"
+        await press(pilot, "f", "end", "enter")  # the last line, a continuation at 80x24
+        assert str(app.screen.query_one("#object-header").render()).startswith(f"{page[0]} {page[1]} obj")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_enter_in_the_list_or_tree_moves_to_the_object_opened(size):
+    """The list keeps the width it takes while focused (55% under 120 columns) only until
+    enter opens an object: then the object pane has the focus and the room."""
+    with pikepdf.open(KAPPA) as pdf:
+        font = pdf.pages[0].Resources.Font.F4.objgen[0]
+    app = PdfInspectApp(Document.open(KAPPA))
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "b", "l")
+        listing = app.screen.query_one("#object-list")
+        listing.cursor = next(i for i in range(listing.line_count) if drawn(listing)[i].split()[0] == str(font))
+        await press(pilot, "enter")
+        view, nav = app.screen.query_one("#object-view"), app.screen.query_one("#nav")
+        assert str(app.screen.query_one("#object-header").render()).startswith(f"{font} 0 obj")
+        assert view.has_focus and view.size.width > nav.size.width
+        assert any(line.strip() == "/BaseFont /PDFInspectKappa" for line in drawn(view))
+        await press(pilot, "l")
+        assert listing.has_focus and drawn(listing)[listing.cursor].split()[0] == str(font)
+        await press(pilot, "t", "down", "down", "enter")  # the tree: trailer, /Size, /Root
+        assert view.has_focus and str(app.screen.query_one("#object-header").render()).startswith("1 0 obj")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_help_rows_read_whole_at_every_size(size):
+    """Where, keys and what each binding does, every row of the help drawn whole (the last
+    column wraps under itself)."""
+    from textual.binding import Binding
+    from textual.geometry import Region
+
+    app = PdfInspectApp(Document.open(KAPPA))
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "question_mark")
+        help_screen = app.screen
+        table = help_screen.query_one("#help-table")
+        text = squeeze(" ".join(strip.text for strip in table.render_lines(Region(0, 0, *table.outer_size))))
+        rows = 0
+        for where, bindings in help_screen.groups:
+            for b in bindings:
+                if isinstance(b, Binding):
+                    keys = ", ".join(help_screen.key_display(k.strip()) for k in b.key.split(","))
+                    assert squeeze(f"{where} {keys} {b.tooltip or b.description or b.action}") in text
+                    rows += 1
+        assert rows > 40
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_hex_dump_fits_its_pane_with_its_ascii_column(size):
+    """The dump's bytes a line are chosen for the pane's width, also when the stream is shown
+    before its pane is laid out (opening at a font program drew 16 bytes a line in 44 columns)."""
+    with pikepdf.open(KAPPA) as pdf:
+        program = pdf.pages[0].Resources.Font.F4.FontDescriptor.FontFile
+        num, data = program.objgen[0], program.read_bytes()
+    doc = Document.open(KAPPA)
+    app = PdfInspectApp(doc, "", start_target(doc, num, None))
+    async with app.run_test(size=size) as pilot:
+        for width, height in (size, (80, 24)):  # and once the terminal is made smaller
+            await pilot.resize_terminal(width, height)
+            await press(pilot)
+            view = app.screen.query_one("#stream-view")
+            assert view.kind == "hex" and not view.show_horizontal_scrollbar
+            offset, hex_bytes, text = drawn(view)[1].split("  ", 2)
+            row = len(hex_bytes.split())
+            assert row in (4, 8, 16) and int(offset, 16) == row
+            assert bytes.fromhex(hex_bytes) == data[row:2 * row] and len(text) == row
+
+
 README_KEYS = {"?": "question_mark", "/": "slash", "[": "left_square_bracket", "]": "right_square_bracket"}
 
 
@@ -492,3 +618,9 @@ async def test_the_browser_keys_no_other_test_walks(size):
         assert paged == min(start + 1 + max(1, listing.scrollable_content_region.height - 1), listing.line_count - 1)
         await press(pilot, "pageup")
         assert listing.cursor == max(0, paged - max(1, listing.scrollable_content_region.height - 1))
+        numbers = sorted(doc.object_numbers())
+        await press(pilot, "m", "left_square_bracket")  # the object before the content stream
+        before = numbers[numbers.index(contents) - 1]
+        assert str(app.screen.query_one("#object-header").render()).startswith(f"{before} 0 obj")
+        await press(pilot, "right_square_bracket")
+        assert str(app.screen.query_one("#object-header").render()).startswith(f"{contents} 0 obj")

@@ -1,7 +1,7 @@
 """SVG snapshots of the main screens on sample files (accept changes: pytest --snapshot-update)."""
 from __future__ import annotations
 
-from conftest import sample, settle
+from conftest import press, sample, settle
 
 from pdfinspect.core.document import Document
 from pdfinspect.tui import start_target
@@ -106,3 +106,53 @@ def test_search_page_text_at_80x24(snap_compare):
         await settle(pilot)
 
     assert snap_compare(app_on("pages.pdf"), terminal_size=SMALL, run_before=search)
+
+
+async def _field_reads(pilot, selector: str, value: str) -> None:
+    """Put a path in a prompt's field: the proposed one is absolute, and differs per checkout."""
+    pilot.app.screen.query_one(selector).value = value
+    await settle(pilot)
+
+
+def test_fix_prompt_at_80x24(snap_compare):
+    async def fix(pilot) -> None:
+        await press(pilot, "w")
+        await _field_reads(pilot, "#fix-output", "kappa-fixed.pdf")
+
+    assert snap_compare(content_app("kappa.pdf", "glyphs"), terminal_size=SMALL, run_before=fix)
+
+
+def test_export_prompt_at_80x24(snap_compare):
+    async def export(pilot) -> None:
+        await press(pilot, "e")
+        await _field_reads(pilot, "#export-output", "font-8.pfb")
+
+    assert snap_compare(app_on("kappa.pdf", 8), terminal_size=SMALL, run_before=export)
+
+
+def test_stepper_preview_at_80x24(snap_compare):
+    async def preview(pilot) -> None:
+        await press(pilot, "t", "i")
+
+    assert snap_compare(content_app("kappa.pdf", "stepper"), terminal_size=SMALL, run_before=preview)
+
+
+def test_glyphs_preview_at_80x24(snap_compare):
+    async def preview(pilot) -> None:
+        await press(pilot, "i")
+
+    assert snap_compare(content_app("kappa.pdf", "glyphs"), terminal_size=SMALL, run_before=preview)
+
+
+def test_password_prompt_at_80x24(snap_compare, tmp_path):
+    import pikepdf
+
+    from pdfinspect.tui import encryption_facts
+    from pdfinspect.tui.password import PasswordApp
+
+    path = tmp_path / "locked.pdf"
+    with pikepdf.new() as pdf:
+        pdf.add_blank_page()
+        pdf.save(path, encryption=pikepdf.Encryption(user="secret", owner="owner", R=6))
+    app = PasswordApp(path, encryption_facts(path), "no password given opens it")
+    assert snap_compare(app, terminal_size=SMALL, run_before=settle)

@@ -320,7 +320,8 @@ class PdfInspectApp(App):
                   ("revisions", RevisionsScreen.BINDINGS), ("search", SearchScreen.BINDINGS),
                   ("lists", LineView.BINDINGS), ("tree", Tree.BINDINGS), ("go-to prompt", GotoBar.KEYS),
                   ("stepper", StepperScreen.BINDINGS), ("glyph inspector", GlyphScreen.BINDINGS)]
-        self.push_screen(HelpScreen(groups))
+        here = type(self.screen).BINDINGS  # the keys of the screen help is asked on come first
+        self.push_screen(HelpScreen(sorted(groups, key=lambda group: group[1] is not here)))
 
     # -- back-references ---------------------------------------------------------------
     def reopen(self) -> Document:

@@ -19,7 +19,8 @@ from pdfinspect.present.text import safe_line
 
 from ..failures import ReportsFailures, failure_line
 from ..messages import TRAILER_REF, ObjectRequested, Target, object_ref
-from ..widgets.line_view import LineView, RefList, note
+from ..widgets.column_list import WrappedList
+from ..widgets.line_view import LineView, note
 from ..widgets.object_list import ObjectList
 from ..widgets.object_tree import ObjectTree
 from ..widgets.object_view import ObjectView, object_items
@@ -106,7 +107,7 @@ class BrowserScreen(ReportsFailures, Screen):
             with Vertical(id="side"):
                 yield Static("Referenced by", classes="panel-title")
                 yield ProgressBar(id="backrefs-progress", show_eta=False)
-                yield RefList(id="backrefs")
+                yield WrappedList(id="backrefs")  # a referrer's key path wraps in the narrow pane
         yield Footer()
 
     def on_mount(self) -> None:
@@ -221,12 +222,12 @@ class BrowserScreen(ReportsFailures, Screen):
             view.call_after_refresh(view.scroll_to, y=max(view.marked - 2, 0), animate=False, immediate=True)
 
     def show_backrefs(self) -> None:
-        panel = self.query_one("#backrefs", RefList)
+        panel = self.query_one("#backrefs", WrappedList)
         loading = self.query_one("#backrefs-progress", ProgressBar)
         target = self.shown
         if target is None or target.ref is None:
             loading.display = False
-            panel.set_items([note("(the trailer is not an object)")])
+            panel.set_entries([note("(the trailer is not an object)")])
             return
         from_trailer = [(Content.assemble(("trailer", "$text-accent underline"), " ", line.key or ""),
                          TRAILER_REF, None)
@@ -235,14 +236,14 @@ class BrowserScreen(ReportsFailures, Screen):
         loading.display = refs is None
         if refs is None:
             self.on_backrefs_progress(self.app.index_progress)
-            panel.set_items(from_trailer + [note("indexing references…")])
+            panel.set_entries(from_trailer + [note("indexing references…")])
             return
         items = from_trailer
         for br in refs:
             path = safe_line(" ".join(br.path))
             items.append((Content.assemble((f"{br.source.num} {br.source.gen} R", "$text-accent underline"),
                                            " ", path), br.source, None))
-        panel.set_items(items or [note("nothing refers to this object")])
+        panel.set_entries(items or [note("nothing refers to this object")])
 
     def on_backrefs_progress(self, progress: tuple[int, int] | None) -> None:
         if progress is not None:
@@ -259,10 +260,18 @@ class BrowserScreen(ReportsFailures, Screen):
         event.stop()
         revision = self.shown.revision if self.shown and event.view.id == "object-view" else None
         self.post_message(ObjectRequested(Target.of(event.ref, revision, event.key)))
+        if event.view.id == "object-list":
+            self.to_the_object()
 
     def on_object_tree_opened(self, event: ObjectTree.Opened) -> None:
         event.stop()
         self.post_message(ObjectRequested(Target(event.ref, None, event.key)))
+        self.to_the_object()
+
+    def to_the_object(self) -> None:
+        """Opened from the tree or list: the object pane takes the focus, and with it the
+        width the focused tree or list had (at 80x24 the object was 20 columns); t or l go back."""
+        self.query_one(ObjectView).focus()
 
     def action_toggle_raw(self) -> None:
         if self._obj is not None and isinstance(self._obj.value, Stream):

@@ -31,6 +31,8 @@ def default_output(path: str | None) -> str:
 class FixScreen(ModalScreen[str | None]):
     """The plan for one font, an output path, and save; ``escape`` cancels."""
 
+    AUTO_FOCUS = "#fix-output"  # the keys typed are the path (shift+tab reaches the plan to scroll it)
+
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="fix-cancel", tooltip="Close without writing"),
                 Binding("ctrl+s", "save", "Save", id="fix-save", tooltip="Write the fixed copy")]
     DEFAULT_CSS = """

@@ -48,14 +48,26 @@ class StreamView(LineView):
         self._tail = list(tail)
         self._chunks = {}
         self._text = text or []
-        # keep the ASCII column on screen, beside the scrollbar a long dump has
-        room = self.size.width - self.styles.scrollbar_size_vertical
-        self._row = next((n for n in (16, 8) if room >= len(hexdump(bytes(n), 0, n))), 4) if self.size.width else 16
-        width = len(hexdump(bytes(self._row), 0, self._row)) if self._hex else \
-            max((len(t) for t in self._text[:2000]), default=0)
+        self._row = self.bytes_per_row()
         self.set_reactive(LineView.cursor, 0)
-        self.reset(width)
+        self.reset(self.content_width())
         self.scroll_to(0, 0, animate=False, immediate=True)
+
+    def bytes_per_row(self) -> int:
+        """16, 8 or 4 bytes a hex line: what keeps the ASCII column on screen beside the
+        scrollbar a long dump has (16 while the view has no size yet: on_resize fits it)."""
+        room = self.size.width - self.styles.scrollbar_size_vertical
+        return next((n for n in (16, 8) if room >= len(hexdump(bytes(n), 0, n))), 4) if self.size.width else 16
+
+    def content_width(self) -> int:
+        if self._hex:
+            return len(hexdump(bytes(self._row), 0, self._row))
+        return max((len(t) for t in self._text[:2000]), default=0)
+
+    def on_resize(self) -> None:
+        if self._hex and self.bytes_per_row() != self._row:  # shown before it was laid out, or resized
+            self._row = self.bytes_per_row()
+            self.reset(self.content_width())
 
     @property
     def kind(self) -> str:
