@@ -32,6 +32,7 @@ SHOTS = [
     ("stepper-80x24", "kappa.pdf", None, ["c", "t"]),
     ("glyphs-80x24", "kappa.pdf", None, ["y"]),
     ("browser-80x24", "kappa.pdf", 4, []),
+    ("revisions-80x24", "incremental.pdf", None, ["v"]),
     ("preview", "content.pdf", None, ["ctrl+p", *"step 1", "enter", "t", "t", "i"]),
     ("preview-zoom", "content.pdf", None, ["ctrl+p", *"step 1", "enter", "t", "t", "i", "Z"]),
 ]
