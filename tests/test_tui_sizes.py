@@ -133,6 +133,33 @@ def test_columns_are_dropped_least_needed_first_and_the_rest_fit():
             assert sum(GLYPH_COLUMNS[i].least for i in needed[:len(kept) + 1]) + len(kept) > width
 
 
+async def test_a_wrapped_list_wraps_up_to_its_limit_then_scrolls_sideways():
+    """Wrapping costs ~50 us an entry on the UI thread: a list of an object's 10,000 referrers
+    is not wrapped."""
+    from textual.app import App
+    from textual.content import Content
+
+    from pdfinspect.tui.widgets.column_list import WRAP_LIMIT, WrappedList
+
+    class Host(App):
+        CSS = "WrappedList { width: 20; }"
+
+        def compose(self):
+            yield WrappedList(id="wrapped")
+
+    app = Host()
+    async with app.run_test(size=(40, 10)) as pilot:
+        view = app.query_one(WrappedList)
+        long = "3737 0 R /Resources /ProcSet"
+        for count in (3, WRAP_LIMIT + 1):
+            view.set_entries([(Content(long), None, None)] * count)
+            await settle(pilot)
+            wrapped = count <= WRAP_LIMIT
+            assert (view.line_count > count) == wrapped and view.show_horizontal_scrollbar != wrapped
+            if wrapped:
+                assert squeeze(" ".join(c.plain for c, _, _ in view.items)) == " ".join([long] * count)
+
+
 def test_tabs_are_expanded_before_they_reach_the_terminal():
     lines = text_lines(b"BT\t/F1 12 Tf\n\tET")
     assert lines == ["BT      /F1 12 Tf", "        ET"]

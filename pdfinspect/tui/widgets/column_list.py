@@ -145,6 +145,7 @@ class ColumnList(PickList):
 
 
 HANGING = 3  # cells a wrapped line's continuation is indented by
+WRAP_LIMIT = 1000  # entries a WrappedList wraps (~50 us each on the UI thread); past it, lines scroll sideways
 
 
 def wrap_hanging(content: Content, width: int) -> list[Content]:
@@ -160,7 +161,8 @@ def wrap_hanging(content: Content, width: int) -> list[Content]:
 class WrappedList(PanelList):
     """A PanelList whose long lines wrap to its width (so nothing is out of sight to the
     right): each entry ``(content, ref, key)`` takes as many lines as it needs, every one
-    of them following the entry's reference."""
+    of them following the entry's reference. A list of more than :data:`WRAP_LIMIT` entries
+    (an object 10,000 others refer to) is not wrapped: its lines scroll sideways."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -173,6 +175,9 @@ class WrappedList(PanelList):
         self.set_items(self._wrap())
 
     def _wrap(self) -> list[tuple[Content, Ref | None, str | None]]:
+        if len(self.entries) > WRAP_LIMIT:
+            self._wrapped_for, self.entry_of = -1, list(range(len(self.entries)))
+            return list(self.entries)
         lines, width = [], self.row_width(len(self.entries))
         for wrap_width in (width, self.row_width(10 ** 9)):  # again if the wrapped lines need a scrollbar
             lines = [(n, part) for n, (content, _, _) in enumerate(self.entries)
@@ -185,6 +190,8 @@ class WrappedList(PanelList):
         return [(part, *self.entries[n][1:]) for n, part in lines]
 
     def on_resize(self) -> None:
+        if len(self.entries) > WRAP_LIMIT:
+            return
         if self.content_region.width and self.row_width(len(self._items)) != self._wrapped_for:
             entry = self.entry_of[self.cursor] if self.entry_of else 0
             self._items = self._wrap()
