@@ -343,7 +343,7 @@ def test_a_font_missing_from_the_resources_gets_a_stand_in_and_says_so(tmp_path)
 
     pdf = _page(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Courier),
                 b"")
-    pdf.pages[0].Contents = pdf.make_stream(b"BT /F1 10 Tf 10 10 Td (ok) Tj /F9 20 Tf (Gone \222) Tj ET")
+    pdf.pages[0].Contents = pdf.make_stream(b"BT /F8 9 Tf /F1 10 Tf 10 10 Td (ok) Tj /F9 20 Tf (Gone \222) Tj ET")
     pdf.save(tmp_path / "missing.pdf")
     doc = Document.open(tmp_path / "missing.pdf")
     records = list(page_glyphs(doc, doc.page_ref(1)))
@@ -363,3 +363,4 @@ def test_a_font_missing_from_the_resources_gets_a_stand_in_and_says_so(tmp_path)
     assert missing.reason("font_missing").codes == tuple(sorted({r.glyph.code for r in stand_in}))
     assert missing.diagnosis.startswith("/F9 is not in the /Font resources")
     assert reports[("F1",)].reason("font_missing") is None
+    assert len(reports) == 2  # /F8's stand-in shows nothing: not reported

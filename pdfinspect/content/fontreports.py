@@ -86,5 +86,7 @@ def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | N
             tally.steps(iter_steps(doc, ref, fonts, content=False), n)
     if progress is not None:
         progress(len(numbers), len(numbers))
+    # every font a Tf selected is reported, used or not; a stand-in for a missing font only where it shows glyphs
     return [report(font, tuple(tally.seen.get(font, {}).values()), tuple(sorted(tally.names.get(font, ()))),
-                   tuple(sorted(tally.used_on.get(font, ()))), resolver) for font in fonts]
+                   tuple(sorted(tally.used_on.get(font, ()))), resolver) for font in fonts
+            if font.substitute_for is None or font in tally.seen]
