@@ -350,6 +350,22 @@ async def test_text_drawn_so_far_shows_the_current_operators_glyphs(size):
 
 
 @pytest.mark.asyncio
+async def test_source_and_text_are_laid_out_again_when_the_terminal_shrinks():
+    app = app_on(CONTENT, "stepper")
+    async with app.run_test(size=(200, 60)) as pilot:
+        await press(pilot)
+        screen = app.screen
+        last = max(i for i, step in enumerate(screen.ops.steps) if step.glyphs and not step.depth)
+        screen.ops.cursor = last
+        await press(pilot)
+        step = screen.ops.steps[last]
+        await pilot.resize_terminal(80, 24)
+        await press(pilot)
+        assert marked(screen.query_one("#step-source")).rstrip().endswith(step.op)
+        assert marked(screen.query_one("#step-text")).startswith(screen.records[screen.first_record[last]].unicode[:1])
+
+
+@pytest.mark.asyncio
 @pytest.mark.parametrize("view, module, name", [("stepper", "stepper", "iter_steps"),
                                                 ("glyphs", "glyphs", "page_glyphs")])
 async def test_a_page_the_core_fails_on_says_so_instead_of_running_forever(monkeypatch, tmp_path, view, module, name):

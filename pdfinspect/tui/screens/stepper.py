@@ -264,6 +264,11 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         self.show_path(0)
         self.update_preview()  # an image step (no glyphs, no path) changes it too
 
+    def on_resize(self) -> None:
+        """The source and the text drawn so far are laid out for the panels' size: again."""
+        self._shown.pop("text", None)
+        self.show_step(self.ops.cursor)
+
     def _changed(self, panel: str, key) -> bool:
         """Whether ``panel`` is to show something new (``key`` says what), noting it if so."""
         if panel in self._shown and self._shown[panel] == key:
