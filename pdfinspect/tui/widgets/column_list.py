@@ -103,6 +103,7 @@ Cells = Sequence[tuple[str, str]]
 
 
 def column_line(columns: Sequence[Column], widths: Sequence[int], cells: Cells) -> Content:
+    """A row's cells in the columns :func:`column_widths` kept, fitted to their widths."""
     parts: list[tuple[str, str] | str] = []
     for column, width, (text, style) in zip(columns, widths, cells):
         if width:
@@ -126,7 +127,6 @@ class ColumnList(PickList):
 
     def set_rows(self, rows: list[tuple[Cells | Content, Ref | None, str | None]], cursor: int = 0) -> None:
         self.rows = rows
-        self._laid_out_for = -1
         self.set_items(self._lay_out(), cursor)
 
     def _lay_out(self) -> list[tuple[Content, Ref | None, str | None]]:
