@@ -350,6 +350,25 @@ async def test_text_drawn_so_far_shows_the_current_operators_glyphs(size):
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(80, 24), SIZE])
+async def test_what_each_operator_changed_is_in_sight(size):
+    """The state panel has six rows at 80x24: "changed" was the twelfth."""
+    from textual.geometry import Region
+
+    app = app_on(CONTENT, "stepper")
+    async with app.run_test(size=size) as pilot:
+        await press(pilot)
+        screen = app.screen
+        panel = screen.query_one("#step-state")
+        for i, step in enumerate(screen.ops.steps[1:], 1):
+            screen.ops.cursor = i
+            await pilot.pause()
+            lines = [strip.text.strip() for strip in panel.render_lines(Region(0, 0, *panel.outer_size))]
+            assert lines[0].startswith(f"step    {i}  {step.op}")
+            assert any(line.startswith("changed ") for line in lines), (step.op, lines)
+
+
+@pytest.mark.asyncio
 async def test_source_and_text_are_laid_out_again_when_the_terminal_shrinks():
     app = app_on(CONTENT, "stepper")
     async with app.run_test(size=(200, 60)) as pilot:

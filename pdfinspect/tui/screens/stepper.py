@@ -49,9 +49,11 @@ SOURCE_LINES, SOURCE_BEFORE = 8, 3  # lines of source shown, at most this many b
 
 
 def state_text(step: Step, prev: Step | None = None) -> Text:
-    """The state panel: :func:`pdfinspect.present.content.state_rows`, labels in bold."""
+    """The state panel: :func:`pdfinspect.present.content.state_rows`, labels in bold; what
+    the operator changed and what went wrong come right under the step (80x24 shows six rows)."""
+    first, *rest = state_rows(step, prev)
     out = Text()
-    for row in state_rows(step, prev):
+    for row in [first, *sorted(rest, key=lambda r: not (r.role == DIAGNOSTIC or r.label == "changed"))]:
         if row.role == DIAGNOSTIC:
             out.append(f"{row.label} {row.value}\n", style="red")
         else:
