@@ -119,6 +119,9 @@ async def test_breakpoint_on_an_operator_name_and_continue():
         assert screen.ops.cursor == tjs[1]
         await press(pilot, "m", "home", "c")  # breakpoint off again: c stays put
         assert screen.ops.breakpoints == set() and screen.ops.cursor == 0
+        hint = str(list(app._notifications)[-1].message)  # and says which key sets one: m, bound to it
+        key = hint.split("no breakpoints: ", 1)[1].split()[0]
+        assert [b.action for b in StepperScreen.BINDINGS if b.key == key] == ["breakpoint"]
 
 
 @pytest.mark.asyncio

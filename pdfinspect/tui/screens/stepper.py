@@ -339,7 +339,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
 
     def action_continue(self) -> None:
         if not self.ops.breakpoints:
-            self.notify("no breakpoints: b sets one on the current operator's name", severity="warning")
+            self.notify("no breakpoints: m sets one on the current operator's name", severity="warning")
             return
         marks = self.ops.breakpoints
         self._seek(1, lambda s: s.op in marks, "no breakpoint ahead" + (" yet (still running)" if self.running else ""))
