@@ -12,6 +12,7 @@ memory is the child's maximum resident set size. Prints times and the ratios to 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import resource
 import shutil
@@ -166,7 +167,11 @@ def main() -> int:
     bench_heap(args.file)
     if args.skip_peers:
         return 0
-    for name, show, scan in (("pdfminer.six", MINER_SHOW, MINER_SCAN), ("pypdf", PYPDF_SHOW, PYPDF_SCAN)):
+    for name, module, show, scan in (("pdfminer.six", "pdfminer", MINER_SHOW, MINER_SCAN),
+                                     ("pypdf", "pypdf", PYPDF_SHOW, PYPDF_SCAN)):
+        if importlib.util.find_spec(module) is None:
+            print(f"    {name:<12} not installed: left out (pip install {name})")
+            continue
         a = best(show, args.file, args.object, repeat=args.repeat)
         b = timed(scan, args.file)[0]
         print(f"    {name:<12} (a) {a:.3f} s  ratio ours/theirs {ours_a / a:.2f}   "

@@ -96,17 +96,23 @@ class Encoder:
         self.doc = doc
         self.entries = doc.xref(revision)
         self.dangling: set[Ref] = set()
+        self._nulls: dict[Ref, bool] = {}  # a reference's answer: pages, fonts and parents are referred to often
 
     def _is_null(self, value) -> bool:
         if value is None:
             return True
         if type(value) is not Ref:
             return False
-        e = self.entries.get(value.num)
-        if e is None or e.kind == FREE or e.gen != value.gen:
-            self.dangling.add(value)
-            return True
-        return self._holds_null(e)
+        known = self._nulls.get(value)
+        if known is None:
+            e = self.entries.get(value.num)
+            if e is None or e.kind == FREE or e.gen != value.gen:
+                self.dangling.add(value)
+                known = True
+            else:
+                known = self._holds_null(e)
+            self._nulls[value] = known
+        return known
 
     def _holds_null(self, e: XrefEntry) -> bool:
         """The object is ``null`` itself (``18 0 obj null endobj``): a look at its first
