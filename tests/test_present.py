@@ -173,7 +173,9 @@ def test_stream_header_names_each_filter_with_sizes_and_the_error():
         assert f"{step.name} {step.size_in}→{step.size_out}" in header.line
     assert header.line.endswith(f"{len(result.data)} bytes shown as text")
     assert StreamHeader(True, 9, None, "hex", "boom\x1b").line == \
-        "raw (decrypted, not decoded)  9 bytes in file  error: boom\\x1b  0 bytes shown as hex"
+        "raw (not decoded)  9 bytes in file  error: boom\\x1b  0 bytes shown as hex"
+    # an encrypted file's raw data is shown decrypted: the header says so only there
+    assert StreamHeader(True, 9, None, "hex", decrypted=True).line.startswith("raw (decrypted, not decoded)")
 
 
 # -- summary -----------------------------------------------------------------------------------

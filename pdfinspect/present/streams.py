@@ -66,10 +66,12 @@ class StreamHeader:
     result: DecodeResult | None
     shown_as: str
     error: str | None = None
+    decrypted: bool = False  # the file is encrypted: raw data is shown decrypted, filters not applied
 
     def parts(self) -> Parts:
         """``(text, role)`` pieces, terminal-safe; roles :data:`TITLE` … :data:`ERROR`."""
-        parts = [("raw (decrypted, not decoded)" if self.raw else "decoded", TITLE),
+        raw = "raw (decrypted, not decoded)" if self.decrypted else "raw (not decoded)"
+        parts = [(raw if self.raw else "decoded", TITLE),
                  (f"  {self.stored} bytes in file", FACT)]
         if self.result is None:
             parts.append((f"  error: {safe_line(self.error or 'not decoded')}", ERROR))

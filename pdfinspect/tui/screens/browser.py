@@ -210,7 +210,8 @@ class BrowserScreen(ReportsFailures, Screen):
         self.query_one("#preview", PagePreview).show_image(picture)
         self.query_one("#main").set_class(picture is not None, "-picture")  # room for it at 80x24 (app.tcss)
         shown_as = "hex" if text is None else "text" if kind == "hex" else kind  # x shows hex-kind data as text
-        head = streams.StreamHeader(self.raw, len(obj.value.raw), result, shown_as, error)
+        head = streams.StreamHeader(self.raw, len(obj.value.raw), result, shown_as, error,
+                                    decrypted=self.app.doc.encryption is not None)
         header = styled(head.parts(), STREAM_STYLES)
         data = result.data if result is not None else b""
         tail = [Content(f"⚠ {head.decode_error}").stylize("$text-error")] if head.decode_error else []
