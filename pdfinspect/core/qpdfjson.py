@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+from math import isfinite
 from collections.abc import Iterator
 from typing import TextIO
 
@@ -134,14 +135,14 @@ class Encoder:
             self._is_null(value)  # kept in an array, as qpdf keeps it, but listed as null
             return f'"{value.num} {value.gen} R"'
         if t is Dict:
-            return "{" + ", ".join(f"{_name(k)}: {self.encode(v)}" for k, v in value.items()
-                                   if not self._is_null(v)) + "}"
+            return "{" + ", ".join([f"{_name(k)}: {self.encode(v)}" for k, v in value.items()
+                                    if v is not None and (type(v) is not Ref or not self._is_null(v))]) + "}"
         if t is Array:
             return "[" + ", ".join([self.encode(v) for v in value]) + "]"
         if t is String:
             return _quote(json_string(value))
         if t is float:
-            return str(int(value)) if is_whole(value) else _float(value)
+            return str(int(value)) if is_whole(value) else repr(value) if isfinite(value) else _float(value)
         if t is bool:
             return "true" if value else "false"
         return "null"  # null, and what is not a PDF value (a stray keyword)
@@ -230,7 +231,8 @@ def document_json(doc: Document, decode: bool = False, revision: int | None = No
 
 _dumps = json.JSONEncoder(ensure_ascii=True, check_circular=False, separators=(", ", ": ")).encode
 _quote = json.encoder.encode_basestring_ascii  # a str as a JSON string, ASCII only (C speed)
-_float = json.encoder.JSONEncoder().encode  # reals as json.dumps writes them (nan → NaN)
+_float = json.encoder.JSONEncoder().encode  # reals that are not finite as json.dumps writes them (NaN, Infinity);
+# a finite one is its repr, as json.dumps writes it, without the encoder's call
 
 
 def _chain_names(doc: Document, d: Dict) -> list[str]:
