@@ -44,6 +44,9 @@ def parse(data: bytes):
 @example(b"<< /K [1 0 R] /L [0 null] /M [/N] >>")
 @example(b"<</K[(a)]/L[true]>>")
 @example(b"<< /Fields [ (form1[0].Field[0]) ] /V /1.2 >>")  # a string in a dictionary's array holds ]
+@example(b"<< /A << /S /GoTo /D (sec>>1) >> /Rect [0 0 1 1] >>")  # a link: a flat dictionary inside, a string holding >>
+@example(b"<</A<</K 1/K 2>>>>")  # a duplicate key inside: the token path reports it
+@example(b"<< /A << /B << /C 1 >> >> >>")  # two levels: the token path
 def test_fast_and_token_paths_agree(data):
     fast = parse(data)
     never = re.compile(rb"(?!)")

@@ -53,11 +53,15 @@ def _item(capture: bool) -> bytes:
 _FLAT_BODY = rb"(?:" + _WS + rb"*+" + _item(False) + rb")*+" + _WS + rb"*+"  # an array's items, no ']'
 _FLAT_ITEMS = _FLAT_BODY + rb"\]"
 _FLAT_ARRAY = re.compile(_FLAT_ITEMS)
+# a dictionary's entries, no '>>': the values items or flat arrays
+_DICT_BODY = (rb"(?:" + _WS + rb"*+/" + _NAME_CHARS + _WS + rb"*+(?:" + _item(False) + rb"|\[" + _FLAT_ITEMS
+              + rb"))*+" + _WS + rb"*+")
+# one level of flat dictionaries inside too: a link's << /S /GoTo /D (x) >>, a font's descriptor entries
 _FLAT_DICT = re.compile(rb"(?:" + _WS + rb"*+/" + _NAME_CHARS + _WS + rb"*+(?:" + _item(False) + rb"|\["
-                        + _FLAT_ITEMS + rb"))*+" + _WS + rb"*+>>")
+                        + _FLAT_ITEMS + rb"|<<" + _DICT_BODY + rb">>))*+" + _WS + rb"*+>>")
 _ITEM = re.compile(_item(True))
 _KEY_VALUE = re.compile(_WS + rb"*+/(" + _NAME_CHARS + rb")" + _WS + rb"*+(?:" + _item(True) + rb"|\[("
-                        + _FLAT_BODY + rb")\])")  # the items again: a string may hold ']'
+                        + _FLAT_BODY + rb")\]|<<(" + _DICT_BODY + rb")>>)")  # the items again: a string may hold ']'
 _CONSTANTS = {b"true": True, b"false": False, b"null": None}
 
 
@@ -87,7 +91,14 @@ def _flat_dict(body: bytes) -> Dict | None:
     n = 0
     for m in _KEY_VALUE.finditer(body):
         key = Name(m.group(1).decode("latin-1"))
-        d[key] = _flat_array(m.group(9)) if m.lastindex == 9 else _flat_value(m, 1)
+        last = m.lastindex
+        if last == 10:
+            inner = _flat_dict(m.group(10))
+            if inner is None:
+                return None
+            d[key] = inner
+        else:
+            d[key] = _flat_array(m.group(9)) if last == 9 else _flat_value(m, 1)
         n += 1
     return d if len(d) == n else None  # a duplicate key: the slow path reports it
 
