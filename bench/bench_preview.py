@@ -59,8 +59,8 @@ async def key_to_preview(app, pane, key: str, expect_change: bool) -> float:
     state = {"generation": pane._generation, "ready": False}
     shown, display = pane._shown, app._display
 
-    def mark_shown(generation, rows, message):
-        shown(generation, rows, message)
+    def mark_shown(generation, *picture):
+        shown(generation, *picture)
         if generation == pane._generation and generation != state["generation"]:
             state["ready"] = True
 
