@@ -553,8 +553,9 @@ def _Tf(run, ops, res, diags):
     value = run.resource(res, "Font", name, diags)
     run.select_font(value, str(name), size)
     if value is None:
-        diags.append(info("font-substituted", f"a default font (Times-Roman's widths, WinAnsiEncoding) stands in for "
-                          f"/{name}, as MuPDF and pdf.js draw it; the text of its glyphs is a guess", clause="9.3.1"))
+        font = run.font
+        diags.append(info("font-substituted", f"a default font ({font.base_font}'s widths, {font.encoding_desc}) stands "
+                          f"in for /{name}, as MuPDF and pdf.js draw it; the text of its glyphs is a guess", clause="9.3.1"))
 
 
 def _BT(run, ops, res, diags):

@@ -201,7 +201,6 @@ class Font:
         return name
 
 
-
 @lru_cache(maxsize=1)
 def _zapf_dingbats_widths() -> dict[str, float]:
     """ZapfDingbats' standard metrics keyed by Unicode like the other standard 14 fonts'.
@@ -212,10 +211,12 @@ def _zapf_dingbats_widths() -> dict[str, float]:
     width is Adobe's AFM's (``C 32 ; WX 278 ; N space``)."""
     from pdfminer.fontmetrics import FONT_METRICS
 
-    out = {glyph_to_unicode(f"a{ord(key)}", zapf_dingbats=True).unicode: width for key, width in FONT_METRICS["ZapfDingbats"][1].items()}
+    out = {glyph_to_unicode(f"a{ord(key)}", zapf_dingbats=True).unicode: width
+           for key, width in FONT_METRICS["ZapfDingbats"][1].items()}
     out.pop("", None)
     out[" "] = 278
     return out
+
 
 # -- loading ------------------------------------------------------------------------------
 def load_font(doc, value, resolve_usecmap=None) -> Font:

@@ -131,7 +131,7 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
     found = []
     if font.substitute_for is not None:
         found.append(out("font_missing", every, f"/{font.substitute_for} is not in the /Font resources of the pages "
-                         "that select it; a stand-in font (Times-Roman's widths, WinAnsiEncoding) reads its codes"))
+                         f"that select it; a stand-in font ({font.base_font}'s widths, {font.encoding_desc}) reads its codes"))
     elif font.tounicode is None:
         # a cause only where the dictionaries' own methods (Encoding, CID collection) give nothing
         weak = [r for r in resolutions if r.method not in (ENCODING, CID_COLLECTION)]

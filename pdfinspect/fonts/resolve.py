@@ -421,7 +421,7 @@ def _heuristic_step(heuristic: Heuristic, source, desc, looked, result, detail, 
 def _substitute_step(font: Font, enc: PathStep) -> PathStep:
     return _heuristic_step(h.MISSING_FONT_SUBSTITUTE, None, f"stand-in for /{font.substitute_for}", enc.looked_up,
                            enc.result, f"/{font.substitute_for} is not in the /Font resources; the stand-in font's "
-                           f"WinAnsiEncoding: {enc.detail}", enc.unicode)
+                           f"{font.encoding_desc}: {enc.detail}", enc.unicode)
 
 
 def _name_step(method, source, desc, looked, name: str, font: Font, flags: list) -> PathStep:
