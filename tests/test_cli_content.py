@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from conftest import corpus_file, sample
-from pdfinspect import cli_content
+from pdfinspect.cli import content as cli_content
 from pdfinspect.core.document import Document
 
 pikepdf = pytest.importorskip("pikepdf")

@@ -197,7 +197,7 @@ def test_every_actual_text_sequence_gives_its_text_when_records_are_streamed():
 
 @pytest.mark.skipif(shutil.which("mutool") is None or not AGREE.exists(), reason="mutool or tool absent")
 def test_glyph_unicode_agrees_with_mupdf_on_the_corpus(tmp_path):
-    from pdfinspect.cli_content import glyph_json
+    from pdfinspect.cli.content import glyph_json
 
     matched = total = 0
     for path in corpus_files():

@@ -1,10 +1,10 @@
 """``pdfinspect check FILE``: the whole-file check (see :mod:`pdfinspect.core.check`)."""
 from __future__ import annotations
 
-from .cli import _report_repairs, add_common_options, open_document, progress
-from .core.check import check
-from .present.summary import check_rows
-from .present.text import safe_line
+from .common import report_repairs, add_common_options, open_document, progress
+from ..core.check import check
+from ..present.summary import check_rows
+from ..present.text import safe_line
 
 
 def register(subparsers) -> None:
@@ -30,6 +30,6 @@ def cmd_check(args, out) -> int:
         for d in report.errors + report.warnings:
             out.line(safe_line(str(d)))
     out.line(verdict.value)
-    _report_repairs(doc, quiet=True)  # listed above: not again on stderr
+    report_repairs(doc, quiet=True)  # listed above: not again on stderr
     return report.status
 

@@ -9,15 +9,15 @@ from __future__ import annotations
 import json
 import sys
 
-from .content.interpreter import iter_steps
-from .content.textlayout import GlyphRecord, page_glyphs, page_text
-from .cli import add_common_options, dump_json, open_document, page_of, progress
-from .core.serialize import format_object
-from .content.fontreports import font_reports
-from .fonts.resolve import Resolver, format_unicode
-from .present.content import changes
-from .present.glyphs import GlyphRow
-from .present.text import safe, safe_line
+from ..content.interpreter import iter_steps
+from ..content.textlayout import GlyphRecord, page_glyphs, page_text
+from .common import add_common_options, dump_json, open_document, page_of, progress
+from ..core.serialize import format_object
+from ..content.fontreports import font_reports
+from ..fonts.resolve import Resolver, format_unicode
+from ..present.content import changes
+from ..present.glyphs import GlyphRow
+from ..present.text import safe, safe_line
 
 _FLAT = 10 ** 9  # format_object width that keeps every value on one line
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 import argparse
 import re
 
-from .cli import _err, add_common_options, open_document
-from .core.diagnostics import PdfError, error
-from .core.document import Document
-from .core.objects import Ref
-from .core.writer import check_encryptable, check_updatable
-from .fonts.fix import SOURCES
-from .present.fix import diff_lines, diffs, plan_lines, same_file, walk
-from .present.text import safe
+from .common import err, add_common_options, open_document
+from ..core.diagnostics import PdfError, error
+from ..core.document import Document
+from ..core.objects import Ref
+from ..core.writer import check_encryptable, check_updatable
+from ..fonts.fix import SOURCES
+from ..present.fix import diff_lines, diffs, plan_lines, same_file, walk
+from ..present.text import safe
 
 _REF = re.compile(r"(\d+)(?:\s+(\d+))?(?:\s*R)?")
 _PAGES = re.compile(r"(\d+)(?:-(\d+))?")
@@ -85,14 +85,14 @@ def cmd_fix(args, out) -> int:
         out.line(line)
     found = {f.ref for f in plan.fonts} | {n for f in plan.fonts for n in f.names}
     for missing in sorted(map(str, (chosen or set()) - found)):
-        _err(f"--font {missing}: no such font is shown on the chosen pages")
+        err(f"--font {missing}: no such font is shown on the chosen pages")
     if args.dry_run:
         for f in plan.to_write:
             out.line(f"% ToUnicode for {f.ref}")
             out.pdf(safe(f.cmap().decode("latin-1")).rstrip("\n"), "cmap")
         return 0
     if not plan.to_write:
-        _err(f"nothing to fix; {args.output} not written")
+        err(f"nothing to fix; {args.output} not written")
         return 0
     data = plan.write(doc, rewrite=args.rewrite, compress=not args.no_compress)
     with open(args.output, "wb") as f:

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .cli import _err, add_common_options, open_document, page_of
-from .content.geometry import union
-from .content.textlayout import page_glyphs
-from .core.diagnostics import PdfError, error
-from .present.export import guard
-from .present.text import safe_line
+from .common import err, add_common_options, open_document, page_of
+from ..content.geometry import union
+from ..content.textlayout import page_glyphs
+from ..core.diagnostics import PdfError, error
+from ..present.export import guard
+from ..present.text import safe_line
 
 BOX_KINDS = ("op", "font", "all")
 # One colour per font for --boxes font (Tableau 10).
@@ -51,7 +51,7 @@ def register(subparsers) -> None:
 # -- render --------------------------------------------------------------------------------------
 def box_layers(records, kind: str) -> list[tuple[tuple[int, int, int], list]]:
     """(colour, page quads) to draw for ``--boxes kind`` over the records of a page."""
-    from .render.boxes import OPERATOR, OTHER
+    from ..render.boxes import OPERATOR, OTHER
 
     records = [r for r in records if r.bbox is not None]
     if kind == "all":
@@ -74,8 +74,8 @@ def box_layers(records, kind: str) -> list[tuple[tuple[int, int, int], list]]:
 
 
 def cmd_render(args, out) -> int:
-    from .render.boxes import draw_quads
-    from .render.page import RenderError, Renderer, View
+    from ..render.boxes import draw_quads
+    from ..render.page import RenderError, Renderer, View
 
     doc = open_document(args)
     ref = page_of(doc, args.page)
@@ -105,7 +105,7 @@ def cmd_render(args, out) -> int:
 
 # -- extract -------------------------------------------------------------------------------------
 def cmd_extract(args, out) -> int:
-    from .present.export import AUTO, DECODED, RAW, export_font, export_stream, font_file_name
+    from ..present.export import AUTO, DECODED, RAW, export_font, export_stream, font_file_name
 
     doc = open_document(args)
     if args.font is not None:
@@ -118,6 +118,6 @@ def cmd_extract(args, out) -> int:
     else:
         done = export_stream(doc, args.num, Path(args.output), RAW if args.raw else DECODED if args.decoded else AUTO)
     if done.error:
-        _err(done.error)
+        err(done.error)
     out.line(done.summary)
     return 1 if done.error else 0

@@ -10,8 +10,8 @@ import os
 import sys
 import time
 
-from .cli import EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, _err, add_common_options, non_negative
-from .present.text import safe_line
+from .common import EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, err, add_common_options, non_negative
+from ..present.text import safe_line
 
 
 def _pages(text: str) -> str:
@@ -56,7 +56,7 @@ def register(subparsers) -> None:
 
 
 def cmd_audit(args, out) -> int:
-    from .audit import AuditError, Options, run_audit, summarize
+    from ..audit import AuditError, Options, run_audit, summarize
 
     try:
         if args.summary:
@@ -65,7 +65,7 @@ def cmd_audit(args, out) -> int:
             print_summary(summarize(args.summary, args.top), out)
             return EXIT_OK
         if not args.paths or not args.out:
-            _err("audit: give PATH… and -o OUT (or --summary OUT); see pdfinspect audit -h")
+            err("audit: give PATH… and -o OUT (or --summary OUT); see pdfinspect audit -h")
             return EXIT_USAGE
         if args.scheduler and args.engine != "dask":
             raise AuditError("--scheduler needs --engine dask")
@@ -80,11 +80,11 @@ def cmd_audit(args, out) -> int:
                                   scheduler=args.scheduler, shard_size=max(1, args.shard_size),
                                   on_start=progress.start, on_result=progress.advance)
         except KeyboardInterrupt:
-            _err(f"interrupted: {progress.done} files recorded in complete shards in {args.out}; "
+            err(f"interrupted: {progress.done} files recorded in complete shards in {args.out}; "
                  "run the same command with --resume to continue")
             return 130
     except AuditError as e:
-        _err(str(e))
+        err(str(e))
         return EXIT_UNREADABLE
     out.line(f"{stats.inputs} files: {stats.ok} audited, {stats.failed} failed, {stats.skipped} already "
              f"recorded, in {time.monotonic() - start:.1f} s; shards in {safe_line(args.out)}")

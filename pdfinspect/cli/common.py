@@ -1,0 +1,135 @@
+"""What every command shares: output, errors, progress, opening the document, exit codes."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from ..core.diagnostics import PdfError, error
+from ..core.document import Document
+from ..core.filters import DEFAULT_LIMIT
+from ..core.objects import Ref
+from ..present.text import safe_line
+
+EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE = 0, 1, 2
+
+
+class Output:
+    """Writes to stdout, highlighting PDF syntax with our Pygments lexers on a terminal."""
+
+    def __init__(self, color: bool | None = None):
+        self.color = sys.stdout.isatty() if color is None else color
+
+    def line(self, text: str = "") -> None:
+        sys.stdout.write(text + "\n")
+
+    def pdf(self, text: str, lexer: str = "pdf") -> None:
+        """``text`` must already be terminal-safe."""
+        if self.color:
+            from pygments import highlight
+            from pygments.formatters import TerminalFormatter
+            from pygments.lexers import get_lexer_by_name
+
+            try:
+                text = highlight(text, get_lexer_by_name(lexer), TerminalFormatter()).rstrip("\n")
+            except Exception:  # a lexer problem must never hide the data
+                pass
+        self.line(text)
+
+
+def err(message: str) -> None:
+    sys.stderr.write(f"pdfinspect: {safe_line(message)}\n")
+
+
+@contextmanager
+def progress(what: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A callback ``(done, total)`` drawing a Rich progress bar on stderr while the block runs,
+    or ``None`` when stderr is no terminal: pipes, logs and JSON get nothing extra. The bar
+    goes when the block ends."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    # stdout stays the output (Rich would print it above the bar, on stderr); messages written
+    # to stderr meanwhile are printed above the bar
+    with Progress(*columns, console=Console(stderr=True), transient=True, redirect_stdout=False) as bar:
+        task = bar.add_task(what, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+# Documents opened by the running command, with how many of their diagnostics went to stderr:
+# the dispatcher reports the rest when the command ends, whatever the command.
+_opened: list[list] = []
+
+
+def open_document(args, allow_locked: bool = False) -> Document:
+    """Open ``args.file`` with the options every command shares."""
+    limit = args.decode_limit * 1024 * 1024 if getattr(args, "decode_limit", None) else DEFAULT_LIMIT
+    doc = Document.open(args.file, password=args.password or b"", decode_limit=limit,
+                        allow_locked=allow_locked)
+    _opened.append([doc, 0])
+    revision = getattr(args, "revision", None)
+    if revision is not None and not 0 <= revision < len(doc.revisions):
+        raise PdfError(error("revision-missing", f"no revision {revision} (the document has "
+                                                 f"{len(doc.revisions)}, numbered from 0)"))
+    return doc
+
+
+def page_of(doc: Document, n: int) -> Ref:
+    """Page ``n`` (1-based) of ``doc``, or the one-line error every page command gives."""
+    ref = doc.page_ref(n)
+    if ref is None:
+        raise PdfError(error("page-missing", f"no page {n} (the document has {doc.page_count()})"))
+    return ref
+
+
+def dump_json(value) -> None:
+    """``value`` as indented ASCII JSON on stdout, ending with a newline."""
+    json.dump(value, sys.stdout, indent=1, ensure_ascii=True)
+    sys.stdout.write("\n")
+
+
+def report_repairs(doc: Document, quiet: bool = False) -> None:
+    """Every repair and warning met while running the command goes to stderr, each once
+    (``quiet``: the command printed them itself; mark them reported)."""
+    for seen in _opened:
+        if seen[0] is doc:
+            break
+    else:
+        seen = [doc, 0]
+        _opened.append(seen)
+    for d in doc.diagnostics[seen[1]:] if not quiet else ():
+        err(str(d))
+    seen[1] = len(doc.diagnostics)
+
+
+def report_all_repairs() -> None:
+    for doc, _ in list(_opened):
+        report_repairs(doc)
+    _opened.clear()
+
+
+def non_negative(kind=int):
+    """An argparse type: a number of ``kind``, 0 or more (a size, a count, a time limit); the
+    decoder and the pools reject values below 0 with tracebacks, argparse with a usage error."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid {kind.__name__} value: {text!r}") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+        return value
+    return parse
+
+
+def add_common_options(p: argparse.ArgumentParser) -> None:
+    """Options every command takes."""
+    p.add_argument("--password", default="", help="user or owner password (default: empty)")
+    p.add_argument("--decode-limit", type=non_negative(), metavar="MB",
+                   help=f"stop decoding a stream after MB megabytes (default {DEFAULT_LIMIT >> 20})")
