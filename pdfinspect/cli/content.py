@@ -168,7 +168,7 @@ def cmd_fonts(args, out) -> int:
     pages = [args.page] if args.page else None
     if args.page:
         page_of(doc, args.page)
-    resolver = Resolver(doc)
+    resolver = Resolver.of(doc)
     records = []
     with progress("reading pages") as tick:  # the reports sum up every page: they come at the end
         reports = font_reports(doc, pages, resolver, annots=args.annots, progress=tick)

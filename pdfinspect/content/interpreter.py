@@ -134,7 +134,7 @@ def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budge
     if not isinstance(page, Dict):
         return
     resources = page_resources(doc, page)
-    run = _Run(doc, fonts or FontCache(doc), budget)
+    run = _Run(doc, fonts or FontCache.of(doc), budget)
     if content:
         data, diags = page_content(doc, page, budget)
         run.pending.extend(diags)

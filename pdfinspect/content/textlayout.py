@@ -73,7 +73,7 @@ def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
                 annots: bool = True) -> Iterator[GlyphRecord]:
     """Every glyph drawn on the page, resolved, in drawing order: the page content, then
     (``annots``) the annotations' appearance streams (within ``budget``, see iter_steps)."""
-    resolver = resolver or Resolver(doc)
+    resolver = resolver or Resolver.of(doc)
     used: set[int] = set()
     given: list[MarkedContent] = []  # keeps the sequences in ``used`` alive, so no id is reused
     geometry = Geometry(doc)

@@ -97,6 +97,7 @@ class Document:
         self._reported: set[tuple] = set()
         self._security_seen = 0
         self._pages: list[Ref] | None = None
+        self._derived: dict[str, object] = {}
 
     def _reset_views(self) -> None:
         """Forget what was derived from the xref (recovery changed it)."""
@@ -105,6 +106,7 @@ class Document:
         self._cache.clear()
         self._objstm.clear()
         self._pages = None
+        self._derived.clear()
 
     @classmethod
     def open(cls, path: str | os.PathLike, password: str | bytes = b"",
@@ -162,7 +164,7 @@ class Document:
             raise TypeError("a Document opened from memory cannot be pickled; open it from a path")
         state = dict(self.__dict__)
         del state["buf"]
-        for key in ("_cache", "_objstm", "_merged", "_numbers", "_loading", "_backrefs"):
+        for key in ("_cache", "_objstm", "_merged", "_numbers", "_loading", "_backrefs", "_derived"):
             state.pop(key)
         return state
 
@@ -171,6 +173,15 @@ class Document:
         self.buf = _map(self.path)
         self._owns_buf = True
         self._init_caches()
+
+    def derived(self, key: str, make: Callable[[], object]) -> object:
+        """The document's one ``key`` cache of a layer above (its fonts, its resolver…),
+        made by ``make()`` on first use: every page and view of this Document shares it, a
+        fork gets its own, and recovery that changes the xref forgets it."""
+        value = self._derived.get(key)
+        if value is None:
+            value = self._derived[key] = make()
+        return value
 
     def __repr__(self) -> str:
         return f"<Document {self.path or 'in memory'}: {self.size} bytes, {len(self.revisions)} revision(s)>"

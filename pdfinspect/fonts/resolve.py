@@ -129,6 +129,13 @@ class Resolver:
         self._programs: dict[Font, FontProgram | None] = {}
         self._numeric: dict[tuple[Font, bool], h.NumericNames | None] = {}
 
+    @classmethod
+    def of(cls, doc) -> "Resolver":
+        """The document's shared resolver (its caches are keyed by the fonts of
+        :meth:`FontCache.of`, so the two are used together)."""
+        resolver: Resolver = doc.derived("fonts.Resolver", lambda: cls(doc))
+        return resolver
+
     def program(self, font: Font) -> FontProgram | None:
         if font not in self._programs:
             self._programs[font] = load_program(self.doc, font)

@@ -68,7 +68,7 @@ def same_file(a: str, b: str) -> bool:
 
 def _records(doc: Document, pages: list[int] | None):
     """(page number, its glyph records) for ``pages`` (default: all)."""
-    resolver, fonts = Resolver(doc), FontCache(doc)
+    resolver, fonts = Resolver.of(doc), FontCache.of(doc)
     for n in pages if pages is not None else range(1, doc.page_count() + 1):
         ref = doc.page_ref(n)
         if ref is not None:

@@ -146,7 +146,7 @@ class SearchScreen(ReportsFailures, Screen):
         doc = self.app.reopen()
         try:
             if scope == PAGE_TEXT:
-                resolver = Resolver(doc)  # fonts resolved once for every page
+                resolver = Resolver.of(doc)  # fonts resolved once for every page
                 self._scan(doc, range(1, doc.page_count() + 1), lambda n: search_page_text(
                     doc, n, pattern, resolver, Budget(BUDGET_OPERATORS, BUDGET_BYTES)))
                 return

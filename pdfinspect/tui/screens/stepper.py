@@ -170,7 +170,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
     def _run_page(self, n: int, ref) -> None:
         worker = get_current_worker()
         doc = self.app.reopen()
-        resolver = Resolver(doc)
+        resolver = Resolver.of(doc)
         geometry = Geometry(doc)
         page = doc.resolve(ref)
         budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
