@@ -43,3 +43,40 @@ def test_every_page_shares_the_documents_fonts_and_resolver():
     twin = doc.fork()  # another thread's Document has its own caches
     assert FontCache.of(twin) is not FontCache.of(doc) and FontCache.of(twin).doc is twin
     assert [page_text(twin, twin.page_ref(n)) for n in (1, 2)] == ["Page 1\n", "Page 2\n"]
+
+
+def _link_page(objstm: bool, old: bytes = b"", new: bytes = b"") -> bytes:
+    """A page with three links without an appearance; ``old`` replaced by ``new`` (padded to
+    its length, so that the xref stays right) in the first."""
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page()
+    page.Contents = pdf.make_stream(b"q Q")
+    annots = [pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Link,
+                                                   Rect=[0, 0, 10, 10])) for _ in range(3)]
+    page.Annots = pdf.make_indirect(pikepdf.Array(annots))
+    buf = io.BytesIO()
+    pdf.save(buf, object_stream_mode=pikepdf.ObjectStreamMode.generate if objstm else
+             pikepdf.ObjectStreamMode.disable)
+    data = buf.getvalue()
+    return data.replace(old, new.ljust(len(old)), 1) if old else data
+
+
+@pytest.mark.parametrize("objstm", [False, True])
+def test_links_without_appearance_are_skipped_unparsed(objstm):
+    from pdfinspect.content.interpreter import iter_steps
+
+    doc = Document(_link_page(objstm))
+    annots = [r.num for r in doc.resolve(doc.resolve(doc.page_ref(1)).get("Annots"))]
+    assert [s.op for s in iter_steps(doc, doc.page_ref(1))] == ["q", "Q"]
+    assert not any(num == key[0] for num in annots for key in doc._cache)  # never parsed
+
+
+@pytest.mark.parametrize("old, new, code", [(b"/Rect [ 0 0 10 10 ]", b"/F 2", "annot-hidden"),
+                                            (b"/Rect [ 0 0 10 10 ]", b"/AP << >>", None),
+                                            (b"/Link", b"/Line", "annot-no-appearance")])
+def test_an_annotation_that_may_say_something_is_parsed(old, new, code):
+    from pdfinspect.content.interpreter import iter_steps
+
+    doc = Document(_link_page(False, old, new))
+    steps = list(iter_steps(doc, doc.page_ref(1)))
+    assert [d.code for s in steps for d in s.diagnostics] == ([code] if code else [])

@@ -285,6 +285,8 @@ class _Run:
                                         f"{MAX_ANNOTATIONS} are drawn", clause="12.5.2"))
         for value in list(annots)[:MAX_ANNOTATIONS]:
             ref = value if isinstance(value, Ref) else None
+            if ref is not None and _draws_nothing(doc, ref):
+                continue
             annot = doc.resolve(value)
             self.annotation = ref
             self.gs, self.stack, self.tm, self.tlm, self.font, self.marked = GraphicsState(), [], None, None, \
@@ -451,6 +453,19 @@ def _text_showing(doc, ref: Ref, cache: dict) -> bytes | None:
     shows = _SHOWS_TEXT.search(data) and any(op.op in _SHOWING_OPS for op in iter_operations(data))
     cache[key] = data if shows else None
     return cache[key]
+
+
+_LINK_OR_POPUP = re.compile(rb"/Subtype[\x00\t\n\x0c\r ]*/(?:Link|Popup)(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
+_MAY_DRAW = re.compile(rb"/(?:AP|F)(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])|#|stream")
+
+
+def _draws_nothing(doc, ref: Ref) -> bool:
+    """Whether the annotation ``ref`` is, by its bytes, a link or pop-up without /AP or /F:
+    nothing to draw and nothing to say (:meth:`_Run.appearance`), known without parsing it (a
+    document may have tens of thousands of links). False whenever unsure."""
+    raw = doc.peek(ref.num, ref.gen)
+    return (raw is not None and raw.lstrip().startswith(b"<<") and raw.count(b"/Subtype") == 1
+            and _LINK_OR_POPUP.search(raw) is not None and _MAY_DRAW.search(raw) is None)
 
 
 def _rect(doc, value) -> tuple[float, float, float, float] | None:

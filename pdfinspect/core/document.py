@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 _VERSION = re.compile(rb"%PDF-(\d+\.\d+)?")  # the version may be missing or cut ("%PDF-1"): still the header
 _HEADER_ANYWHERE = re.compile(rb"%PDF-\d")
 _LAST_XREF = re.compile(rb"(?<![a-z])xref[\x00\t\n\x0c\r ]+\d")
+_HEADER = re.compile(rb"(\d+)[\x00\t\n\x0c\r ]+(\d+)[\x00\t\n\x0c\r ]+obj")
+PEEK_LIMIT = 4096  # bytes :meth:`Document.peek` reads looking for endobj
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,6 +433,27 @@ class Document:
         """Object ``num`` (``gen`` if given, as of ``revision``), or why it is missing: never
         listed, free, in use at another generation, or unreadable (with the diagnostics)."""
         return lookup(self, num, gen, revision)
+
+    def peek(self, num: int, gen: int | None = None) -> bytes | None:
+        """The bytes object ``num`` is written as, without parsing it (for a cheap look before
+        deciding to parse): in the file, from its header to ``endobj`` (at most
+        :data:`PEEK_LIMIT` bytes); in an object stream, its slice. ``None`` when the xref has
+        no such object, the header is not where the xref says, or ``endobj`` is not near."""
+        entry = self.xref().get(num)
+        if entry is None or entry.kind == FREE or (gen is not None and entry.gen != gen):
+            return None
+        if entry.kind != IN_FILE:
+            stm = self._object_stream(entry.a)
+            if stm is None or entry.b >= len(stm.members) or stm.members[entry.b][0] != num:
+                return None
+            start = stm.first + stm.members[entry.b][1]
+            end = stm.first + stm.members[entry.b + 1][1] if entry.b + 1 < len(stm.members) else len(stm.data)
+            return bytes(stm.data[start:end]) if start <= end else None
+        m = _HEADER.match(self.buf, entry.a)
+        if m is None or int(m.group(1)) != num or int(m.group(2)) != entry.b:
+            return None
+        end = self.buf.find(b"endobj", m.end(), m.end() + PEEK_LIMIT)
+        return bytes(self.buf[m.end():end]) if end >= 0 else None
 
     def _load(self, num: int, entry: XrefEntry) -> IndirectObject | None:
         if num in self._loading:
