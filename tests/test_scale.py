@@ -80,3 +80,14 @@ def test_an_annotation_that_may_say_something_is_parsed(old, new, code):
     doc = Document(_link_page(False, old, new))
     steps = list(iter_steps(doc, doc.page_ref(1)))
     assert [d.code for s in steps for d in s.diagnostics] == ([code] if code else [])
+
+
+def test_page_texts_yields_each_page_in_order_as_page_text_does():
+    from pdfinspect.content.pagetexts import page_texts
+
+    doc = Document(_pages(4))
+    texts = page_texts(doc)
+    assert next(texts) == (1, "Page 1\n")  # the first page comes before the others are read
+    assert list(texts) == [(n, f"Page {n}\n") for n in (2, 3, 4)]
+    assert list(page_texts(doc, [3, 9])) == [(3, "Page 3\n"), (9, "")]
+    assert [page_text(doc, doc.page_ref(n)) for n in (1, 2)] == ["Page 1\n", "Page 2\n"]

@@ -70,13 +70,14 @@ class GlyphRecord:
 
 def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
                 fonts: FontCache | None = None, budget: Budget | None = None, *,
-                annots: bool = True) -> Iterator[GlyphRecord]:
+                annots: bool = True, boxes: bool = True) -> Iterator[GlyphRecord]:
     """Every glyph drawn on the page, resolved, in drawing order: the page content, then
-    (``annots``) the annotations' appearance streams (within ``budget``, see iter_steps)."""
+    (``annots``) the annotations' appearance streams (within ``budget``, see iter_steps);
+    each with its ``bbox`` unless ``boxes`` is false."""
     resolver = resolver or Resolver.of(doc)
     used: set[int] = set()
     given: list[MarkedContent] = []  # keeps the sequences in ``used`` alive, so no id is reused
-    geometry = Geometry(doc)
+    geometry = Geometry(doc) if boxes else None
     n = 0
     for step in iter_steps(doc, page_ref, fonts, budget, annots=annots):
         before = len(used)
@@ -182,4 +183,4 @@ def layout_spans(records) -> tuple[str, list[GlyphRecord | None]]:
 
 
 def page_text(doc, page_ref: Ref, resolver: Resolver | None = None, annots: bool = True) -> str:
-    return layout(page_glyphs(doc, page_ref, resolver, annots=annots))
+    return layout(page_glyphs(doc, page_ref, resolver, annots=annots, boxes=False))
