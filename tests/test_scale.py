@@ -91,3 +91,26 @@ def test_page_texts_yields_each_page_in_order_as_page_text_does():
     assert list(texts) == [(n, f"Page {n}\n") for n in (2, 3, 4)]
     assert list(page_texts(doc, [3, 9])) == [(3, "Page 3\n"), (9, "")]
     assert [page_text(doc, doc.page_ref(n)) for n in (1, 2)] == ["Page 1\n", "Page 2\n"]
+
+
+async def test_page_text_search_reads_the_file_once_for_every_query():
+    """The app's page-text search lays each page out once: a second query reads the index."""
+    from conftest import press, sample, settle
+
+    from pdfinspect.tui.app import PdfInspectApp
+
+    app = PdfInspectApp(Document.open(sample("pages.pdf")))
+    opened = []
+    reopen = app.reopen
+    app.reopen = lambda: opened.append(1) or reopen()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        before = len(opened)  # the app's own workers open it too
+        await press(pilot, "slash", "ctrl+t", *"page 3", "enter")
+        screen = app.screen
+        assert [h.page for h in screen.hits] == [3] and len(opened) == before + 1
+        pages = len(screen.text_index.pages)
+        assert pages == screen.page_total > 3
+        await press(pilot, "slash", *["backspace"] * 6, *"page 2", "enter")
+        assert [h.page for h in screen.hits] == [2]
+        assert len(opened) == before + 1 and len(screen.text_index.pages) == pages  # not read again
