@@ -344,3 +344,30 @@ def test_inline_images_are_the_bi_operations_and_a_bi_in_a_string_is_none():
     assert [op.start for op in found] == [data.index(b"BI /W 1"), data.index(b"BI /W 2")]
     assert found[0].operands[1] == b"\x80" and found[1].operands[1] == b"ab"
     assert found[0].operands[0]["W"] == 1 and data[found[0].start:found[0].end].endswith(b"EI")
+
+
+_NUMERIC_OPS = st.lists(st.sampled_from([
+    b" ", b"\n", b"\x00", b"%c\n", b"1", b"-2", b"+.5", b"4.", b"-.24", b"3.5", b"1.2.3", b"--1", b"/N",
+    b"(s)", b"[", b"]", b"q", b"Q", b"cm", b"m", b"l", b"c", b"re", b"f", b"S", b"rg", b"w", b"d", b"BX",
+    b"EX", b"true", b"null", b"BI", b"ID", b"EI", b"Tj", b"T*", b"'", b"x1",
+]), max_size=60).map(b" ".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_NUMERIC_OPS)
+def test_bulk_numeric_operations_read_as_the_token_path_does(data):
+    """Numbers then an operator are read in one match: same operations, spans and diagnostics
+    as token by token."""
+    import re
+
+    from pdfinspect.content import tokenizer
+
+    bulk = list(iter_operations(data))
+    saved, tokenizer._BULK = tokenizer._BULK, re.compile(rb"(?!)")
+    try:
+        tokens = list(iter_operations(data))
+    finally:
+        tokenizer._BULK = saved
+    assert [(o.op, o.operands, [type(x) for x in o.operands], o.start, o.end, o.operand_spans, o.diagnostics)
+            for o in bulk] == [(o.op, o.operands, [type(x) for x in o.operands], o.start, o.end,
+                                o.operand_spans, o.diagnostics) for o in tokens]

@@ -114,3 +114,16 @@ async def test_page_text_search_reads_the_file_once_for_every_query():
         await press(pilot, "slash", *["backspace"] * 6, *"page 2", "enter")
         assert [h.page for h in screen.hits] == [2]
         assert len(opened) == before + 1 and len(screen.text_index.pages) == pages  # not read again
+
+
+def test_the_state_replace_is_dataclasses_replace():
+    import dataclasses
+
+    from pdfinspect.content.state import GraphicsState, TextState, replace
+
+    gs = GraphicsState(line_width=3.0, text=TextState(size=9.0))
+    for state, changes in ((gs, {"ctm": (2.0, 0.0, 0.0, 2.0, 1.0, 1.0), "dash": ((1,), 0)}),
+                           (gs.text, {"font_name": "F1", "render": 3}), (gs, {})):
+        assert replace(state, **changes) == dataclasses.replace(state, **changes)
+    with pytest.raises(TypeError):
+        replace(gs, no_such_field=1)

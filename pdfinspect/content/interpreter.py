@@ -15,14 +15,15 @@ a diagnostic on the step where it happened (or on an operator-less step, ``op ==
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterator
 
 from ..core.diagnostics import Diagnostic, info, warning
 from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number
 from ..core.textstrings import decode_text
 from ..fonts.font import Font, FontCache
-from .state import IDENTITY, GraphicsState, MarkedContent, Matrix, TextState, multiply, transform, translate
+from ..spec.operators import OPERATORS
+from .state import IDENTITY, GraphicsState, MarkedContent, Matrix, TextState, multiply, replace, transform, translate
 from .tokenizer import iter_operations, join_contents
 
 MAX_FORM_DEPTH = 12  # forms, appearance streams and Type3 glyph procedures nested in each other
@@ -186,9 +187,11 @@ class _Run:
                 self.budget.stopped = self.budget.stopped or (f"stopped after {self.index} operators (the budget), at offset "
                                        f"{operation.start} of {'form ' + str(source) if depth else 'the page content'}")
                 return
-            op = operation.op.decode("latin-1")
-            diags = self.pending + list(operation.diagnostics)
-            self.pending = []
+            op = _OP_NAMES.get(operation.op) or operation.op.decode("latin-1")
+            if self.pending:
+                diags, self.pending = self.pending + list(operation.diagnostics), []
+            else:
+                diags = list(operation.diagnostics)
             glyphs: tuple[Glyph, ...] = ()
             shown_font = None
             form = None
@@ -667,6 +670,7 @@ def _Do(run, ops, res, diags):
 
 
 _SHOWING = frozenset({"Tj", "TJ", "'", '"'})
+_OP_NAMES = {op: op.decode("latin-1") for op in OPERATORS}  # the operators' names, decoded once
 _HANDLERS = {
     "q": _q, "Q": _Q, "cm": _cm, "gs": _gs, "d": _dash,
     "w": _setter("line_width"), "J": _setter("line_cap", int), "j": _setter("line_join", int),

@@ -94,6 +94,8 @@ def step_records(step: Step, resolver: Resolver, used: set[int], start: int,
     the ActualText sequences whose text was already given (pass the same set for a page,
     and keep those sequences alive while it is in use: a freed one's id can be reused).
     With ``geometry``, each record has its ``bbox``."""
+    if not step.glyphs:
+        return []
     actual = next((m for m in step.marked if m.actual_text is not None), None) if step.glyphs else None
     boxes = geometry.boxes(step) if geometry is not None else []
     out = []
