@@ -159,3 +159,22 @@ def test_common_commands_import_only_what_they_use(args, allowed):
     p = subprocess.run([sys.executable, "-c", START_UP, *argv], capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == str(allowed)
+
+
+async def test_the_overview_computes_the_summary_in_a_worker(monkeypatch):
+    """The first screen paints before the summary (which counts every page) is computed."""
+    import threading
+
+    from conftest import sample, settle
+
+    from pdfinspect.tui.app import PdfInspectApp
+    from pdfinspect.tui.screens import overview
+
+    threads = []
+    made = overview.document_summary
+    monkeypatch.setattr(overview, "document_summary", lambda *a: threads.append(threading.current_thread()) or made(*a))
+    app = PdfInspectApp(Document.open(sample("pages.pdf")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert "Pages" in str(app.screen.query_one("#summary").render())
+    assert threads and threading.main_thread() not in threads
