@@ -281,7 +281,12 @@ def test_summary_counts_what_the_shards_hold(corpus, tmp_path, capsys):
     for f in fonts:
         for r in f["reasons"]:
             expected[r["id"]] = expected.get(r["id"], 0) + 1
-    assert {k: n for k, n, _, _ in s.reasons} == expected
+    assert {k: n for k, n, *_ in s.reasons} == expected
+    programs = {f["program_sha256"] for f in fonts if f["program_sha256"]}
+    assert s.programs == len(programs) > 0
+    for k, _, _, _, distinct, *_ in s.reasons:
+        assert distinct == len({f["program_sha256"] for f in fonts if f["program_sha256"]
+                                and k in [r["id"] for r in f["reasons"]]})
     assert run_cli("audit", "--summary", out) == 0
     text = capsys.readouterr().out
     assert text.startswith(f"{s.files} files: {s.ok} audited")
@@ -296,3 +301,31 @@ def test_readme_documents_the_current_schema():
     readme = (ROOT / "README.md").read_text()
     for kind in ("files", "fonts"):
         assert markdown_table(kind) in readme
+
+
+def test_font_programs_are_fingerprinted_without_their_subset_tags(tmp_path):
+    """One program embedded under two subset tags has one fingerprint; another program another."""
+    import pikepdf
+
+    from pdfinspect.audit.records import program_fingerprint
+    from pdfinspect.core.document import Document
+    from pdfinspect.fonts.font import FontCache
+
+    def fingerprint(program: bytes, name: str):
+        pdf = pikepdf.new()
+        desc = pikepdf.Dictionary(Type=pikepdf.Name.FontDescriptor, FontName=pikepdf.Name(name),
+                                  FontFile3=pdf.make_stream(program, Subtype=pikepdf.Name.Type1C))
+        font = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                                                    BaseFont=pikepdf.Name(name), FontDescriptor=desc))
+        page = pdf.add_blank_page()
+        page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+        path = tmp_path / f"{name[1:]}.pdf"
+        pdf.save(path)
+        with Document.open(path) as doc:
+            resources = doc.resolve(doc.resolve(doc.page_ref(1)).get("Resources"))
+            return program_fingerprint(doc, FontCache(doc).get(doc.resolve(resources.get("Font")).get("F1")))
+
+    a = fingerprint(b"ABCDEF+Minion program", "/ABCDEF+Minion")
+    b = fingerprint(b"GHIJKL+Minion program", "/GHIJKL+Minion")
+    c = fingerprint(b"another program", "/Other")
+    assert a == b != c and a is not None and len(a) == 64

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import resource
 import time
 from dataclasses import dataclass, field
@@ -116,7 +117,7 @@ def _audit(path: str, sha: str | None, options: Options) -> FileResult:
     with Document.open(path, password=options.password) as doc:
         count = doc.page_count()
         pages = options.page_numbers(count)
-        fonts = [font_record(path, sha, r) for r in font_reports(doc, pages)]
+        fonts = [font_record(path, sha, r, program_fingerprint(doc, r.font)) for r in font_reports(doc, pages)]
         rec = base_record(path, sha)
         rec.update(producer=_info_text(doc, "Producer"), creator=_info_text(doc, "Creator"),
                    pdf_version=doc.version or doc.header_version, encrypted=doc.security is not None,
@@ -127,9 +128,24 @@ def _audit(path: str, sha: str | None, options: Options) -> FileResult:
     return FileResult(rec, fonts)
 
 
-def font_record(path: str, sha: str | None, report: FontReport) -> dict:
+_SUBSET_TAG = re.compile(rb"(?<![A-Za-z])[A-Z]{6}\+")  # ABCDEF+, the tag of a subset (9.6.4)
+
+
+def program_fingerprint(doc: Document, font) -> str | None:
+    """SHA-256 (hex) of the font program embedded for ``font``, decoded, with its subset tags
+    (``ABCDEF+``) taken out: the same program embedded by two files, each under its own random
+    tag, has one fingerprint. ``None`` when nothing is embedded or it cannot be read."""
+    ref = font.program_ref if font is not None else None
+    obj = doc.get(ref.num, ref.gen) if ref is not None else None
+    if obj is None:
+        return None
+    return hashlib.sha256(_SUBSET_TAG.sub(b"", doc.stream_data(obj).data)).hexdigest()
+
+
+def font_record(path: str, sha: str | None, report: FontReport, program: str | None = None) -> dict:
     return {"schema_version": SCHEMA_VERSION, "path": path, "sha256": sha,
             "font_ref": str(report.ref) if report.ref is not None else None,
+            "program_sha256": program,
             "names": sorted(n for n in report.names if n), "subtype": report.subtype, "base_font": report.base_font,
             "first_page": min(report.pages) if report.pages else None, "pages_used": len(report.pages),
             "codes": report.codes, "methods": dict(report.methods),

@@ -38,6 +38,9 @@ FONT_FIELDS = (
     ("path", "str", "the file (joins with `files.path`)"),
     ("sha256", "str", "the file's SHA-256"),
     ("font_ref", "str", "the font dictionary's reference, `12 0 R` (null for a direct font)"),
+    ("program_sha256", "str", "fingerprint of the embedded font program: SHA-256 of its decoded bytes with "
+                              "subset tags (`ABCDEF+`) taken out, so one program embedded by many files counts "
+                              "once (null when not embedded)"),
     ("names", "list[str]", "resource names the pages use for the font (`F1`…)"),
     ("subtype", "str", "/Subtype: Type1, TrueType, Type0, Type3…"),
     ("base_font", "str", "/BaseFont"),

@@ -141,11 +141,11 @@ def _shown(path: str) -> str:
 def print_summary(s, out) -> None:
     line = out.line
     line(f"{s.files} files: {s.ok} audited ({s.pages} pages), {s.failed} failed; {s.fonts} fonts, "
-         f"{s.fonts_with_reasons} with reasons")
+         f"{s.fonts_with_reasons} with reasons; {s.programs} distinct embedded font programs")
     if s.errors:
         line("failures: " + ", ".join(f"{safe_line(k)} {n}" for k, n in s.errors))
     sections = (
-        ("reason", ("fonts", "files", "codes"), s.reasons),
+        ("reason", ("fonts", "files", "codes", "programs", "of programs", "of files"), s.reasons),
         ("producer", ("files", "failed", "fonts w/ reasons"), s.producers),
         ("font", ("fonts", "w/ reasons"), s.base_fonts),
         ("worst files", ("fonts w/ reasons", "codes", "reasons"), [(_shown(r[0]), *r[1:]) for r in s.worst]),
