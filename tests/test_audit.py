@@ -299,7 +299,7 @@ def test_summary_counts_what_the_shards_hold(corpus, tmp_path, capsys):
 
 def test_readme_documents_the_current_schema():
     readme = (ROOT / "README.md").read_text()
-    for kind in ("files", "fonts"):
+    for kind in ("files", "fonts", "pages"):
         assert markdown_table(kind) in readme
 
 
@@ -329,3 +329,31 @@ def test_font_programs_are_fingerprinted_without_their_subset_tags(tmp_path):
     b = fingerprint(b"GHIJKL+Minion program", "/GHIJKL+Minion")
     c = fingerprint(b"another program", "/Other")
     assert a == b != c and a is not None and len(a) == 64
+
+
+def test_page_records_count_glyphs_characters_and_what_is_wrong_with_them(tmp_path):
+    """--page-records: one pages record per page; a code without Unicode by the spec's methods
+    is unmapped (Tika's definition), U+FFFD and private-use output are counted."""
+    import pikepdf
+
+    pdf = pikepdf.new()
+    tounicode = pdf.make_stream(b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+                                b"1 begincodespacerange <00> <FF> endcodespacerange\n"
+                                b"3 beginbfchar <41> <0041> <42> <FFFD> <43> <E000> endbfchar\n"
+                                b"endcmap CMapName currentdict /CMap defineresource pop end end")
+    font = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                                                BaseFont=pikepdf.Name.Helvetica, ToUnicode=tounicode))
+    for content in (b"BT /F1 12 Tf 72 700 Td (ABCA) Tj ET", b"BT /F1 12 Tf 72 700 Td (A) Tj ET"):
+        page = pdf.add_blank_page()
+        page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+        page.Contents = pdf.make_stream(content)
+    pdf.save(tmp_path / "in.pdf")
+    (tmp_path / "corpus").mkdir()
+    shutil.copy(tmp_path / "in.pdf", tmp_path / "corpus" / "in.pdf")
+    assert run_cli("audit", tmp_path / "corpus", "-o", tmp_path / "out", "--workers", "1", "--page-records") == 0
+    pages = sorted(read_records(tmp_path / "out", "pages"), key=lambda p: p["page"])
+    assert [(p["page"], p["glyphs"], p["chars"], p["fffd"], p["private_use"], p["control"], p["hidden"])
+            for p in pages] == [(1, 4, 4, 1, 1, 0, None), (2, 1, 1, 0, 0, 0, None)]
+    assert pages[0]["confidence"] == {"spec": 4} and pages[0]["unmapped"] == 0
+    assert run_cli("audit", tmp_path / "corpus", "-o", tmp_path / "plain", "--workers", "1") == 0
+    assert list(read_records(tmp_path / "plain", "pages")) == []  # only when asked for

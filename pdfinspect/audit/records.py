@@ -1,4 +1,5 @@
-"""The per-file function: one PDF in, its ``files`` record and ``fonts`` records out.
+"""The per-file function: one PDF in, its ``files`` record, ``fonts`` records and (with
+``Options.page_records``) ``pages`` records out.
 
 :func:`audit_file` never raises for what a file contains: any exception becomes a failed
 ``files`` record (its class, message and the time spent). Both engines run it in a child
@@ -12,13 +13,18 @@ import os
 import re
 import resource
 import time
+import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..content.fontreports import font_reports
+from ..content.textlayout import page_glyphs
 from ..core.document import Document
 from ..core.objects import String
 from ..core.textstrings import decode_text
+from ..fonts.font import FontCache
 from ..fonts.reasons import FontReport
+from ..fonts.resolve import Resolver
 from .schema import EXAMPLE_CODES, SCHEMA_VERSION
 
 
@@ -40,6 +46,7 @@ class Options:
 
     pages: str = "all"  # "all", "first" or a number N: the first N pages
     password: bytes = b""
+    page_records: bool = False  # also a ``pages`` record per page (runs the interpreter on each)
 
     def page_numbers(self, count: int) -> range:
         if self.pages == "all":
@@ -52,6 +59,7 @@ class Options:
 class FileResult:
     file: dict
     fonts: list[dict] = field(default_factory=list)
+    pages: list[dict] = field(default_factory=list)
 
 
 def file_sha256(path: str) -> str | None:
@@ -125,7 +133,31 @@ def _audit(path: str, sha: str | None, options: Options) -> FileResult:
                    fonts_with_reasons=sum(1 for f in fonts if f["reasons"]),
                    reasons=sorted({r["id"] for f in fonts for r in f["reasons"]}),
                    diagnostics=len(doc.diagnostics))
-    return FileResult(rec, fonts)
+        per_page = [page_record(path, sha, doc, n) for n in pages] if options.page_records else []
+        rec["diagnostics"] = len(doc.diagnostics)
+    return FileResult(rec, fonts, per_page)
+
+
+def page_record(path: str, sha: str | None, doc: Document, n: int) -> dict:
+    """The ``pages`` record of page ``n``: its glyphs and what their text is made of."""
+    confidence: Counter[str] = Counter()
+    glyphs = chars = unmapped = fffd = private_use = control = 0
+    ref = doc.page_ref(n)
+    records = page_glyphs(doc, ref, Resolver.of(doc), FontCache.of(doc), boxes=False) if ref is not None else ()
+    for r in records:
+        glyphs += 1
+        text = r.unicode
+        chars += len(text)
+        unmapped += not r.resolution.spec_unicode
+        confidence[r.resolution.confidence] += 1
+        fffd += text.count("\ufffd")
+        if not text.isprintable():  # private use and control characters are not
+            categories = [unicodedata.category(c) for c in text]
+            private_use += categories.count("Co")
+            control += categories.count("Cc")
+    return {"schema_version": SCHEMA_VERSION, "path": path, "sha256": sha, "page": n, "glyphs": glyphs,
+            "chars": chars, "unmapped": unmapped, "confidence": dict(confidence), "fffd": fffd,
+            "private_use": private_use, "control": control, "hidden": None}
 
 
 _SUBSET_TAG = re.compile(rb"(?<![A-Za-z])[A-Z]{6}\+")  # ABCDEF+, the tag of a subset (9.6.4)

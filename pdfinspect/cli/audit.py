@@ -38,6 +38,9 @@ def register(subparsers) -> None:
     s.add_argument("--format", choices=("jsonl", "parquet"), default="jsonl",
                    help="shard format (parquet needs pdfinspect[parquet]; default jsonl)")
     s.add_argument("--pages", type=_pages, default="all", help="all, first, or N: the first N pages (default all)")
+    s.add_argument("--page-records", action="store_true",
+                   help="also write a pages record per page: glyphs, characters, unmapped, U+FFFD… (slower: "
+                        "it lays out every page)")
     s.add_argument("--workers", type=non_negative(int), default=os.cpu_count() or 1,
                    help="worker processes (default: one per core)")
     s.add_argument("--timeout", type=non_negative(float), default=60.0, metavar="S",
@@ -69,7 +72,8 @@ def cmd_audit(args, out) -> int:
             return EXIT_USAGE
         if args.scheduler and args.engine != "dask":
             raise AuditError("--scheduler needs --engine dask")
-        options = Options(pages=args.pages, password=os.fsencode(args.password or ""))
+        options = Options(pages=args.pages, password=os.fsencode(args.password or ""),
+                          page_records=args.page_records)
         progress = _Progress(sys.stderr.isatty())
         start = time.monotonic()
         try:
