@@ -25,6 +25,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,6 +34,7 @@ DATA = ROOT / "bench" / "data"
 FREECULTURE = ROOT.parent / "shared" / "corpus-pdfjs" / "freeculture.pdf"
 ART = DATA / "art-430k.pdf"
 OURS = [sys.executable, "-m", "pdfinspect"]
+TIME = "/usr/bin/time"  # GNU time, for the peak RSS
 TEXT = ("import sys, pdfinspect\n"
         "from pdfinspect.content.pagetexts import page_texts\n"
         "with pdfinspect.open(sys.argv[1]) as doc:\n"
@@ -55,20 +57,23 @@ SEARCH = ("import sys, time, pdfinspect\n"
 
 
 def run(argv: list[str], first_marker: bytes | None = None) -> tuple[float, float, int, float | None]:
-    """Wall and CPU seconds, peak RSS (KiB) of one child, and when ``first_marker`` first
-    appeared on its output (seconds after the start)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
-    first = None
-    assert proc.stdout is not None
-    while chunk := proc.stdout.read1(65536) if first is None and first_marker else proc.stdout.read():
-        if first is None and first_marker and first_marker in chunk:
-            first = time.perf_counter() - start
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if status != 0:
-        sys.exit(f"failed: {' '.join(map(str, argv))}\n{proc.stderr.read().decode(errors='replace')}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, first
+    """Wall and CPU seconds, peak RSS (KiB, as /usr/bin/time measures it: a forked child's own
+    figure starts at its parent's) of one child, and when ``first_marker`` first appeared on
+    its output (seconds after the start). The output is read and dropped."""
+    with tempfile.NamedTemporaryFile("r") as peak:
+        start = time.perf_counter()
+        proc = subprocess.Popen([TIME, "-f", "%M", "-o", peak.name, *argv], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, cwd=ROOT)
+        first = None
+        assert proc.stdout is not None
+        while chunk := proc.stdout.read1(1 << 16):
+            if first is None and first_marker and first_marker in chunk:
+                first = time.perf_counter() - start
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        if status != 0:
+            sys.exit(f"failed: {' '.join(map(str, argv))}\n{proc.stderr.read().decode(errors='replace')}")
+        return wall, usage.ru_utime + usage.ru_stime, int(peak.read().split()[-1]), first
 
 
 def paired(label: str, ours: list[str], peer: list[str], repeat: int, marker: bytes | None = None) -> None:
@@ -98,7 +103,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--copies", type=int, default=4, help="freeculture.pdf copies in the big document")
     args = parser.parse_args()
-    for tool in ("pdftotext", "mutool", "qpdf"):
+    for tool in ("pdftotext", "mutool", "qpdf", TIME):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} is not installed")
     if not FREECULTURE.exists() or not ART.exists():
