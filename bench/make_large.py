@@ -117,7 +117,7 @@ def vector_art(operators: int, links: int = 10_000) -> bytes:
         parts.append(b"q 1 0 0 1 %d %d cm %.3f %.3f %.3f rg 0.%d w 0 0 m 4.5 0 l 6 1.5 6 3 4.5 6 c 0 6 l h f"
                      b" 0 0 1 RG 1 1 m 5 5 l 1 5 l S [1 2] 0 d 1 J 2 2 4 4 re B* Q"
                      % (x, y, n % 7 / 7, n % 11 / 11, n % 13 / 13, n % 9 + 1))
-        count += 23
+        count += 20  # q cm rg w m l c l h f RG m l l S d J re B* Q
         if n % 24 == 23:
             words = [WORDS[(n * 5 + i) % len(WORDS)] for i in range(2)]
             parts.append(b"BT /F1 3 Tf %d %d Td [(%s ) -40 (%s)] TJ ET" % (x, y, words[0], words[1]))
