@@ -38,6 +38,10 @@ def register(subparsers) -> None:
             s.add_argument("--json", action="store_true", help="machine-readable records")
         if name == "glyphs":
             s.add_argument("--path", action="store_true", help="show each glyph's resolution path")
+        if name in ("glyphs", "text"):
+            s.add_argument("--guesses", action="store_true",
+                           help="keep the text of heuristic results judged implausible (confidence 'guess'), "
+                                "which is otherwise left out")
         s.add_argument("--no-annots", dest="annots", action="store_false",
                        help="leave out the annotations' appearance streams (drawn after the page "
                             "content, each glyph marked with its annotation)")
@@ -139,7 +143,7 @@ def box_json(box) -> dict:
 
 def cmd_glyphs(args, out) -> int:
     doc = open_document(args)
-    records = page_glyphs(doc, page_of(doc, args.page), annots=args.annots)
+    records = page_glyphs(doc, page_of(doc, args.page), Resolver(doc, guesses=args.guesses), annots=args.annots)
     if args.json:
         stream_json(glyph_json(r) for r in records)
         return 0
@@ -218,6 +222,7 @@ def cmd_fonts(args, out) -> int:
 # -- text ----------------------------------------------------------------------------------------
 def cmd_text(args, out) -> int:
     doc = open_document(args)
-    text = page_text(doc, page_of(doc, args.page), annots=getattr(args, "annots", True))
+    text = page_text(doc, page_of(doc, args.page), Resolver(doc, guesses=getattr(args, "guesses", False)),
+                     annots=getattr(args, "annots", True))
     out.line(safe(text).rstrip("\n"))
     return 0
