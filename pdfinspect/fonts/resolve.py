@@ -34,6 +34,7 @@ from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
+from .shapevote import GlyphShapes, ShapeTable, letter_key
 
 TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM = "ToUnicode", "Encoding", "CIDCollection", "FontProgram"
 ACTUAL_TEXT, NONE = "ActualText", "None"
@@ -126,9 +127,14 @@ def no_text(text: str) -> bool:
 class Resolver:
     """Resolves codes for the fonts of one document, caching per (font, code)."""
 
-    def __init__(self, doc, guesses: bool = False):
+    def __init__(self, doc, guesses: bool = False, shapes: ShapeTable | None = None):
         self.doc = doc
         self.guesses = guesses  # keep the text of results judged implausible (confidence "guess")
+        # the shape vote (fonts.shapevote): a table learned from a corpus, else this document's own,
+        # learned the first time a glyph of an embedded or Type3 font finds no text
+        self.shapes = shapes
+        self._glyph_shapes: GlyphShapes | None = None
+        self._own_shapes: ShapeTable | None = None
         self._cache: dict[tuple[Font, bytes], Resolution] = {}
         self._raw: dict[tuple[Font, bytes], Resolution] = {}  # before the plausibility judgement
         self._programs: dict[Font, FontProgram | None] = {}
@@ -145,8 +151,63 @@ class Resolver:
         key = (font, code)
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = self._judge(font, self._raw_resolve(font, code, cid))
+            hit = self._judge(font, self._raw_resolve(font, code, cid))
+            if hit.confidence in (GUESS, NO_CONFIDENCE):
+                hit = self._by_shape(font, hit)
+            elif hit.confidence == SPEC and hit.unicode:
+                hit = self._against_shape(font, hit)
+            self._cache[key] = hit
         return hit
+
+    # -- the shape vote (fonts.shapevote) --------------------------------------------------------
+    def glyph_shapes(self) -> GlyphShapes:
+        if self._glyph_shapes is None:
+            self._glyph_shapes = GlyphShapes(self.doc)
+        return self._glyph_shapes
+
+    def _table(self, learn: bool) -> ShapeTable | None:
+        if self.shapes is not None:
+            return self.shapes
+        if self._own_shapes is None and learn:
+            from .shapevote import learn as learn_shapes
+
+            self._own_shapes = ShapeTable()  # resolving the document's fonts below must not learn again
+            self._own_shapes = learn_shapes(self.doc, self, self.glyph_shapes())
+        return self._own_shapes
+
+    def _by_shape(self, font: Font, res: Resolution) -> Resolution:
+        """A glyph no method resolves, or only a guess does, read by what its outline is elsewhere."""
+        if font.program_ref is None and font.subtype != "Type3":
+            return res
+        fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
+        table = self._table(learn=fp is not None)
+        vote = table.vote(fp) if table is not None and fp is not None else None
+        if vote is None or not vote.clear:
+            return res
+        step = _heuristic_step(h.GLYPH_SHAPE, font.program_ref or font.ref, "glyph outline", f"outline {fp}",
+                               HIT, f"{vote.describe()} → {format_unicode(vote.text)}", vote.text)
+        conflicts = res.conflicts + ((Conflict(res.method, res.path[-1].unicode or ""),)
+                                     if res.confidence == GUESS and res.path[-1].unicode else ())
+        flags = tuple(f for f in res.flags if f != "unresolved")
+        return replace(res, unicode=vote.text, method=step.method, path=res.path + (step,), conflicts=conflicts,
+                       flags=flags, confidence=HEURISTIC, heuristic=step.method, used_by=())
+
+    def _against_shape(self, font: Font, res: Resolution) -> Resolution:
+        """A spec-grade text that a clear shape vote of other fonts contradicts is flagged."""
+        table = self._table(learn=False)
+        if table is None or (font.program_ref is None and font.subtype != "Type3"):
+            return res
+        fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
+        vote = table.vote(fp) if fp is not None else None
+        if vote is None or not vote.clear or vote.fonts < 2 or letter_key(vote.text) == letter_key(res.unicode):
+            return res
+        return replace(res, flags=res.flags + (
+            f"mapping_contradicts_shape: {res.method} gives {format_unicode(res.unicode)}, but the glyph's "
+            f"outline is {format_unicode(vote.text)} ({vote.describe()})",))
+
+    def judged(self, font: Font, code: bytes, cid: int | None = None) -> Resolution:
+        """The resolution before the shape vote (what the vote learns from)."""
+        return self._judge(font, self._raw_resolve(font, code, cid))
 
     def _raw_resolve(self, font: Font, code: bytes, cid: int | None) -> Resolution:
         key = (font, code)
