@@ -633,12 +633,24 @@ def _substitute_step(font: Font, enc: PathStep) -> PathStep:
                            f"{font.encoding_desc}: {enc.detail}", enc.unicode)
 
 
+def _dingbats_names(font: Font) -> bool:
+    """Whether the font's glyph names are the ITC Zapf Dingbats list's (a1…a206): the ZapfDingbats
+    font by name, or any font whose /Differences name glyphs that way and whose numbers are not
+    its codes (a subset named otherwise, a Dingbats clone)."""
+    if "Dingbats" in font.base_font.split("+", 1)[-1]:
+        return True
+    if not font.differences:
+        return False
+    judged = h.judge_numeric_names(font.differences.items())
+    return judged is not None and judged.dingbats
+
+
 def _name_step(method, source, desc, looked, name: str, font: Font, flags: list) -> PathStep:
     """A glyph name → AGL step (9.10.2 step 2; AGL specification)."""
     if is_meaningless(name):
         flags.append(f"meaningless glyph name /{name}")
         return _step(method, source, desc, f"{looked} → /{name}", MISS, "glyph name carries no meaning")
-    res = glyph_to_unicode(name, zapf_dingbats=font.base_font.endswith("ZapfDingbats"))
+    res = glyph_to_unicode(name, zapf_dingbats=_dingbats_names(font))
     if not res.unicode:
         return _step(method, source, desc, f"{looked} → /{name}", MISS, f"AGL: {res.detail}")
     return _step(method, source, desc, f"{looked} → /{name}", HIT,
