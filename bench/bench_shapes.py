@@ -21,6 +21,7 @@ the table learned from all files: none should get `mapping_contradicts_shape` or
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
 import os
 import re
@@ -119,8 +120,7 @@ def page_texts(path: Path, nums: list[int], resolver_factory) -> list[str]:
     doc = Document.open(path)
     resolver = resolver_factory(doc)
     return [r.unicode for r in page_glyphs(doc, doc.page_ref(1), resolver, annots=False)
-            if r.step.gstate.text.font is not None and r.step.gstate.text.font.ref is not None
-            and r.step.gstate.text.font.ref.num in nums]
+            if r.step.font is not None and r.step.font.ref is not None and r.step.font.ref.num in nums]
 
 
 def main() -> None:
@@ -129,6 +129,8 @@ def main() -> None:
                                                   str(HERE.parent.parent / "shared" / "corpus")])
     ap.add_argument("--limit", type=int, default=0, help="files at most (0: all)")
     ap.add_argument("--work", help="folder for the copies (default: a temporary one)")
+    ap.add_argument("--cache", default=os.path.expanduser("~/.cache/pdfinspect-bench-shapes"),
+                    help="where each file's learned table is kept between runs")
     args = ap.parse_args()
     files = sorted(p for d in args.dirs for p in Path(d).glob("*.pdf"))
     if args.limit:
@@ -136,10 +138,17 @@ def main() -> None:
     work = Path(args.work or tempfile.mkdtemp(prefix="bench-shapes-"))
     work.mkdir(parents=True, exist_ok=True)
     tables: dict[Path, ShapeTable] = {}
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
     for i, path in enumerate(files, 1):
+        key = cache / (hashlib.sha1(path.read_bytes()).hexdigest()[:16] + ".json")
         try:
+            if key.exists():
+                tables[path] = ShapeTable.load(key)
+                continue
             doc = Document.open(path)
             tables[path] = learn(doc, Resolver(doc))
+            tables[path].save(key)
         except Exception:
             continue
         if i % 50 == 0:

@@ -207,3 +207,24 @@ def test_a_guess_is_never_written_by_fix():
     shape = PathStep("GlyphShape", None, "", "", "hit", "", "x", "heuristic")
     assert not _from("heuristic", guess)
     assert _from("shapes", shape) and _from("heuristic", shape) and not _from("spec", shape)
+
+
+def test_the_picture_of_a_glyph_is_its_outline_in_braille():
+    from pdfinspect.fonts.shapevote import GlyphShapes
+    from pdfinspect.present.shapes import braille, glyph_picture
+
+    assert braille([[True, False], [False, False], [False, False], [False, True]]) == ["\u2881"]
+    doc = Document(with_both())
+    shapes = GlyphShapes(doc)
+    records = list(page_glyphs(doc, doc.page_ref(1)))
+    ring = next(r for r in records if r.unicode == "B" and r.step.gstate.text.font_name == "F1")
+    picture = glyph_picture(shapes, ring, columns=8, lines=4)
+    assert len(picture.rows) == 4 and all(len(row) == 8 for row in picture.rows)
+    assert picture.rows[1][1] != "\u2800" and picture.rows[1][3] == "\u2800"  # a wall, then the hole
+    assert picture.fingerprint == next(r for r in records if r.method == "GlyphShape" and r.unicode == "B") \
+        .path[-1].looked_up.split()[-1]
+    pdf = pikepdf.new()
+    helv = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)
+    plain = Document(document({"F1": helv}, b"BT /F1 12 Tf (A) Tj ET", pdf))
+    (record,) = list(page_glyphs(plain, plain.page_ref(1)))
+    assert "not embedded" in glyph_picture(GlyphShapes(plain), record).why
