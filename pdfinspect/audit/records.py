@@ -47,6 +47,7 @@ class Options:
     pages: str = "all"  # "all", "first" or a number N: the first N pages
     password: bytes = b""
     page_records: bool = False  # also a ``pages`` record per page (runs the interpreter on each)
+    learn_shapes: bool = False  # also learn the file's glyph shapes (fonts.shapevote) into FileResult.shapes
 
     def page_numbers(self, count: int) -> range:
         if self.pages == "all":
@@ -60,6 +61,7 @@ class FileResult:
     file: dict
     fonts: list[dict] = field(default_factory=list)
     pages: list[dict] = field(default_factory=list)
+    shapes: dict | None = None  # with Options.learn_shapes: the file's ShapeTable entries
 
 
 def file_sha256(path: str) -> str | None:
@@ -135,7 +137,12 @@ def _audit(path: str, sha: str | None, options: Options) -> FileResult:
                    diagnostics=len(doc.diagnostics))
         per_page = [page_record(path, sha, doc, n) for n in pages] if options.page_records else []
         rec["diagnostics"] = len(doc.diagnostics)
-    return FileResult(rec, fonts, per_page)
+        shapes = None
+        if options.learn_shapes:
+            from ..fonts.shapevote import learn
+
+            shapes = learn(doc, Resolver(doc)).entries
+    return FileResult(rec, fonts, per_page, shapes)
 
 
 def page_record(path: str, sha: str | None, doc: Document, n: int) -> dict:

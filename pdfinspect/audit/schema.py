@@ -49,7 +49,7 @@ FONT_FIELDS = (
     ("pages_used", "int", "pages that draw with the font"),
     ("codes", "int", "distinct codes drawn"),
     ("methods", "map[str,int]", "distinct codes by the method that gave their Unicode"),
-    ("confidence", "map[str,int]", "distinct codes by confidence of that method (spec, heuristic, none)"),
+    ("confidence", "map[str,int]", "distinct codes by confidence of that method (spec, heuristic, guess, none)"),
     ("reasons", "reasons", "list of {id, count, codes, detail}: a stable reason id, how many codes "
                            "it affects, up to 8 example codes (hex) and a one-line detail"),
     ("diagnosis", "str", "one-line diagnosis written from the reasons"),
@@ -64,7 +64,7 @@ PAGE_FIELDS = (
     ("unmapped", "int", "glyphs the font gives no Unicode for by the spec's methods (ToUnicode, encoding "
                         "and glyph list, collection CMap): Tika's `pdf:unmappedUnicodeCharsPerPage`"),
     ("confidence", "map[str,int]", "glyphs by the confidence of the method that gave their text "
-                                   "(spec, heuristic, none)"),
+                                   "(spec, heuristic, guess, none)"),
     ("fffd", "int", "U+FFFD replacement characters in the text"),
     ("private_use", "int", "private-use characters in the text"),
     ("control", "int", "control characters in the text"),
