@@ -84,7 +84,7 @@ class PathList(WrappedList):
                 add(Content.assemble(("conflict: ", "$text-error"),
                                      f"{c.method} gives {safe_line(format_unicode(c.unicode))}"))
             for f in res.flags:
-                add(Content.assemble(("flag: ", "$text-warning"), safe_line(f)))
+                add(Content.assemble(("flag: ", "$text-warning"), safe_line(f.message)))
         self.lines = lines
         self.set_entries(items)
 
