@@ -57,7 +57,7 @@ class ExportScreen(ReportsFailures, ModalScreen[Exported | None]):
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
     def find_proposal(self) -> None:
-        doc = self.app.reopen()  # this worker's own Document, kept for the writing
+        doc = self.app.worker_doc()  # this worker's own Document, kept for the writing
         try:
             proposal = propose(doc, self.num, self.raw)
         except PdfError as e:

@@ -69,7 +69,7 @@ class FixScreen(ModalScreen[str | None]):
 
     @work(thread=True, exclusive=True, group="fix", exit_on_error=False)
     def make_plan(self) -> None:
-        doc = self.app.reopen()  # this worker's own Document
+        doc = self.app.worker_doc()  # this worker's own Document
         plan, _ = walk(doc, only={self.font_ref})
         self.app.call_from_thread(self._planned, doc, plan)
 
