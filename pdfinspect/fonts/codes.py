@@ -83,6 +83,11 @@ CODE_AS_CHAR = _s("code_as_char", "hit: the code (or CID) itself read as a Unico
 CONTROL_CODE = _s("control_code", "miss: the code (or CID) is a control code or no code point")
 CJK_DECODED = _s("cjk_decoded", "hit: the bytes decode cleanly in the legacy CJK codepage the font's family names")
 CJK_UNDECODABLE = _s("cjk_undecodable", "miss: the bytes do not decode to a character in that codepage")
+MAC_GLYPH_NAMED = _s("mac_glyph_named", "hit: the CID read as a glyph id of the standard Macintosh order, whose "
+                     "name the AGL maps (the font's widths follow that order)")
+MAC_GLYPH_UNNAMED = _s("mac_glyph_unnamed", "miss: the CID has no name in the standard Macintosh order (258 names)")
+SHAPE_VOTE = _s("shape_vote", "hit: fonts with spec-grade mappings that draw the same outline clearly read it as "
+                "this text")
 STEPS.group("Other")
 ACTUAL_TEXT_REPLACES = _s("actual_text", "hit: /ActualText replaces the text of the glyphs it covers", "14.9.4")
 
@@ -102,3 +107,7 @@ MEANINGLESS_GLYPH_NAME = _f("meaningless_glyph_name", "a glyph name that carries
 PRIVATE_USE = _f("private_use", "the text is in a Private Use Area")
 REPLACEMENT_CHARACTER = _f("replacement_character", "the text holds U+FFFD REPLACEMENT CHARACTER")
 CONTROL_CHARACTER = _f("control_character", "the text holds a control character")
+IMPLAUSIBLE_GUESS = _f("implausible_guess", "a heuristic's text judged implausible (confidence guess): kept in the "
+                       "path, out of the text unless guesses are asked for")
+MAPPING_CONTRADICTS_SHAPE = _f("mapping_contradicts_shape", "a spec-grade text that a clear vote of other fonts "
+                               "drawing the same outline contradicts")
