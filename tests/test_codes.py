@@ -13,7 +13,7 @@ import pytest
 
 from conftest import ROOT, sample
 from pdfinspect.fonts import codes as font_codes
-from pdfinspect.fonts.codes import FLAGS, METHODS, STEPS
+from pdfinspect.fonts.codes import FLAGS, METHODS, STEPS, VALUES
 from pdfinspect.fonts.reasons import REASON_IDS, REASONS
 from pdfinspect.present.codes import REGISTRIES, catalogue_markdown
 from pdfinspect.spec.codes import DIAGNOSTICS, Registry
@@ -136,7 +136,7 @@ def test_every_codes_constant_the_package_names_exists():
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "codes":
                 value = getattr(font_codes, node.attr)
-                assert any(value in reg for reg in (FLAGS, STEPS, METHODS)), f"{rel}:{node.lineno}"
+                assert any(value in reg for reg in (FLAGS, STEPS, METHODS, VALUES)), f"{rel}:{node.lineno}"
     assert importers
 
 
@@ -170,4 +170,5 @@ def test_glyphs_json_flags_and_steps_are_codes():
     assert kappa["flags"] == ["tounicode_miss"] and "U+0014" in kappa["flag_messages"][0]
     steps = [s for r in records for s in r["path"]]
     assert all(s["code"] in STEPS for s in steps) and all(s["method"] in METHODS for s in steps)
+    assert all(s["result"] in VALUES and s["confidence"] in VALUES for s in steps)
     assert [s["code"] for s in kappa["path"]] == ["tounicode_no_entry", "encoding_absent", "not_type0", "agl_mapped"]

@@ -7,7 +7,7 @@ Code reads these codes, never the messages beside them: ``Resolution.has_flag(TO
 from __future__ import annotations
 
 from ..spec.codes import Registry
-from .heuristics import HEURISTICS
+from .heuristics import GUESS, HEURISTIC, HEURISTICS, NO_CONFIDENCE, SPEC
 
 METHODS = Registry(
     "method", "Resolution methods",
@@ -111,3 +111,18 @@ IMPLAUSIBLE_GUESS = _f("implausible_guess", "a heuristic's text judged implausib
                        "path, out of the text unless guesses are asked for")
 MAPPING_CONTRADICTS_SHAPE = _f("mapping_contradicts_shape", "a spec-grade text that a clear vote of other fonts "
                                "drawing the same outline contradicts")
+
+VALUES = Registry(
+    "value", "Step results and confidences",
+    "The `result` of a path step and the `confidence` of a step or a glyph (`glyphs --json`, `fonts --json` "
+    "`confidence` counts, audit records).")
+VALUES.group("result")
+HIT = VALUES.add("hit", "the step gave text")
+MISS = VALUES.add("miss", "the step applied and gave no text")
+SKIPPED = VALUES.add("skipped", "the step does not apply to this font or code")
+VALUES.group("confidence")
+VALUES.add(SPEC, "one of ISO 32000's methods gave the text", "9.10.2")
+VALUES.add(HEURISTIC, "only a heuristic gave the text (named, with the readers that use it)")
+VALUES.add(GUESS, "only a heuristic gave text, judged implausible: kept in the path, out of the text unless "
+                  "guesses are asked for")
+VALUES.add(NO_CONFIDENCE, "nothing gave text")

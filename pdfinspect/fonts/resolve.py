@@ -31,7 +31,7 @@ from . import codes
 from . import heuristics as h
 from . import plausibility as plaus
 from .agl import glyph_to_unicode, is_meaningless
-from .codes import ACTUAL_TEXT, CID_COLLECTION, ENCODING, FONT_PROGRAM, NONE, TOUNICODE
+from .codes import ACTUAL_TEXT, CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, SKIPPED, TOUNICODE
 from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, Font
@@ -41,7 +41,6 @@ from .shapevote import GlyphShapes, ShapeTable, letter_key
 SPEC_METHODS = (TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM)
 HEURISTIC_METHODS = tuple(x.method for x in h.HEURISTICS)
 METHODS = SPEC_METHODS + HEURISTIC_METHODS + (ACTUAL_TEXT, NONE)
-HIT, MISS, SKIPPED = "hit", "miss", "skipped"
 
 
 @dataclass(frozen=True, slots=True)

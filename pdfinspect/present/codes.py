@@ -2,11 +2,11 @@
 written as Markdown (``pdfinspect codes``, ``docs/codes.md``)."""
 from __future__ import annotations
 
-from ..fonts.codes import FLAGS, METHODS, STEPS
+from ..fonts.codes import FLAGS, METHODS, STEPS, VALUES
 from ..fonts.reasons import REASONS
 from ..spec.codes import DIAGNOSTICS, CodeDoc, Registry
 
-REGISTRIES: tuple[Registry, ...] = (DIAGNOSTICS, FLAGS, STEPS, REASONS, METHODS)
+REGISTRIES: tuple[Registry, ...] = (DIAGNOSTICS, FLAGS, STEPS, REASONS, METHODS, VALUES)
 
 
 def _cell(text: str) -> str:
