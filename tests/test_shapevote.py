@@ -181,3 +181,51 @@ def test_an_unshifted_tounicode_is_not_flagged():
 
     reports = font_reports(Document.open(sample("cid-identity.pdf")))
     assert not any(r.reason("tounicode_shifted") for r in reports)
+
+
+def test_fix_from_shapes_writes_what_the_outlines_say(tmp_path):
+    source = tmp_path / "both.pdf"
+    source.write_bytes(with_both())
+    out = tmp_path / "fixed.pdf"
+    p = subprocess.run([sys.executable, "-m", "pdfinspect", "fix", str(source), "-o", str(out), "--from", "shapes"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "GlyphShape" in p.stdout
+    fixed = Document.open(out)
+    records = [r for r in page_glyphs(fixed, fixed.page_ref(1)) if r.step.gstate.text.font_name == "F2"]
+    assert "".join(r.unicode for r in records) == "CAB" and {r.method for r in records} == {"ToUnicode"}
+    spec_only = subprocess.run([sys.executable, "-m", "pdfinspect", "fix", str(source), "-o", str(tmp_path / "x.pdf"),
+                                "--from", "spec", "--dry-run"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert "GlyphShape" not in spec_only.stdout
+
+
+def test_a_guess_is_never_written_by_fix():
+    from pdfinspect.fonts.fix import _from
+    from pdfinspect.fonts.resolve import PathStep
+
+    guess = PathStep("CIDAsUnicode", None, "", "", "hit", "", "x", "guess")
+    shape = PathStep("GlyphShape", None, "", "", "hit", "", "x", "heuristic")
+    assert not _from("heuristic", guess)
+    assert _from("shapes", shape) and _from("heuristic", shape) and not _from("spec", shape)
+
+
+def test_the_picture_of_a_glyph_is_its_outline_in_braille():
+    from pdfinspect.fonts.shapevote import GlyphShapes
+    from pdfinspect.present.shapes import braille, glyph_picture
+
+    assert braille([[True, False], [False, False], [False, False], [False, True]]) == ["\u2881"]
+    doc = Document(with_both())
+    shapes = GlyphShapes(doc)
+    records = list(page_glyphs(doc, doc.page_ref(1)))
+    ring = next(r for r in records if r.unicode == "B" and r.step.gstate.text.font_name == "F1")
+    picture = glyph_picture(shapes, ring, columns=8, lines=4)
+    assert len(picture.rows) == 4 and all(len(row) == 8 for row in picture.rows)
+    assert picture.rows[1][1] != "\u2800" and picture.rows[1][3] == "\u2800"  # a wall, then the hole
+    assert picture.fingerprint == next(r for r in records if r.method == "GlyphShape" and r.unicode == "B") \
+        .path[-1].looked_up.split()[-1]
+    pdf = pikepdf.new()
+    helv = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)
+    plain = Document(document({"F1": helv}, b"BT /F1 12 Tf (A) Tj ET", pdf))
+    (record,) = list(page_glyphs(plain, plain.page_ref(1)))
+    none = glyph_picture(GlyphShapes(plain), record)
+    assert none.rows == () and "no font program is embedded" in none.why

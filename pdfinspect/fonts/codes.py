@@ -86,6 +86,8 @@ CJK_UNDECODABLE = _s("cjk_undecodable", "miss: the bytes do not decode to a char
 MAC_GLYPH_NAMED = _s("mac_glyph_named", "hit: the CID read as a glyph id of the standard Macintosh order, whose "
                      "name the AGL maps (the font's widths follow that order)")
 MAC_GLYPH_UNNAMED = _s("mac_glyph_unnamed", "miss: the CID has no name in the standard Macintosh order (258 names)")
+MAC_ORDER_UNFIT = _s("mac_order_unfit", "miss: the font's widths do not follow the Macintosh order well enough "
+                     "to read its CIDs as glyph ids in it (the detail gives the rank correlations)")
 SHAPE_VOTE = _s("shape_vote", "hit: fonts with spec-grade mappings that draw the same outline clearly read it as "
                 "this text")
 STEPS.group("Other")

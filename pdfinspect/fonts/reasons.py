@@ -231,9 +231,19 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
     yield from (r for r in found if r is not None)
 
 
+def _readable(ch: str) -> int:
+    """How much a character reads as text: 0 private use or control, 1 a Latin-1 letter (what bytes of
+    a legacy 8-bit code page become when taken for Latin-1), 2 anything else."""
+    if unicodedata.category(ch) in ("Co", "Cc", "Cs"):
+        return 0
+    return 1 if 0xA0 <= ord(ch) <= 0xFF else 2
+
+
 def _shifted(resolutions) -> Reason | None:
     """A ToUnicode whose entries differ from what the font's names, program or outlines say by one
-    constant offset: a producer's off-by-N table (the letters are there, all moved)."""
+    constant offset: a producer's off-by-N table (the letters are there, all moved). Not when the
+    ToUnicode reads better than the other method (Cyrillic where the program's 8-bit table gives
+    the code page's bytes as Latin-1 letters, 848 below)."""
     pairs = [(r, c) for r in resolutions if r.method == TOUNICODE for c in r.conflicts
              if len(r.unicode) == 1 and len(c.unicode) == 1]
     if len(pairs) < 4:
@@ -244,6 +254,9 @@ def _shifted(resolutions) -> Reason | None:
     hits = [r for r in resolutions if (s := _step(r, TOUNICODE)) is not None and s.result == HIT]
     if k == 0 or len(codes) < 4 or deltas.count(k) * 5 < len(pairs) * 4 or len(codes) * 2 < len(hits):
         return None
+    moved = [(r.unicode, c.unicode) for (r, c), d in zip(pairs, deltas) if d == k]
+    if sum(_readable(a) for a, _ in moved) > sum(_readable(b) for _, b in moved):
+        return None  # the ToUnicode is the better reading: the program's table is the legacy one
     return Reason("tounicode_shifted", tuple(sorted(codes)),
                   f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} what "
                   f"{', '.join(sorted({c.method for r, c in pairs}))} give{'s' * (len({c.method for r, c in pairs}) == 1)} "

@@ -29,7 +29,7 @@ from pathlib import Path
 from ..core.atomic import write_bytes
 from ..core.objects import Dict, Name, Ref
 from . import plausibility as plaus
-from .shapes import ShapeError, glyph_order, program_outlines, type3_fingerprint
+from .shapes import Outline, ShapeError, glyph_order, program_outlines, type3_fingerprint
 
 FORMAT, VERSION = "pdfinspect-shapes", 1
 CLEAR_SHARE = 0.9  # share of the fonts one text must hold for a vote to be clear
@@ -146,6 +146,7 @@ class GlyphShapes:
         self.doc = doc
         self._programs: dict[tuple[int, int], tuple[dict[str, str | None], tuple[str, ...]] | None] = {}
         self._procs: dict[tuple[int, int], str | None] = {}
+        self._last: tuple[tuple[int, int], dict[str, Outline], tuple[str, ...]] | None = None  # for pictures
 
     def fingerprint(self, font, gid: int | None, glyph_name: str | None, code: bytes = b"") -> str | None:
         """The fingerprint of the glyph a code selects: by GID (TrueType, CID-keyed CFF) or by
@@ -163,6 +164,26 @@ class GlyphShapes:
         if gid is not None and 0 <= gid < len(order):
             return prints.get(order[gid])
         return prints.get(glyph_name or "")
+
+    def outline(self, font, gid: int | None, glyph_name: str | None) -> Outline | None:
+        """The outline of the glyph (by GID, else by name) of an embedded program, or ``None``; the
+        outlines of the last program asked about are kept (a picture is asked for glyph by glyph)."""
+        if font.program_ref is None:
+            return None
+        key = (font.program_ref.num, font.program_ref.gen)
+        if self._last is None or self._last[0] != key:
+            obj = self.doc.get(*key)
+            if obj is None:
+                return None
+            data = self.doc.stream_data(obj).data
+            try:
+                self._last = (key, program_outlines(data, font.program_key or "", font.program_kind),
+                              glyph_order(data, font.program_key or "", font.program_kind))
+            except ShapeError:
+                return None
+        _, outlines, order = self._last
+        name = order[gid] if gid is not None and 0 <= gid < len(order) else glyph_name
+        return outlines.get(name or "")
 
     def program_key(self, font) -> str | None:
         """A hash of the font program's bytes: one font design however often it is embedded
