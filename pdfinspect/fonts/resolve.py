@@ -62,7 +62,8 @@ class PathStep:
 
     def __str__(self) -> str:
         where = f" ({self.source})" if self.source is not None else ""
-        kind = f" [heuristic, used by {', '.join(self.used_by)}]" if self.confidence == HEURISTIC else ""
+        who = f", used by {', '.join(self.used_by)}" if self.used_by else ""
+        kind = f" [{self.confidence}{who}]" if self.confidence in (HEURISTIC, GUESS) else ""
         return f"{self.method}{kind}: {self.source_desc}{where}: {self.looked_up} → {self.result}: {self.detail}"
 
 
