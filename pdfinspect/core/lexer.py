@@ -7,6 +7,7 @@ any value can always be shown (``buf[tok.start:tok.end]``). Problems are recorde
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any, NamedTuple
 
 from .diagnostics import Diagnostic, warning
@@ -14,6 +15,40 @@ from .objects import Name, String
 
 WHITESPACE = b"\x00\t\n\x0c\r "
 DELIMITERS = b"()<>[]{}/%"
+
+
+
+def possessive(pattern: bytes) -> bytes:
+    """``pattern`` with every quantifier possessive where Python has them (3.11+).
+
+    The patterns given here are written so that each run matches one way only (lookaheads
+    make numbers, names, white space and comments maximal), so the result matches exactly
+    what ``pattern`` matches; possessive quantifiers only spare the regex engine the
+    backtracking states, which makes the lexer's and parser's fast paths about twice as fast.
+    """
+    if sys.version_info < (3, 11):
+        return pattern
+    out = bytearray()
+    i, in_class = 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        out.append(c)
+        if c == 0x5C:  # backslash: the next byte is escaped
+            out.append(pattern[i + 1])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != 0x5D  # ']'
+        elif c == 0x5B:  # '['
+            in_class = True
+            if pattern[i + 1:i + 2] in (b"^", b"]"):  # a leading ^ or ] belongs to the class
+                out.append(pattern[i + 1])
+                i += 1
+        elif c in b"*+?" and pattern[i - 1:i] != b"(" and pattern[i + 1:i + 2] not in (b"+", b"?"):
+            out.append(0x2B)  # '+'
+        i += 1
+    return bytes(out)
+
 
 # Token kinds
 INT = "int"
@@ -35,9 +70,11 @@ _SIMPLE_LITERAL = re.compile(rb"\(([^()\\]*)\)")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 _GT = re.compile(rb">")
 # Fast path: white space and comments, then a number, name, delimiter or keyword in one match.
+# Each white-space run and comment is maximal (a lookahead, as Python 3.10 has no possessive
+# quantifiers), so a failed match backtracks linearly, never into a comment's middle.
 _FAST = re.compile(
-    rb"(?:[\x00\t\n\x0c\r ]++|%[^\r\n]*+)*+"
-    rb"(?:(?P<int>[+-]?\d+)(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])"
+    possessive(rb"(?:[\x00\t\n\x0c\r ]+(?![\x00\t\n\x0c\r ])|%[^\r\n]*(?![^\r\n]))*")
+    +    rb"(?:(?P<int>[+-]?\d+)(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])"
     rb"|(?P<real>[+-]?(?:\d+\.\d*|\.\d+))(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])"
     rb"|/(?P<name>[^\x00\t\n\x0c\r ()<>\[\]{}/%#]*)(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])"
     rb"|(?P<delim><<|>>|[\[\]{}])"
