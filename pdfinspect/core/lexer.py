@@ -211,6 +211,7 @@ class Lexer:
 
     def skip_whitespace(self) -> int:
         m = _SKIP.match(self.buf, self.pos, self.end)
+        assert m is not None  # the pattern matches the empty string
         self.pos = m.end()
         return self.pos
 
@@ -238,6 +239,7 @@ class Lexer:
         c = buf[pos]
         if c == 0x2F:  # '/'
             m = _NAME_BODY.match(buf, pos + 1, end)
+            assert m is not None  # the pattern matches the empty string
             self.pos = m.end()
             return Token(NAME, decode_name(m.group(), self.diagnostics, pos + 1), pos, self.pos)
         if c == 0x28:  # '('
@@ -254,6 +256,7 @@ class Lexer:
                 self.pos = pos + 2
                 return Token(DELIM, b"<<", pos, pos + 2)
             m = _HEX_BODY.match(buf, pos + 1, end)
+            assert m is not None  # the pattern matches the empty string
             close = m.end()
             if close < end and buf[close] == 0x3E:
                 self.pos = close + 1
@@ -283,6 +286,7 @@ class Lexer:
             self.diagnostics.append(warning("stray-delimiter", "stray ')'", offset=pos, clause="7.2.3"))
             return Token(KEYWORD, b")", pos, pos + 1)
         m = _REGULAR_RUN.match(buf, pos, end)
+        assert m is not None  # the pattern matches the empty string
         word = m.group()
         self.pos = m.end()
         if not word:  # cannot happen: every non-delimiter is regular

@@ -68,10 +68,12 @@ _KEY_VALUE = re.compile(possessive(_WS + rb"*/(" + _NAME_CHARS + rb")" + _WS + r
 _CONSTANTS = {b"true": True, b"false": False, b"null": None}
 
 
-def _flat_value(m: re.Match, base: int = 0):
+def _flat_value(m: re.Match[bytes], base: int = 0) -> object:
     """The value of one ``_item`` match whose groups start after group ``base``."""
-    k = m.lastindex - base
-    g = m.group(m.lastindex)
+    last = m.lastindex
+    assert last is not None  # every alternative of an item captures
+    k = last - base
+    g = m.group(last)
     if k == 2:
         return Ref(int(m.group(base + 1)), int(g))
     if k == 3:
