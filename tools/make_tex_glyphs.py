@@ -289,6 +289,8 @@ NAMES = {
     "visualspace": "OPEN BOX",
     "wreathproduct": "WREATH PRODUCT",
     "Yen": "YEN SIGN",
+    # cmsy's circle that LaTeX's \copyright draws around a "c": it encloses a character
+    "circlecopyrt": "COMBINING ENCLOSING CIRCLE",
     "contintegral": "CONTOUR INTEGRAL",
     "mapsto": "RIGHTWARDS ARROW FROM BAR",
     "longdbls": "LATIN SMALL LETTER LONG S + LATIN SMALL LETTER LONG S",
