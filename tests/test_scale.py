@@ -101,11 +101,11 @@ async def test_page_text_search_reads_the_file_once_for_every_query():
 
     app = PdfInspectApp(Document.open(sample("pages.pdf")))
     opened = []
-    reopen = app.reopen
-    app.reopen = lambda: opened.append(1) or reopen()
+    fork = app.worker_doc
+    app.worker_doc = lambda: opened.append(1) or fork()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        before = len(opened)  # the app's own workers open it too
+        before = len(opened)  # the app's own workers fork it too
         await press(pilot, "slash", "ctrl+t", *"page 3", "enter")
         screen = app.screen
         assert [h.page for h in screen.hits] == [3] and len(opened) == before + 1

@@ -105,7 +105,7 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
 
     @work(thread=True, exclusive=True, group="glyphs", exit_on_error=False)
     def load(self, n: int, ref) -> None:
-        doc = self.app.reopen()
+        doc = self.app.worker_doc()
         resolver = Resolver.of(doc)
         budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
         records = list(page_glyphs(doc, ref, resolver, budget=budget))

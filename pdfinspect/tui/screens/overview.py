@@ -159,7 +159,7 @@ class OverviewScreen(ReportsFailures, Screen):
     @work(thread=True, exclusive=True, group="summary", exit_on_error=False)
     def load_summary(self) -> None:
         """Compute the summary over a Document of its own (it shares the app's diagnostics)."""
-        doc = self.app.reopen()
+        doc = self.app.worker_doc()
         try:
             facts = document_summary(doc, self.app.numbers)
         finally:
@@ -189,7 +189,7 @@ class OverviewScreen(ReportsFailures, Screen):
                 raise Cancelled
             self.app.call_from_thread(self._check_progressed, done, total)
 
-        doc = self.app.reopen()
+        doc = self.app.worker_doc()
         try:
             report = check(doc, progress)
         except Cancelled:

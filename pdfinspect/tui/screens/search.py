@@ -5,7 +5,7 @@ operator); the matching is :mod:`pdfinspect.present.search`.
 The scan runs in a thread worker over its own :class:`Document` (the core caches are not
 shared across threads) and sends hits in batches with the progress so far. The text of each
 page is laid out once and kept (:class:`TextIndex`): a later query reads the pages already
-done from memory, and the file only for those a cancelled scan had not reached.
+done from memory, and reads the document only for those a cancelled scan had not reached.
 """
 from __future__ import annotations
 
@@ -149,7 +149,7 @@ class SearchScreen(ReportsFailures, Screen):
         if scope == PAGE_TEXT:
             self.scan_text(pattern)
             return
-        doc = self.app.reopen()
+        doc = self.app.worker_doc()
         try:
             objects = [doc.get(only.num, only.gen)] if only is not None else doc.iter_objects(cache=False)
             total = 1 if only is not None else len(doc.object_numbers())
@@ -159,18 +159,18 @@ class SearchScreen(ReportsFailures, Screen):
             doc.close()
 
     def scan_text(self, pattern: re.Pattern) -> None:
-        """Search the text of every page: from the index, the file opened only for the pages
-        not in it yet (and then only once)."""
+        """Search the text of every page: from the index, a worker's fork of the document made
+        only for the pages not in it yet (and then only once)."""
         index, opened = self.text_index, []
 
         def search(n: int) -> list[PageHit]:
             if n not in index.pages and not opened:
-                opened.append(self.app.reopen())
+                opened.append(self.app.worker_doc())
             return index.search(opened[0] if opened else None, n, pattern,
                                 budget=Budget(BUDGET_OPERATORS, BUDGET_BYTES))
         try:
             if self.page_total is None:
-                opened.append(self.app.reopen())
+                opened.append(self.app.worker_doc())
                 self.page_total = opened[0].page_count()
             self._scan(range(1, self.page_total + 1), search)
         finally:

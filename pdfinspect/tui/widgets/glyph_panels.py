@@ -86,7 +86,7 @@ class PathList(WrappedList):
                 add(Content.assemble(("conflict: ", "$text-error"),
                                      f"{c.method} gives {safe_line(format_unicode(c.unicode))}"))
             for f in res.flags:
-                add(Content.assemble(("flag: ", "$text-warning"), safe_line(f)))
+                add(Content.assemble(("flag: ", "$text-warning"), safe_line(f.message)))
             if picture is not None:
                 if picture.rows:
                     add(Content.assemble(("outline", "bold"), ": what the code draws"))
