@@ -405,11 +405,11 @@ class _Run:
         if not pts:
             return
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        first = self.path is None
-        if first:
+        b = self.path
+        first = b is None
+        if b is None:
             self.path = [min(xs), min(ys), max(xs), max(ys)]
         else:
-            b = self.path
             self.path = [min(b[0], *xs), min(b[1], *ys), max(b[2], *xs), max(b[3], *ys)]
         self.path_exact = first and exact_rect and _axis_aligned(ctm)
 

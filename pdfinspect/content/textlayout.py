@@ -73,6 +73,13 @@ def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
                 annots: bool = True) -> Iterator[GlyphRecord]:
     """Every glyph drawn on the page, resolved, in drawing order: the page content, then
     (``annots``) the annotations' appearance streams (within ``budget``, see iter_steps)."""
+    for _, records in page_steps(doc, page_ref, resolver, fonts, budget, annots=annots):
+        yield from records
+
+
+def page_steps(doc, page_ref: Ref, resolver: Resolver | None = None, fonts: FontCache | None = None,
+               budget: Budget | None = None, *, annots: bool = True) -> Iterator[tuple[Step, list[GlyphRecord]]]:
+    """Every step of the page with the glyph records it draws (as :func:`page_glyphs`)."""
     resolver = resolver or Resolver(doc)
     used: set[int] = set()
     given: list[MarkedContent] = []  # keeps the sequences in ``used`` alive, so no id is reused
@@ -84,7 +91,7 @@ def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
         if len(used) > before:
             given.append(records[0].actual_text)
         n += len(records)
-        yield from records
+        yield step, records
 
 
 def step_records(step: Step, resolver: Resolver, used: set[int], start: int,
