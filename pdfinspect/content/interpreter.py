@@ -74,8 +74,7 @@ Rect = tuple[float, float, float, float]  # left, bottom, right, top on the page
 
 @dataclass(frozen=True, slots=True)
 class Painted:
-    """What a painting operator covered on the page: a fill (``f``, ``B``… or ``sh``, 8.5.3)
-    or an image (``Do``, ``BI``, 8.9). ``rect`` bounds it on the page (within the clip's
+    """What a painting operator covered on the page: a fill (``f``, ``B``…, 8.5.3) or an image (``Do``, ``BI``, 8.9). ``rect`` bounds it on the page (within the clip's
     bounds); ``exact`` says the rectangle *is* the painted area (one ``re`` or an image
     under an axis-aligned CTM, inside an exact clip); ``opaque`` that nothing shows
     through (alpha 1; an image without /SMask, /Mask or /ImageMask)."""
@@ -423,10 +422,16 @@ class _Run:
                 rect = [max(rect[0], clip[0]), max(rect[1], clip[1]), min(rect[2], clip[2]), min(rect[3], clip[3])]
             if rect[2] > rect[0] and rect[3] > rect[1]:
                 self.painted = Painted("fill", (rect[0], rect[1], rect[2], rect[3]),
-                                       self.path_exact and self.gs.clip_exact, self.gs.fill_alpha >= 1.0)
+                                       self.path_exact and self.gs.clip_exact, self.opaque_paint())
         if self.clipping:
             self.clip_to(bounds if bounds is not None else [0.0, 0.0, 0.0, 0.0], self.path_exact)
         self.path, self.path_exact, self.clipping = None, False, False
+
+    def opaque_paint(self) -> bool:
+        """Whether a fill now hides what is under it: alpha 1, a separable blend mode that
+        replaces (Normal, Compatible), no soft mask (11.3.5, 11.6.4.4)."""
+        gs = self.gs
+        return gs.fill_alpha >= 1.0 and gs.blend_mode in ("Normal", "Compatible") and not gs.soft_mask
 
     def paint_image(self, opaque: bool) -> None:
         """An image: the unit square under the CTM (8.9.4)."""
@@ -441,7 +446,7 @@ class _Run:
             bounds = [max(bounds[0], clip[0]), max(bounds[1], clip[1]), min(bounds[2], clip[2]), min(bounds[3], clip[3])]
         if bounds[2] > bounds[0] and bounds[3] > bounds[1]:
             self.painted = Painted("image", (bounds[0], bounds[1], bounds[2], bounds[3]),
-                                   exact and self.gs.clip_exact, opaque and self.gs.fill_alpha >= 1.0)
+                                   exact and self.gs.clip_exact, opaque and self.opaque_paint())
 
     def set_text(self, **changes) -> None:
         self.gs = replace(self.gs, text=replace(self.gs.text, **changes))
@@ -608,6 +613,13 @@ def _gs(run, ops, res, diags):
             v = run.doc.resolve(ext.get(key))
             if is_number(v):
                 changes[field_name] = v
+        bm = run.doc.resolve(ext.get("BM"))
+        bm = run.doc.resolve(bm[0]) if isinstance(bm, Array) and len(bm) else bm
+        if isinstance(bm, Name):
+            changes["blend_mode"] = str(bm)
+        smask = run.doc.resolve(ext.get("SMask"))
+        if smask is not None:
+            changes["soft_mask"] = not (isinstance(smask, Name) and str(smask) == "None")
         font = run.doc.resolve(ext.get("Font"))
         if isinstance(font, Array) and len(font) == 2:
             run.select_font(font[0], "(ExtGState)", run.doc.resolve(font[1]) or 0)
@@ -787,10 +799,6 @@ def _clip(run, ops, res, diags):
     run.clipping = True
 
 
-def _sh(run, ops, res, diags):
-    clip = run.gs.clip
-    if clip is not None and clip[2] > clip[0] and clip[3] > clip[1]:
-        run.painted = Painted("fill", clip, run.gs.clip_exact, run.gs.fill_alpha >= 1.0)
 
 
 _SHOWING = frozenset({"Tj", "TJ", "'", '"'})
@@ -808,7 +816,7 @@ _HANDLERS = {
     "TL": _text_param("leading"), "Ts": _text_param("rise"), "Tr": _text_param("render", int),
     "Tf": _Tf, "Td": _Td, "TD": _TD, "Tm": _Tm, "T*": _Tstar,
     "Tj": _Tj, "TJ": _TJ, "'": _quote, '"': _dquote,
-    "BMC": _BMC, "BDC": _BDC, "EMC": _EMC, "Do": _Do, "BI": _BI, "sh": _sh,
+    "BMC": _BMC, "BDC": _BDC, "EMC": _EMC, "Do": _Do, "BI": _BI,
     "m": _path(), "l": _path(), "c": _path(), "v": _path(), "y": _path(), "h": _path(),
     "re": _path(True), "W": _clip, "W*": _clip,
     "S": _painter(False), "s": _painter(False), "n": _painter(False),

@@ -14,11 +14,12 @@ How each reason is decided, from the interpreter's state and the glyph's box
   other path, so a glyph inside a curved clip's box is not reported).
 - ``off_page``: the centre is outside the CropBox (within the MediaBox, 14.11.2).
 - ``transparent``: the alpha of the paint it uses is 0 (ExtGState /ca, or /CA for stroke-only modes).
-- ``tiny``: the box is under :data:`TINY_PT` points high on the page.
+- ``tiny``: the box and the font size are both under :data:`TINY_PT` points high on the
+  page (a font whose metrics give a flat box is no reason).
 - ``same_color_as_background``: its colour (in RGB, tolerance :data:`COLOR_TOLERANCE`)
   equals the background: the colour of the last opaque rectangle filled earlier under its
-  box, else the white page. Colours of spaces other than Device Gray/RGB/CMYK (read by
-  their number of components) are not compared.
+  box, else the white page. Only Device Gray/RGB/CMYK colours are compared: a Separation
+  tint or an ICC colour is not guessed at, and an image under the glyph is no known colour.
 - ``covered``: an opaque rectangle fill or an opaque image painted later covers its whole box
   (only rectangles known exactly: ``re`` under an axis-aligned CTM, images likewise).
 - ``duplicate``: a glyph of the same code and font, visible, was drawn within
@@ -54,6 +55,7 @@ REASONS = {
     "duplicate": f"the same code of the same font was drawn within {DUPLICATE_EM:g} em before (fake bold, shadow)",
 }
 WHITE = (1.0, 1.0, 1.0)
+DEVICE_SPACES = frozenset({"DeviceGray", "DeviceRGB", "DeviceCMYK", "G", "RGB", "CMYK"})
 _FILLS = frozenset({0, 2, 4, 6})  # render modes that fill the glyph
 _STROKES = frozenset({1, 5})  # that only stroke it
 
@@ -150,18 +152,24 @@ def _own_reasons(r: GlyphRecord, crop: Rect | None) -> list[str]:
 
 
 def _height(r: GlyphRecord) -> float:
-    """The glyph box's height on the page (across its baseline)."""
+    """The larger of the glyph box's height on the page (across its baseline) and the font size there."""
+    step = r.step
+    m = multiply(step.tm, step.gstate.ctm) if step.tm is not None else step.gstate.ctm
+    size = abs(step.gstate.text.size) * math.hypot(m[2], m[3])
+    if step.font is not None and step.font.subtype == "Type3":  # its em is the font matrix's
+        fm = step.font.font_matrix
+        size *= 1000 * math.hypot(fm[2], fm[3])
     if r.bbox is None:
-        step = r.step
-        m = multiply(step.tm, step.gstate.ctm) if step.tm is not None else step.gstate.ctm
-        return abs(step.gstate.text.size) * math.hypot(m[2], m[3])
+        return size
     q = r.bbox.page
-    return math.hypot(q[6] - q[0], q[7] - q[1])
+    return max(size, math.hypot(q[6] - q[0], q[7] - q[1]))
 
 
 def _rgb(gs: GraphicsState, fill: bool) -> tuple[float, float, float] | None:
     """The fill (or stroke) colour as RGB 0–1, for Device Gray/RGB/CMYK-like colours."""
     values = gs.fill_color if fill else gs.stroke_color
+    if (gs.fill_space if fill else gs.stroke_space) not in DEVICE_SPACES:
+        return None
     if not values or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         return None
     v = [min(max(float(x), 0.0), 1.0) for x in values]
