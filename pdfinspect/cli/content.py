@@ -16,7 +16,7 @@ from ..core.serialize import format_object
 from ..content.fontreports import font_reports
 from ..fonts.resolve import Resolver, format_unicode
 from ..present.content import changes
-from ..present.glyphs import GlyphRow
+from ..present.glyphs import GlyphRow, gap_json, gap_text, page_glyph_facts, visibility_text
 from ..present.text import safe, safe_line
 
 _FLAT = 10 ** 9  # format_object width that keeps every value on one line
@@ -139,20 +139,25 @@ def box_json(box) -> dict:
 
 def cmd_glyphs(args, out) -> int:
     doc = open_document(args)
-    records = page_glyphs(doc, page_of(doc, args.page), annots=args.annots)
+    facts = page_glyph_facts(doc, page_of(doc, args.page), annots=args.annots)
+    records = facts.records
     if args.json:
-        stream_json(glyph_json(r) for r in records)
+        stream_json({**glyph_json(r), **gap_json(lay), "hidden": list(v.reasons)}
+                    for r, lay, v in zip(records, facts.layouts, facts.visibility))
         return 0
     out.line(f"{'#':>5} {'op':>5} {'font':<8} {'code':<6} {'CID':>6} {'GID':>6} {'glyph':<14} "
              f"{'Unicode':<18} method")
-    for r in records:
+    for r, lay, vis in zip(records, facts.layouts, facts.visibility):
         res, row = r.resolution, GlyphRow.of(r)
         origin = "".join(f"  [{what} {ref}]" for what, ref in (("annotation", r.step.annotation),
                                                                ("Type3 procedure", r.step.charproc)) if ref)
         out.line(f"{r.index:>5} {r.step.index:>5} {safe_line(r.step.gstate.text.font_name or '?'):<8} "
                  f"{row.code:<6} {row.cid:>6} {row.gid:>6} {row.name:<14} {row.unicode:<18} {row.method}"
-                 f"{'  !' if row.flagged else ''}{origin}")
+                 f"{'  !' if row.flagged else ''}{'  hidden' if vis.reasons else ''}{origin}")
         if args.path:
+            out.line(f"{'':>12}{gap_text(lay)}")
+            if vis.reasons:
+                out.line(f"{'':>12}{visibility_text(vis)}")
             for p in r.path:
                 out.line(f"{'':>12}{safe_line(str(p))}")
             for c in res.conflicts:

@@ -29,14 +29,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..core.objects import Dict, Ref
 from ..fonts.font import FontCache
 from ..fonts.resolve import Resolver
 from .interpreter import Budget, Painted, Rect, Step
 from .state import GraphicsState, multiply
-from .textlayout import GlyphRecord, page_steps
+from .geometry import union
+from .textlayout import SPACE_GAP, GlyphRecord, page_steps
 
 TINY_PT = 1.0  # rendered height below which a glyph is too small to read
 DUPLICATE_EM = 0.1  # distance between origins, in em, of a duplicate
@@ -237,3 +238,41 @@ def _duplicates(records, reasons) -> None:
             why.append("duplicate")
         else:
             seen.setdefault(key + (cx, cy), []).append((x, y))
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenRun:
+    """Consecutive hidden glyphs of one line with the same reasons: their text (a space where
+    the gap before a glyph is wider than :data:`~.textlayout.SPACE_GAP` em), reasons, page
+    box (left, bottom, right, top) and the indexes of the first and last glyph."""
+
+    text: str
+    reasons: tuple[str, ...]
+    bbox: Rect | None
+    first: int
+    last: int
+
+
+def hidden_runs(records: list[GlyphRecord], layouts: list, visibility: list[Visibility]) -> list[HiddenRun]:
+    """The runs of hidden text of a page (records, their :class:`~.gaps.GlyphLayout` and visibility)."""
+    runs: list[HiddenRun] = []
+    run: list[tuple[GlyphRecord, Any]] = []
+    reasons: tuple[str, ...] = ()
+    for r, lay, vis in zip(list(records) + [None], list(layouts) + [None], list(visibility) + [None]):
+        if run and (vis is None or vis.reasons != reasons or lay.starts_line):
+            runs.append(_run(run, reasons))
+            run = []
+        if vis is not None and vis.reasons:
+            reasons = vis.reasons
+            run.append((r, lay))
+    return runs
+
+
+def _run(run: list[tuple[GlyphRecord, Any]], reasons: tuple[str, ...]) -> HiddenRun:
+    text = ""
+    for k, (r, lay) in enumerate(run):
+        if k and lay.gap is not None and lay.gap.along_em > SPACE_GAP and not text.endswith(" "):
+            text += " "
+        text += r.unicode
+    return HiddenRun(text, reasons, union(r.bbox.rect for r, _ in run if r.bbox is not None),
+                     run[0][0].index, run[-1][0].index)
