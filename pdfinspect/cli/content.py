@@ -11,7 +11,7 @@ import sys
 
 from ..content.interpreter import iter_steps
 from ..content.textlayout import GlyphRecord, page_glyphs, page_text
-from .common import add_common_options, dump_json, open_document, page_of, progress
+from .common import add_common_options, dump_json, open_document, page_numbers, page_of, pages_arg, progress
 from ..core.serialize import format_object
 from ..content.fontreports import font_reports
 from ..fonts.resolve import Resolver, format_unicode
@@ -31,9 +31,14 @@ def register(subparsers) -> None:
     for name, helptext in specs:
         s = subparsers.add_parser(name, help=helptext)
         s.add_argument("file")
-        s.add_argument("-p", "--page", type=int, default=None if name == "fonts" else 1,
-                       help="page number, 1-based" + (" (default: every page)" if name == "fonts" else
-                                                      " (default 1)"))
+        if name == "text":
+            s.add_argument("-p", "--page", type=pages_arg, default=None,
+                           help="page number or range (3, 3-7, 3-), 1-based (default: every page, each "
+                                "followed by a form feed as pdftotext does)")
+        else:
+            s.add_argument("-p", "--page", type=int, default=None if name == "fonts" else 1,
+                           help="page number, 1-based" + (" (default: every page)" if name == "fonts" else
+                                                          " (default 1)"))
         if name in ("ops", "glyphs", "fonts"):
             s.add_argument("--json", action="store_true", help="machine-readable records")
         if name == "glyphs":
@@ -222,7 +227,15 @@ def cmd_fonts(args, out) -> int:
 
 # -- text ----------------------------------------------------------------------------------------
 def cmd_text(args, out) -> int:
+    """One page (``-p N``): its text. Several (a range, or every page without ``-p``): each
+    page's text followed by a form feed, written page by page, as pdftotext does."""
     doc = open_document(args)
-    text = page_text(doc, page_of(doc, args.page), annots=getattr(args, "annots", True))
-    out.line(safe(text).rstrip("\n"))
+    annots = getattr(args, "annots", True)
+    pages = args.page
+    if pages is not None and pages[0] == pages[1]:
+        out.line(safe(page_text(doc, page_of(doc, pages[0]), annots=annots)).rstrip("\n"))
+        return 0
+    for _, ref in page_numbers(doc, pages):
+        sys.stdout.write(safe(page_text(doc, ref, annots=annots)) + "\f")
+        sys.stdout.flush()
     return 0

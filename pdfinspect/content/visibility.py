@@ -258,13 +258,15 @@ def hidden_runs(records: list[GlyphRecord], layouts: list, visibility: list[Visi
     runs: list[HiddenRun] = []
     run: list[tuple[GlyphRecord, Any]] = []
     reasons: tuple[str, ...] = ()
-    for r, lay, vis in zip(list(records) + [None], list(layouts) + [None], list(visibility) + [None]):
-        if run and (vis is None or vis.reasons != reasons or lay.starts_line):
+    for r, lay, vis in zip(records, layouts, visibility):
+        if run and (vis.reasons != reasons or lay.starts_line):
             runs.append(_run(run, reasons))
             run = []
-        if vis is not None and vis.reasons:
+        if vis.reasons:
             reasons = vis.reasons
             run.append((r, lay))
+    if run:
+        runs.append(_run(run, reasons))
     return runs
 
 
