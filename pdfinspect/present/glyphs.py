@@ -160,9 +160,9 @@ def _cause(gap: Gap, cause: str) -> str:
     return f"{label} {_num(share)} em" if share and label in ("Tc", "Tw") else label
 
 
-def gap_text(layout: GlyphLayout) -> str:
+def gap_text(layout: GlyphLayout, line: bool = True) -> str:
     """``gap before: 0.11 em (1.1 pt) from TJ −110``, with the move across the baseline, the
-    run's direction when it is not left to right and whether the glyph starts a line."""
+    run's direction when it is not left to right and (``line``) the glyph's line."""
     gap = layout.gap
     if gap is None:
         text = "gap before: none (the page's first glyph)"
@@ -171,8 +171,8 @@ def gap_text(layout: GlyphLayout) -> str:
                 + (f", {_num(gap.across_em)} em across" if abs(gap.across_em) >= 0.005 else "")
                 + " from " + ", ".join(_cause(gap, c) for c in gap.causes))
     direction = layout.direction + (f" {_num(layout.angle, 1)}°" if layout.direction == "rotated" else "")
-    return text + f"; line {layout.line}" + (" (starts it)" if layout.starts_line else "") + (
-        f"; {direction}" if layout.direction != "ltr" else "")
+    where = f"; line {layout.line}" + (" (starts it)" if layout.starts_line else "") if line else ""
+    return text + where + (f"; {direction}" if layout.direction != "ltr" else "")
 
 
 def visibility_text(vis: Visibility) -> str:

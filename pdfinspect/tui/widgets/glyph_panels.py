@@ -56,7 +56,8 @@ class PathList(WrappedList):
         super().__init__(id=id)
         self.lines: list[int | None] = []
 
-    def show(self, record: GlyphRecord | None) -> None:
+    def show(self, record: GlyphRecord | None, notes: tuple[str, ...] = ()) -> None:
+        """``record``'s path, then ``notes`` (its gap and visibility, made by present.glyphs)."""
         items: list[tuple[Content, object, str | None]] = []
         lines: list[int | None] = []
 
@@ -85,6 +86,8 @@ class PathList(WrappedList):
                                      f"{c.method} gives {safe_line(format_unicode(c.unicode))}"))
             for f in res.flags:
                 add(Content.assemble(("flag: ", "$text-warning"), safe_line(f)))
+        for text in notes:
+            add(Content.styled(safe_line(text), "$text-warning" if text.startswith("hidden") else "dim"))
         self.lines = lines
         self.set_entries(items)
 
