@@ -75,8 +75,8 @@ class Gap:
 @dataclass(frozen=True, slots=True)
 class GlyphLayout:
     """Where a glyph stands in the text: its gap before (``None`` for a page's first glyph),
-    the direction of its run, the baseline angle on the page (degrees, counter-clockwise)
-    and the id of its line (0, 1, … in drawing order)."""
+    the direction of its run, the baseline angle on the page (degrees, counter-clockwise),
+    the id of its line (0, 1, … in drawing order) and its own em on the page in points."""
 
     index: int
     gap: Gap | None
@@ -84,6 +84,7 @@ class GlyphLayout:
     angle: float
     line: int
     starts_line: bool = False  # the glyph starts its line (the page's first glyph does)
+    em_pt: float = 1.0
 
 
 def _frame(record) -> tuple[Matrix, bool]:
@@ -144,7 +145,7 @@ def glyph_layouts(records: Iterable) -> list[GlyphLayout]:
                         or along < -BACKWARDS * max(pem, em))
         if new_line:
             line += 1
-        out.append(GlyphLayout(r.index, gap, direction, angle, line, new_line))
+        out.append(GlyphLayout(r.index, gap, direction, angle, line, new_line, em))
         # the end of this glyph: its origin moved by its own width (no Tc, Tw)
         spacing = ts.char_spacing + (ts.word_spacing if g.code == b" " else 0.0)
         th = ts.scale / 100.0

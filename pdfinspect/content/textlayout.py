@@ -147,8 +147,9 @@ def layout_spans(records) -> tuple[str, list[GlyphRecord | None]]:
                 end_line()
             line, line_owners, shown = [], [], False
         elif gap is not None:
-            # letter spacing (a positive Tc) is no word boundary; everything else counts
-            along = gap.along_em - max(gap.part("char_spacing"), 0.0)
+            # letter spacing (a positive Tc) is no word boundary; everything else counts, in
+            # the larger em of the two glyphs (a subscript's small em makes no space)
+            along = (gap.along_em - max(gap.part("char_spacing"), 0.0)) * gap.em_pt / max(gap.em_pt, lay.em_pt)
             if along > SPACE_GAP and shown and not line[-1].endswith(" ") and not r.unicode.startswith(" "):
                 line.append(" ")
                 line_owners.append(None)
