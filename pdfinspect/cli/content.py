@@ -43,6 +43,10 @@ def register(subparsers) -> None:
             s.add_argument("--json", action="store_true", help="machine-readable records")
         if name == "glyphs":
             s.add_argument("--path", action="store_true", help="show each glyph's resolution path")
+        if name in ("glyphs", "text"):
+            s.add_argument("--guesses", action="store_true",
+                           help="keep the text of heuristic results judged implausible (confidence 'guess'), "
+                                "which is otherwise left out")
         s.add_argument("--no-annots", dest="annots", action="store_false",
                        help="leave out the annotations' appearance streams (drawn after the page "
                             "content, each glyph marked with its annotation)")
@@ -144,7 +148,7 @@ def box_json(box) -> dict:
 
 def cmd_glyphs(args, out) -> int:
     doc = open_document(args)
-    facts = page_glyph_facts(doc, page_of(doc, args.page), annots=args.annots)
+    facts = page_glyph_facts(doc, page_of(doc, args.page), Resolver(doc, guesses=args.guesses), annots=args.annots)
     records = facts.records
     if args.json:
         stream_json({**glyph_json(r), **gap_json(lay), "hidden": list(v.reasons)}
@@ -231,11 +235,12 @@ def cmd_text(args, out) -> int:
     page's text followed by a form feed, written page by page, as pdftotext does."""
     doc = open_document(args)
     annots = getattr(args, "annots", True)
+    resolver = Resolver(doc, guesses=getattr(args, "guesses", False))
     pages = args.page
     if pages is not None and pages[0] == pages[1]:
-        out.line(safe(page_text(doc, page_of(doc, pages[0]), annots=annots)).rstrip("\n"))
+        out.line(safe(page_text(doc, page_of(doc, pages[0]), resolver, annots=annots)).rstrip("\n"))
         return 0
     for _, ref in page_numbers(doc, pages):
-        sys.stdout.write(safe(page_text(doc, ref, annots=annots)) + "\f")
+        sys.stdout.write(safe(page_text(doc, ref, resolver, annots=annots)) + "\f")
         sys.stdout.flush()
     return 0

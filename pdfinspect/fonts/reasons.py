@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ..core.objects import Ref
 from .agl import is_meaningless
 from .font import Font
-from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, HEURISTIC, NO_CONFIDENCE, NUMERIC_GLYPH_NAME,
+from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, GUESS, HEURISTIC, NO_CONFIDENCE, NUMERIC_GLYPH_NAME,
                          is_lead_byte, legacy_cjk_codec)
 from .resolve import (CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, TOUNICODE, Resolution, Resolver,
                       format_unicode, no_text)
@@ -53,6 +53,9 @@ REASON_DOCS: dict[str, str] = {
     "heuristic_only": "codes whose text only a heuristic finds (named in the detail, with who uses it)",
     "agl_tex_ambiguity": "an AGL name a TeX font uses for another character (Delta, Omega, mu): the Greek letter "
                          "is taken",
+    "implausible_guess": "codes whose only text, from a heuristic, was judged implausible (a control or private-use "
+                         "character, a mix of scripts the font cannot hold, letters a constant offset away from "
+                         "another reading): kept as a guess, out of the text",
     "unresolved": "codes that resolve to nothing by any method or heuristic",
 }
 REASON_IDS: tuple[str, ...] = tuple(REASON_DOCS)
@@ -197,6 +200,12 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
     found.append(out("heuristic_only", _codes(resolutions, lambda r: r.confidence == HEURISTIC),
                      "; ".join(f"{m} for {k} (used by {', '.join(BY_METHOD[m].used_by)})"
                                for m, k in by_heuristic.items())))
+    by_guess: dict[str, int] = {}
+    for r in resolutions:
+        if r.confidence == GUESS:
+            by_guess[r.method] = by_guess.get(r.method, 0) + 1
+    found.append(out("implausible_guess", _codes(resolutions, lambda r: r.confidence == GUESS),
+                     "; ".join(f"{m} for {k}" for m, k in by_guess.items())))
     found.append(out("unresolved", _codes(resolutions, lambda r: r.confidence == NO_CONFIDENCE),
                      "no method or heuristic gives text"))
     yield from (r for r in found if r is not None)
@@ -257,6 +266,10 @@ def diagnosis(reasons: tuple[Reason, ...], total: int) -> str:
         k = len(ids["heuristic_only"].codes)
         parts.append(f"{k} of {total} codes are recovered only by heuristics, guesses the spec does not back: "
                      f"{ids['heuristic_only'].detail}")
+    if "implausible_guess" in ids:
+        k = len(ids["implausible_guess"].codes)
+        parts.append(f"{k} of {total} codes have only a heuristic's text that does not hold up "
+                     f"({ids['implausible_guess'].detail}): kept as guesses, out of the text")
     if "agl_tex_ambiguity" in ids:
         parts.append(f"{len(ids['agl_tex_ambiguity'].codes)} AGL names read as the Greek letters TeX fonts mean")
     if "unresolved" in ids:

@@ -24,15 +24,16 @@ letter (``/Delta`` in cmr10 is Δ, not the AGL's ∆), flagged as an ambiguity.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.objects import Ref
 from . import heuristics as h
+from . import plausibility as plaus
 from .agl import glyph_to_unicode, is_meaningless
 from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, Font
-from .heuristics import HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
+from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
 
 TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM = "ToUnicode", "Encoding", "CIDCollection", "FontProgram"
 ACTUAL_TEXT, NONE = "ActualText", "None"
@@ -54,7 +55,7 @@ class PathStep:
     result: str
     detail: str
     unicode: str | None = None
-    confidence: str = SPEC  # "spec" for ISO 32000's methods, "heuristic" for the fallbacks
+    confidence: str = SPEC  # "spec" for ISO 32000's methods, "heuristic" for the fallbacks, "guess" when judged implausible
     used_by: tuple[str, ...] = ()  # readers known to apply the heuristic
 
     def __str__(self) -> str:
@@ -75,7 +76,9 @@ class Conflict:
 class Resolution:
     """How one code resolved. ``confidence`` is ``spec`` when one of ISO 32000's methods gave
     the text, ``heuristic`` when only a fallback did (``heuristic`` names it, ``used_by`` who
-    uses it), ``none`` when nothing did. ``spec_unicode`` is what the spec's methods alone
+    uses it), ``guess`` when only a fallback did and its text was judged implausible
+    (:mod:`.plausibility`: ``unicode`` is then empty unless the resolver keeps guesses, and the
+    path's step keeps the text), ``none`` when nothing did. ``spec_unicode`` is what the spec's methods alone
     give; ``tounicode_only`` what an extractor that trusts only ToUnicode outputs (the
     ToUnicode text, else the code itself as a character)."""
 
@@ -123,11 +126,15 @@ def no_text(text: str) -> bool:
 class Resolver:
     """Resolves codes for the fonts of one document, caching per (font, code)."""
 
-    def __init__(self, doc):
+    def __init__(self, doc, guesses: bool = False):
         self.doc = doc
+        self.guesses = guesses  # keep the text of results judged implausible (confidence "guess")
         self._cache: dict[tuple[Font, bytes], Resolution] = {}
+        self._raw: dict[tuple[Font, bytes], Resolution] = {}  # before the plausibility judgement
         self._programs: dict[Font, FontProgram | None] = {}
         self._numeric: dict[tuple[Font, bool], h.NumericNames | None] = {}
+        self._verdicts: dict[tuple[Font, str], str | None] = {}
+        self._mac: dict[Font, bool] = {}
 
     def program(self, font: Font) -> FontProgram | None:
         if font not in self._programs:
@@ -138,8 +145,62 @@ class Resolver:
         key = (font, code)
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = self._resolve(font, code, cid)
+            hit = self._cache[key] = self._judge(font, self._raw_resolve(font, code, cid))
         return hit
+
+    def _raw_resolve(self, font: Font, code: bytes, cid: int | None) -> Resolution:
+        key = (font, code)
+        hit = self._raw.get(key)
+        if hit is None:
+            hit = self._raw[key] = self._resolve(font, code, cid)
+        return hit
+
+    # -- is a heuristic's text believable? (fonts.plausibility) ----------------------------------
+    def _judge(self, font: Font, res: Resolution) -> Resolution:
+        """A heuristic result whose text is implausible for this code or this font drops to
+        ``guess``: its step keeps the text, the resolution keeps it only with ``guesses``."""
+        if res.confidence != HEURISTIC or res.heuristic is None:
+            return res
+        verdict = plaus.judge_text(res.unicode) or \
+            (self.font_verdict(font, res.heuristic) if res.heuristic in JUDGED_PER_FONT else None)
+        if verdict is None:
+            return res
+        why = f"judged a guess ({verdict}): {plaus.VERDICTS[verdict]}"
+        winner = next(s for s in reversed(res.path) if s.method == res.heuristic and s.result == HIT)
+        path = tuple(replace(s, confidence=GUESS, detail=f"{s.detail}; {why}") if s is winner else s
+                     for s in res.path)
+        return replace(res, unicode=res.unicode if self.guesses else "", path=path, confidence=GUESS,
+                       flags=res.flags + (f"implausible_guess: {res.heuristic} {why}",))
+
+    def font_verdict(self, font: Font, method: str) -> str | None:
+        """The per-font plausibility verdict on ``method``'s text over the font's codes (those
+        its widths name), with the spec's text for its other codes as evidence; cached."""
+        key = (font, method)
+        if key not in self._verdicts:
+            self._verdicts[key] = None  # the sample below resolves codes of this font too
+            outputs, evidence, alternatives = [], [], []
+            for code, cid in _font_codes(font):
+                raw = self._raw_resolve(font, code, cid)
+                if raw.heuristic == method and raw.unicode:
+                    outputs.append(raw.unicode)
+                    if method == h.CID_AS_UNICODE.method and cid is not None:
+                        alternatives.append(_mac_text(cid))
+                elif raw.confidence == SPEC and raw.unicode:
+                    evidence.append(raw.unicode)
+            verdict = plaus.judge_font(outputs, evidence)
+            if verdict is None and alternatives and plaus.constant_offset(outputs, alternatives) is not None:
+                verdict = plaus.CONSTANT_OFFSET
+            self._verdicts[key] = verdict
+        return self._verdicts[key]
+
+    def mac_glyph_order(self, font: Font) -> bool:
+        """Whether this Identity-mapped TrueType CIDFont's CIDs are glyph ids in the standard
+        Macintosh order: read that way, the widths the font gives its CIDs follow the widths of
+        the same letters in Helvetica (Arial's metrics) far better than the CIDs read as code
+        points do, and the letters pass :func:`.plausibility.plausible_letters`."""
+        if font not in self._mac:
+            self._mac[font] = _mac_order_fits(font)
+        return self._mac[font]
 
     def _resolve(self, font: Font, code: bytes, cid: int | None) -> Resolution:
         flags: list[str] = []
@@ -234,8 +295,7 @@ class Resolver:
                 if text:
                     return tuple(steps)
         if font.is_type0:
-            step = self._cid_as_unicode(font, code, cid)
-            return (step,) if step is not None else ()
+            return self._cid_as_unicode(font, code, cid)
         prog_obj = self.program(font) if font.embedded else None
         readable = prog_obj is not None and bool(prog_obj.glyph_names or prog_obj.cmaps or prog_obj.builtin_encoding)
         if name and c in font.differences and not h.is_tex_font(font.base_font):
@@ -270,26 +330,35 @@ class Resolver:
                 f"character {format_unicode(text)}" if text else "a control code: nothing to output", text or None))
         return tuple(steps)
 
-    def _cid_as_unicode(self, font: Font, code: bytes, cid: int | None) -> PathStep | None:
-        """Type0 without ToUnicode: Identity CIDs (= codes) read as code points; with another
-        CMap of a private collection, the code itself."""
+    def _cid_as_unicode(self, font: Font, code: bytes, cid: int | None) -> tuple[PathStep, ...]:
+        """Type0 without ToUnicode: Identity CIDs of a TrueType font whose widths say they are
+        glyph ids in the Macintosh order read by that order; else Identity CIDs (= codes) read as
+        code points; with another CMap of a private collection, the code itself."""
         if font.tounicode is not None:
-            return None
+            return ()
         source = font.cid_font.ref if font.cid_font else font.ref
         if font.encoding_desc.startswith("Identity"):
             if cid is None:
-                return None
+                return ()
+            if font.cid_font is not None and font.cid_font.subtype == "CIDFontType2" and self.mac_glyph_order(font):
+                name = h.mac_glyph_name(cid)
+                text = glyph_to_unicode(name).unicode if name else ""
+                return (_heuristic_step(
+                    h.MAC_GLYPH_ORDER, source, f"{font.encoding_desc}, TrueType, no ToUnicode", f"CID {cid}",
+                    HIT if text else MISS, f"glyph {cid} of the standard Macintosh order is /{name} → "
+                    f"{format_unicode(text)} (the font's widths follow that order)" if text else
+                    f"glyph {cid} has no name in the standard Macintosh order (258 names)", text or None),)
             text = h._char(cid) if cid >= 0x20 else ""
-            return _heuristic_step(
+            return (_heuristic_step(
                 h.CID_AS_UNICODE, source, f"{font.encoding_desc}, no ToUnicode", f"CID {cid}", HIT if text else MISS,
                 f"the CID read as a code point → {format_unicode(text)}; right only where the producer wrote "
-                "Unicode values as CIDs" if text else "CID is a control code or not a code point", text or None)
+                "Unicode values as CIDs" if text else "CID is a control code or not a code point", text or None),)
         value = int.from_bytes(code, "big")
         text = h._char(value) if value >= 0x20 else ""
-        return _heuristic_step(
+        return (_heuristic_step(
             h.CODE_AS_UNICODE, source, f"CMap {font.encoding_desc}, no ToUnicode", f"code <{code.hex()}>",
             HIT if text else MISS, f"the code read as a code point → {format_unicode(text)}"
-            if text else "code is a control code or not a code point", text or None)
+            if text else "code is a control code or not a code point", text or None),)
 
     def _base_name(self, font: Font, prog: FontProgram | None, c: int) -> tuple[str, str | None]:
         """The base encoding under /Differences and its name for ``c``: the named base, else the
@@ -402,6 +471,85 @@ class Resolver:
             return _name_step(FONT_PROGRAM, prog.ref, desc, f"{looked} → glyph name", name, font, flags), gid, name
         return _step(FONT_PROGRAM, prog.ref, desc, looked, MISS,
                      "no Unicode cmap entry and no glyph name for this GID"), gid, None
+
+
+MAX_SAMPLE = 2048  # codes of one font resolved to judge a heuristic or the Macintosh order
+# The heuristics that read a code or a CID as a value (and so can read a whole font wrong) are
+# judged over the font's codes too; the TeX list (a math font mixes Latin and Greek), the CJK code
+# pages (their bytes must decode cleanly) and the stand-in font (no evidence) per code only.
+JUDGED_PER_FONT = frozenset(x.method for x in (h.CID_AS_UNICODE, h.CODE_AS_UNICODE, h.BASE_ENCODING_FALLBACK,
+                                                 h.STANDARD_ENCODING_FALLBACK, h.NUMERIC_GLYPH_NAME))
+
+
+def _font_codes(font: Font) -> list[tuple[bytes, int | None]]:
+    """The codes a font says it has, ``(code, CID)``: an Identity CIDFont's CIDs in /W, a simple
+    font's codes with a non-zero /Widths entry. A font without them (a standard 14 font, a Type0
+    font with another CMap) gives none: nothing lists its codes."""
+    if font.is_type0:
+        cf = font.cid_font
+        if cf is None or not font.encoding_desc.startswith("Identity"):
+            return []
+        cids: list[int] = []
+        for first, last, _ in cf.widths:
+            cids.extend(range(first, min(last, first + MAX_SAMPLE) + 1))
+            if len(cids) >= MAX_SAMPLE:
+                break
+        return [(c.to_bytes(2, "big"), c) for c in cids[:MAX_SAMPLE] if 0 <= c <= 0xFFFF]
+    return [(bytes([font.first_char + i]), None) for i, w in enumerate(font.widths)
+            if w and 0 <= font.first_char + i <= 255]
+
+
+def _mac_text(cid: int) -> str:
+    name = h.mac_glyph_name(cid)
+    return glyph_to_unicode(name).unicode if name else ""
+
+
+def _rank_correlation(pairs: list[tuple[float, float]]) -> float:
+    """Spearman's rank correlation of the pairs (0 when either side is constant)."""
+    def ranks(values: list[float]) -> list[float]:
+        order = sorted(range(len(values)), key=values.__getitem__)
+        out = [0.0] * len(values)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                out[order[k]] = (i + j) / 2
+            i = j + 1
+        return out
+
+    if len(pairs) < 2:
+        return 0.0
+    a, b = ranks([p[0] for p in pairs]), ranks([p[1] for p in pairs])
+    ma, mb = sum(a) / len(a), sum(b) / len(b)
+    cov = sum((x - ma) * (y - mb) for x, y in zip(a, b))
+    va, vb = sum((x - ma) ** 2 for x in a), sum((y - mb) ** 2 for y in b)
+    return cov / (va * vb) ** 0.5 if va and vb else 0.0
+
+
+def _mac_order_fits(font: Font) -> bool:
+    from pdfminer.fontmetrics import FONT_METRICS
+
+    cf = font.cid_font
+    if cf is None:
+        return False
+    helvetica = FONT_METRICS["Helvetica"][1]
+    mac: list[tuple[float, float]] = []
+    as_unicode: list[tuple[float, float]] = []
+    letters: list[str] = []
+    for first, last, width in cf.widths:
+        for cid in range(first, min(last, first + MAX_SAMPLE) + 1):
+            text = _mac_text(cid)
+            if text in helvetica:
+                mac.append((width, helvetica[text]))
+                letters.append(text)
+            if 0x20 <= cid < 0x110000 and chr(cid) in helvetica:
+                as_unicode.append((width, helvetica[chr(cid)]))
+    if len(mac) < 5 or not plaus.plausible_letters(letters):
+        return False
+    fit = _rank_correlation(mac)
+    return fit >= 0.6 and fit > _rank_correlation(as_unicode) + 0.2
 
 
 def _code_as_text(code: bytes) -> str:
