@@ -80,6 +80,8 @@ def test_every_reason_id_has_a_test_page():
     b"BT /F1 12 Tf 72 600 Td (B) Tj ET 1 1 1 rg 60 590 5 30 re f",  # a fill beside it, not over it
     b"BT /F1 12 Tf 72 600 Td (B) Tj ET q /G0 gs 1 1 1 rg 60 590 100 30 re f Q",  # a half-transparent cover
     b"1 1 1 rg 50 550 200 100 re f BT 0 0 0 rg 2 Tr /F1 12 Tf 72 600 Td (B) Tj ET",
+    b"q 50 550 200 100 re W n /Sh0 sh Q BT 1 1 1 rg /F1 12 Tf 72 600 Td (B) Tj ET",  # white on a shading
+    b"0 0 1 rg 50 550 m 250 550 l 250 650 l 50 650 l h f BT 1 1 1 rg /F1 12 Tf 72 600 Td (B) Tj ET",  # on a path
 ])
 def test_seen_text_has_no_reason(content):
     got = hidden(SHOWN + content, gstates={"G0": {"/ca": 0.5}})

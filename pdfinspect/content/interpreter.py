@@ -74,12 +74,13 @@ Rect = tuple[float, float, float, float]  # left, bottom, right, top on the page
 
 @dataclass(frozen=True, slots=True)
 class Painted:
-    """What a painting operator covered on the page: a fill (``f``, ``B``…, 8.5.3) or an image (``Do``, ``BI``, 8.9). ``rect`` bounds it on the page (within the clip's
+    """What a painting operator covered on the page: a fill (``f``, ``B``…, 8.5.3), a shading
+    (``sh``, 8.7.4.2: the clip's area, never ``exact`` nor ``opaque`` here) or an image (``Do``, ``BI``, 8.9). ``rect`` bounds it on the page (within the clip's
     bounds); ``exact`` says the rectangle *is* the painted area (one ``re`` or an image
     under an axis-aligned CTM, inside an exact clip); ``opaque`` that nothing shows
     through (alpha 1; an image without /SMask, /Mask or /ImageMask)."""
 
-    kind: str  # "fill" or "image"
+    kind: str  # "fill", "shading" or "image"
     rect: Rect
     exact: bool
     opaque: bool
@@ -799,6 +800,12 @@ def _clip(run, ops, res, diags):
     run.clipping = True
 
 
+def _sh(run, ops, res, diags):
+    clip = run.gs.clip or (-1e9, -1e9, 1e9, 1e9)  # no clip: the whole page
+    if clip[2] > clip[0] and clip[3] > clip[1]:
+        run.painted = Painted("shading", clip, False, False)
+
+
 
 
 _SHOWING = frozenset({"Tj", "TJ", "'", '"'})
@@ -816,7 +823,7 @@ _HANDLERS = {
     "TL": _text_param("leading"), "Ts": _text_param("rise"), "Tr": _text_param("render", int),
     "Tf": _Tf, "Td": _Td, "TD": _TD, "Tm": _Tm, "T*": _Tstar,
     "Tj": _Tj, "TJ": _TJ, "'": _quote, '"': _dquote,
-    "BMC": _BMC, "BDC": _BDC, "EMC": _EMC, "Do": _Do, "BI": _BI,
+    "BMC": _BMC, "BDC": _BDC, "EMC": _EMC, "Do": _Do, "BI": _BI, "sh": _sh,
     "m": _path(), "l": _path(), "c": _path(), "v": _path(), "y": _path(), "h": _path(),
     "re": _path(True), "W": _clip, "W*": _clip,
     "S": _painter(False), "s": _painter(False), "n": _painter(False),

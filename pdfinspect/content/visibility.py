@@ -17,8 +17,9 @@ How each reason is decided, from the interpreter's state and the glyph's box
 - ``tiny``: the box and the font size are both under :data:`TINY_PT` points high on the
   page (a font whose metrics give a flat box is no reason).
 - ``same_color_as_background``: its colour (in RGB, tolerance :data:`COLOR_TOLERANCE`)
-  equals the background: the colour of the last opaque rectangle filled earlier under its
-  box, else the white page. Only Device Gray/RGB/CMYK colours are compared: a Separation
+  equals the background: the colour of what was painted last under its centre when that is
+  an opaque rectangle fill, else the white page when nothing was; under anything else (an
+  image, a shading, a curved or translucent fill) the background is unknown. Only Device Gray/RGB/CMYK colours are compared: a Separation
   tint or an ICC colour is not guessed at, and an image under the glyph is no known colour.
 - ``covered``: an opaque rectangle fill or an opaque image painted later covers its whole box
   (only rectangles known exactly: ``re`` under an axis-aligned CTM, images likewise).
@@ -111,12 +112,14 @@ def visibility(steps: Iterable[tuple[Step, list[GlyphRecord]]], crop: Rect | Non
     """Records and visibility from :func:`~.textlayout.page_steps`' pairs; ``crop`` is the page box."""
     records: list[GlyphRecord] = []
     reasons: list[list[str]] = []
-    paints: list[tuple[int, Painted, tuple[float, float, float] | None]] = []  # (order, painted, rgb)
+    # every paint (painted, its colour when known exactly: an opaque Device-colour rectangle)
+    paints: list[tuple[Painted, tuple[float, float, float] | None]] = []
     order: list[int] = []  # per record: how many paints came before it
     for step, recs in steps:
-        if step.painted is not None and step.painted.exact and step.painted.opaque:
-            p = step.painted
-            paints.append((len(records), p, _rgb(step.gstate, fill=True) if p.kind == "fill" else None))
+        p = step.painted
+        if p is not None:
+            known = p.kind == "fill" and p.exact and p.opaque
+            paints.append((p, _rgb(step.gstate, fill=True) if known else None))
         for r in recs:
             records.append(r)
             order.append(len(paints))
@@ -201,15 +204,16 @@ def _background_and_cover(records, reasons, order, paints) -> None:
         if color is not None:
             background: tuple[float, float, float] | None = WHITE
             for i in range(before - 1, -1, -1):
-                if _inside(x, y, paints[i][1].rect):
-                    background = paints[i][2]
+                if _inside(x, y, paints[i][0].rect):
+                    background = paints[i][1]  # None: a colour not known (image, shading, curve…)
                     break
             if background is not None and _same(color, background):
                 why.append("same_color_as_background")
         box = r.bbox.rect if r.bbox is not None else (x, y, x, y)
         for i in range(before, len(paints)):
-            rect = paints[i][1].rect
-            if (rect[0] <= box[0] + EDGE and rect[1] <= box[1] + EDGE and rect[2] >= box[2] - EDGE
+            p = paints[i][0]
+            rect = p.rect
+            if p.exact and p.opaque and (rect[0] <= box[0] + EDGE and rect[1] <= box[1] + EDGE and rect[2] >= box[2] - EDGE
                     and rect[3] >= box[3] - EDGE):
                 why.append("covered")
                 break
