@@ -116,3 +116,25 @@ def test_ordinary_tex_and_office_files_report_nothing(name):
     for n in range(1, min(doc.page_count(), 5) + 1):
         _, vis = page_visibility(doc, doc.page_ref(n))
         assert [v for v in vis if not v.visible] == []
+
+
+def test_hidden_command_lists_runs_with_page_reasons_and_box(tmp_path, capsys):
+    import json
+
+    from pdfinspect.cli.main import main
+
+    pdf = pikepdf.new()
+    for text in (b"(Shown) Tj 3 Tr 0 -14 Td (Not shown) Tj", b"(Shown too) Tj"):
+        page = pdf.add_blank_page(page_size=(612, 792))
+        page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(pikepdf.Dictionary(**HELVETICA))))
+        page.Contents = pdf.make_stream(b"BT /F1 12 Tf 72 700 Td " + text + b" ET")
+    path = tmp_path / "two.pdf"
+    pdf.save(path)
+    assert main(["hidden", str(path), "--json"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)
+    assert run["page"] == 1 and run["text"] == "Not shown" and run["reasons"] == ["invisible_mode"]
+    assert run["bbox"][0] == 72 and 680 < run["bbox"][1] < 690 and run["glyphs"] == [5, 13]
+    assert main(["hidden", str(path), "-p", "2"]) == 0
+    assert capsys.readouterr().out == ""
+    assert main(["hidden", str(path), "-p", "1-2"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].strip() == "Not shown"
