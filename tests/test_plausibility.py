@@ -56,7 +56,8 @@ def mac_order_truetype() -> bytes:
     return out.getvalue()
 
 
-def identity_font(pdf, cids_widths: dict[int, float], program: bytes | None, base="ArialBlack"):
+def identity_font(pdf, cids_widths: dict[int, float], program: bytes | None, base="ArialBlack",
+                  tounicode: bytes | None = None):
     """A Type0 Identity-H font over a CIDFontType2 with /W for ``cids_widths`` and no ToUnicode."""
     w: list = []
     for cid in sorted(cids_widths):
@@ -70,14 +71,19 @@ def identity_font(pdf, cids_widths: dict[int, float], program: bytes | None, bas
                              CIDSystemInfo=pikepdf.Dictionary(Registry=pikepdf.String("Adobe"),
                                                               Ordering=pikepdf.String("Identity"), Supplement=0),
                              CIDToGIDMap=pikepdf.Name.Identity, DW=1000, W=w, FontDescriptor=pdf.make_indirect(desc))
-    return pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type0, BaseFont=pikepdf.Name("/" + base),
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type0, BaseFont=pikepdf.Name("/" + base),
                               Encoding=pikepdf.Name("/Identity-H"), DescendantFonts=[pdf.make_indirect(cid)])
+    if tounicode is not None:
+        font.ToUnicode = pdf.make_stream(tounicode)
+    return font
 
 
-def page_showing(cids: list[int], widths: dict[int, float], program: bytes | None) -> bytes:
+def page_showing(cids: list[int], widths: dict[int, float], program: bytes | None,
+                 tounicode: bytes | None = None) -> bytes:
     pdf = pikepdf.new()
     page = pdf.add_blank_page()
-    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(identity_font(pdf, widths, program))))
+    font = identity_font(pdf, widths, program, tounicode=tounicode)
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
     shown = b"".join(c.to_bytes(2, "big") for c in cids)
     page.Contents = pdf.make_stream(b"BT /F1 10 Tf 10 10 Td <" + shown.hex().encode() + b"> Tj ET")
     buf = io.BytesIO()
@@ -102,6 +108,25 @@ def test_glyph_ids_in_the_macintosh_order_read_as_their_letters(embedded):
     text, methods = text_of(mac_page(embedded))
     assert text == TEXT
     assert methods == {("MacGlyphOrder", "heuristic")}
+
+
+def test_a_tounicode_that_misses_every_code_does_not_stop_the_macintosh_order():
+    # pdf.js issue5801: Identity-H, a ToUnicode missing every code shown, the font not embedded
+    useless = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <0000> <ffff> "
+               b"endcodespacerange 1 beginbfchar <ffff> <0041> endbfchar endcmap end end")
+    widths = {gid: HELVETICA[ch] for ch, gid in MAC.items()}
+    text, methods = text_of(page_showing([MAC[ch] for ch in TEXT], widths, None, tounicode=useless))
+    assert text == TEXT and methods == {("MacGlyphOrder", "heuristic")}
+
+
+def test_the_path_says_why_the_macintosh_order_was_not_taken():
+    text = "Hello world"
+    widths = {ord(ch): HELVETICA[ch] for ch in set(text)}
+    doc = Document(page_showing([ord(ch) for ch in text], widths, None))
+    first = next(iter(page_glyphs(doc, doc.page_ref(1))))
+    mac = next(s for s in first.path if s.method == "MacGlyphOrder")
+    assert mac.result == "miss" and "do not follow the Macintosh order" in mac.detail
+    assert first.method == "CIDAsUnicode"
 
 
 def test_the_same_cids_read_as_code_points_would_be_shifted_garbage():

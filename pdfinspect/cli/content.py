@@ -10,8 +10,9 @@ import json
 import sys
 
 from ..content.interpreter import iter_steps
-from ..content.textlayout import GlyphRecord, page_glyphs, page_text
+from ..content.textlayout import GlyphRecord, page_text
 from .common import add_common_options, dump_json, open_document, page_numbers, page_of, pages_arg, progress
+from ..core.diagnostics import PdfError, error
 from ..core.serialize import format_object
 from ..content.fontreports import font_reports
 from ..fonts.resolve import Resolver, format_unicode
@@ -47,10 +48,30 @@ def register(subparsers) -> None:
             s.add_argument("--guesses", action="store_true",
                            help="keep the text of heuristic results judged implausible (confidence 'guess'), "
                                 "which is otherwise left out")
+        if name in ("glyphs", "text", "fonts"):
+            s.add_argument("--shapes", metavar="TABLE",
+                           help="a shape table learned by 'audit --learn-shapes': glyphs no method resolves are "
+                                "read by their outline, and mappings their outline contradicts are flagged "
+                                "(default: the document's own shapes)")
         s.add_argument("--no-annots", dest="annots", action="store_false",
                        help="leave out the annotations' appearance streams (drawn after the page "
                             "content, each glyph marked with its annotation)")
         add_common_options(s)
+
+
+def resolver_for(args, doc) -> Resolver:
+    """The resolver the options ask for: guesses kept or not, a learned shape table or none."""
+    shapes = None
+    if getattr(args, "shapes", None):
+        from ..fonts.shapevote import ShapeTable
+
+        try:
+            shapes = ShapeTable.load(args.shapes)
+        except OSError as e:
+            raise PdfError(error("shapes-unreadable", f"--shapes {args.shapes}: {e.strerror or e}")) from None
+        except ValueError as e:
+            raise PdfError(error("shapes-unreadable", str(e))) from None
+    return Resolver(doc, guesses=getattr(args, "guesses", False), shapes=shapes)
 
 
 def _operand_text(v) -> str:
@@ -148,7 +169,7 @@ def box_json(box) -> dict:
 
 def cmd_glyphs(args, out) -> int:
     doc = open_document(args)
-    facts = page_glyph_facts(doc, page_of(doc, args.page), Resolver(doc, guesses=args.guesses), annots=args.annots)
+    facts = page_glyph_facts(doc, page_of(doc, args.page), resolver_for(args, doc), annots=args.annots)
     records = facts.records
     if args.json:
         stream_json({**glyph_json(r), **gap_json(lay), "hidden": list(v.reasons)}
@@ -182,7 +203,7 @@ def cmd_fonts(args, out) -> int:
     pages = [args.page] if args.page else None
     if args.page:
         page_of(doc, args.page)
-    resolver = Resolver(doc)
+    resolver = resolver_for(args, doc)
     records = []
     with progress("reading pages") as tick:  # the reports sum up every page: they come at the end
         reports = font_reports(doc, pages, resolver, annots=args.annots, progress=tick)
@@ -235,7 +256,7 @@ def cmd_text(args, out) -> int:
     page's text followed by a form feed, written page by page, as pdftotext does."""
     doc = open_document(args)
     annots = getattr(args, "annots", True)
-    resolver = Resolver(doc, guesses=getattr(args, "guesses", False))
+    resolver = resolver_for(args, doc)
     pages = args.page
     if pages is not None and pages[0] == pages[1]:
         out.line(safe(page_text(doc, page_of(doc, pages[0]), resolver, annots=annots)).rstrip("\n"))

@@ -70,8 +70,12 @@ MAC_GLYPH_ORDER = Heuristic(
     "MacGlyphOrder", "Identity-H/V CIDs of a TrueType font with no ToUnicode and no Unicode from the program, "
     "read as glyph ids in the standard Macintosh order (the 258 names of a 'post' format 1 table) and the "
     "names through the AGL; taken only when the font's CIDs read that way spell letters", ())
+GLYPH_SHAPE = Heuristic(
+    "GlyphShape", "the glyph's outline (fonts.shapes fingerprint) is drawn by fonts whose spec-grade, "
+    "conflict-free mapping gives one character: in this document, or in a learned shape table (--shapes)", ())
 HEURISTICS = (TEX_GLYPH_LIST, NUMERIC_GLYPH_NAME, BASE_ENCODING_FALLBACK, STANDARD_ENCODING_FALLBACK,
-              CODE_AS_UNICODE, MAC_GLYPH_ORDER, CID_AS_UNICODE, LEGACY_CJK_CODEPAGE, MISSING_FONT_SUBSTITUTE)
+              CODE_AS_UNICODE, MAC_GLYPH_ORDER, CID_AS_UNICODE, LEGACY_CJK_CODEPAGE, MISSING_FONT_SUBSTITUTE,
+              GLYPH_SHAPE)
 BY_METHOD = {h.method: h for h in HEURISTICS}
 
 

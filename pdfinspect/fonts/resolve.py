@@ -34,6 +34,7 @@ from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
+from .shapevote import GlyphShapes, ShapeTable, letter_key
 
 TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM = "ToUnicode", "Encoding", "CIDCollection", "FontProgram"
 ACTUAL_TEXT, NONE = "ActualText", "None"
@@ -126,15 +127,20 @@ def no_text(text: str) -> bool:
 class Resolver:
     """Resolves codes for the fonts of one document, caching per (font, code)."""
 
-    def __init__(self, doc, guesses: bool = False):
+    def __init__(self, doc, guesses: bool = False, shapes: ShapeTable | None = None):
         self.doc = doc
         self.guesses = guesses  # keep the text of results judged implausible (confidence "guess")
+        # the shape vote (fonts.shapevote): a table learned from a corpus, else this document's own,
+        # learned the first time a glyph of an embedded or Type3 font finds no text
+        self.shapes = shapes
+        self._glyph_shapes: GlyphShapes | None = None
+        self._own_shapes: ShapeTable | None = None
         self._cache: dict[tuple[Font, bytes], Resolution] = {}
         self._raw: dict[tuple[Font, bytes], Resolution] = {}  # before the plausibility judgement
         self._programs: dict[Font, FontProgram | None] = {}
         self._numeric: dict[tuple[Font, bool], h.NumericNames | None] = {}
         self._verdicts: dict[tuple[Font, str], str | None] = {}
-        self._mac: dict[Font, bool] = {}
+        self._mac: dict[Font, tuple[bool, str]] = {}
 
     def program(self, font: Font) -> FontProgram | None:
         if font not in self._programs:
@@ -145,8 +151,63 @@ class Resolver:
         key = (font, code)
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = self._judge(font, self._raw_resolve(font, code, cid))
+            hit = self._judge(font, self._raw_resolve(font, code, cid))
+            if hit.confidence in (GUESS, NO_CONFIDENCE):
+                hit = self._by_shape(font, hit)
+            elif hit.confidence == SPEC and hit.unicode:
+                hit = self._against_shape(font, hit)
+            self._cache[key] = hit
         return hit
+
+    # -- the shape vote (fonts.shapevote) --------------------------------------------------------
+    def glyph_shapes(self) -> GlyphShapes:
+        if self._glyph_shapes is None:
+            self._glyph_shapes = GlyphShapes(self.doc)
+        return self._glyph_shapes
+
+    def _table(self, learn: bool) -> ShapeTable | None:
+        if self.shapes is not None:
+            return self.shapes
+        if self._own_shapes is None and learn:
+            from .shapevote import learn as learn_shapes
+
+            self._own_shapes = ShapeTable()  # resolving the document's fonts below must not learn again
+            self._own_shapes = learn_shapes(self.doc, self, self.glyph_shapes())
+        return self._own_shapes
+
+    def _by_shape(self, font: Font, res: Resolution) -> Resolution:
+        """A glyph no method resolves, or only a guess does, read by what its outline is elsewhere."""
+        if font.program_ref is None and font.subtype != "Type3":
+            return res
+        fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
+        table = self._table(learn=fp is not None)
+        vote = table.vote(fp) if table is not None and fp is not None else None
+        if vote is None or not vote.clear:
+            return res
+        step = _heuristic_step(h.GLYPH_SHAPE, font.program_ref or font.ref, "glyph outline", f"outline {fp}",
+                               HIT, f"{vote.describe()} → {format_unicode(vote.text)}", vote.text)
+        conflicts = res.conflicts + ((Conflict(res.method, res.path[-1].unicode or ""),)
+                                     if res.confidence == GUESS and res.path[-1].unicode else ())
+        flags = tuple(f for f in res.flags if f != "unresolved")
+        return replace(res, unicode=vote.text, method=step.method, path=res.path + (step,), conflicts=conflicts,
+                       flags=flags, confidence=HEURISTIC, heuristic=step.method, used_by=())
+
+    def _against_shape(self, font: Font, res: Resolution) -> Resolution:
+        """A spec-grade text that a clear shape vote of other fonts contradicts is flagged."""
+        table = self._table(learn=False)
+        if table is None or (font.program_ref is None and font.subtype != "Type3"):
+            return res
+        fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
+        vote = table.vote(fp) if fp is not None else None
+        if vote is None or not vote.clear or vote.fonts < 2 or letter_key(vote.text) == letter_key(res.unicode):
+            return res
+        return replace(res, flags=res.flags + (
+            f"mapping_contradicts_shape: {res.method} gives {format_unicode(res.unicode)}, but the glyph's "
+            f"outline is {format_unicode(vote.text)} ({vote.describe()})",))
+
+    def judged(self, font: Font, code: bytes, cid: int | None = None) -> Resolution:
+        """The resolution before the shape vote (what the vote learns from)."""
+        return self._judge(font, self._raw_resolve(font, code, cid))
 
     def _raw_resolve(self, font: Font, code: bytes, cid: int | None) -> Resolution:
         key = (font, code)
@@ -193,11 +254,11 @@ class Resolver:
             self._verdicts[key] = verdict
         return self._verdicts[key]
 
-    def mac_glyph_order(self, font: Font) -> bool:
+    def mac_glyph_order(self, font: Font) -> tuple[bool, str]:
         """Whether this Identity-mapped TrueType CIDFont's CIDs are glyph ids in the standard
-        Macintosh order: read that way, the widths the font gives its CIDs follow the widths of
-        the same letters in Helvetica (Arial's metrics) far better than the CIDs read as code
-        points do, and the letters pass :func:`.plausibility.plausible_letters`."""
+        Macintosh order, and why: read that way, the widths the font gives its CIDs follow the
+        widths of the same letters in Helvetica (Arial's metrics) far better than the CIDs read as
+        code points do, and the letters pass :func:`.plausibility.plausible_letters`."""
         if font not in self._mac:
             self._mac[font] = _mac_order_fits(font)
         return self._mac[font]
@@ -331,28 +392,36 @@ class Resolver:
         return tuple(steps)
 
     def _cid_as_unicode(self, font: Font, code: bytes, cid: int | None) -> tuple[PathStep, ...]:
-        """Type0 without ToUnicode: Identity CIDs of a TrueType font whose widths say they are
-        glyph ids in the Macintosh order read by that order; else Identity CIDs (= codes) read as
-        code points; with another CMap of a private collection, the code itself."""
-        if font.tounicode is not None:
-            return ()
+        """Type0 where the spec gives nothing: Identity CIDs of a TrueType font whose widths say they
+        are glyph ids in the Macintosh order read by that order (also under a ToUnicode that lacks the
+        code); else, with no ToUnicode, Identity CIDs (= codes) read as code points, and with another
+        CMap of a private collection, the code itself."""
         source = font.cid_font.ref if font.cid_font else font.ref
         if font.encoding_desc.startswith("Identity"):
             if cid is None:
                 return ()
-            if font.cid_font is not None and font.cid_font.subtype == "CIDFontType2" and self.mac_glyph_order(font):
-                name = h.mac_glyph_name(cid)
+            steps: tuple[PathStep, ...] = ()
+            if font.cid_font is not None and font.cid_font.subtype == "CIDFontType2":
+                fits, why = self.mac_glyph_order(font)
+                name = h.mac_glyph_name(cid) if fits else None
                 text = glyph_to_unicode(name).unicode if name else ""
-                return (_heuristic_step(
-                    h.MAC_GLYPH_ORDER, source, f"{font.encoding_desc}, TrueType, no ToUnicode", f"CID {cid}",
-                    HIT if text else MISS, f"glyph {cid} of the standard Macintosh order is /{name} → "
-                    f"{format_unicode(text)} (the font's widths follow that order)" if text else
-                    f"glyph {cid} has no name in the standard Macintosh order (258 names)", text or None),)
+                mac = _heuristic_step(
+                    h.MAC_GLYPH_ORDER, source, f"{font.encoding_desc}, TrueType", f"CID {cid}", HIT if text else MISS,
+                    f"glyph {cid} of the standard Macintosh order is /{name} → {format_unicode(text)} ({why})" if text
+                    else f"glyph {cid} has no name in the standard Macintosh order (258 names)" if fits else why,
+                    text or None)
+                if text:
+                    return (mac,)
+                steps = (mac,)
+            if font.tounicode is not None:
+                return steps
             text = h._char(cid) if cid >= 0x20 else ""
-            return (_heuristic_step(
+            return steps + (_heuristic_step(
                 h.CID_AS_UNICODE, source, f"{font.encoding_desc}, no ToUnicode", f"CID {cid}", HIT if text else MISS,
                 f"the CID read as a code point → {format_unicode(text)}; right only where the producer wrote "
                 "Unicode values as CIDs" if text else "CID is a control code or not a code point", text or None),)
+        if font.tounicode is not None:
+            return ()
         value = int.from_bytes(code, "big")
         text = h._char(value) if value >= 0x20 else ""
         return (_heuristic_step(
@@ -528,12 +597,12 @@ def _rank_correlation(pairs: list[tuple[float, float]]) -> float:
     return cov / (va * vb) ** 0.5 if va and vb else 0.0
 
 
-def _mac_order_fits(font: Font) -> bool:
+def _mac_order_fits(font: Font) -> tuple[bool, str]:
     from pdfminer.fontmetrics import FONT_METRICS
 
     cf = font.cid_font
-    if cf is None:
-        return False
+    if cf is None or not cf.widths:
+        return False, "no /W widths to judge whether the CIDs are glyph ids in the Macintosh order"
     helvetica = FONT_METRICS["Helvetica"][1]
     mac: list[tuple[float, float]] = []
     as_unicode: list[tuple[float, float]] = []
@@ -547,9 +616,12 @@ def _mac_order_fits(font: Font) -> bool:
             if 0x20 <= cid < 0x110000 and chr(cid) in helvetica:
                 as_unicode.append((width, helvetica[chr(cid)]))
     if len(mac) < 5 or not plaus.plausible_letters(letters):
-        return False
-    fit = _rank_correlation(mac)
-    return fit >= 0.6 and fit > _rank_correlation(as_unicode) + 0.2
+        return False, "read as glyph ids in the Macintosh order, the font's CIDs are not letters"
+    fit, other = _rank_correlation(mac), _rank_correlation(as_unicode)
+    how = f"rank correlation of the widths with Helvetica's {fit:.2f}; as code points {other:.2f}"
+    if fit >= 0.6 and fit > other + 0.2:
+        return True, f"the font's widths follow that order: {how}"
+    return False, f"the font's widths do not follow the Macintosh order: {how}"
 
 
 def _code_as_text(code: bytes) -> str:
@@ -572,12 +644,24 @@ def _substitute_step(font: Font, enc: PathStep) -> PathStep:
                            f"{font.encoding_desc}: {enc.detail}", enc.unicode)
 
 
+def _dingbats_names(font: Font) -> bool:
+    """Whether the font's glyph names are the ITC Zapf Dingbats list's (a1…a206): the ZapfDingbats
+    font by name, or any font whose /Differences name glyphs that way and whose numbers are not
+    its codes (a subset named otherwise, a Dingbats clone)."""
+    if "Dingbats" in font.base_font.split("+", 1)[-1]:
+        return True
+    if not font.differences:
+        return False
+    judged = h.judge_numeric_names(font.differences.items())
+    return judged is not None and judged.dingbats
+
+
 def _name_step(method, source, desc, looked, name: str, font: Font, flags: list) -> PathStep:
     """A glyph name → AGL step (9.10.2 step 2; AGL specification)."""
     if is_meaningless(name):
         flags.append(f"meaningless glyph name /{name}")
         return _step(method, source, desc, f"{looked} → /{name}", MISS, "glyph name carries no meaning")
-    res = glyph_to_unicode(name, zapf_dingbats=font.base_font.endswith("ZapfDingbats"))
+    res = glyph_to_unicode(name, zapf_dingbats=_dingbats_names(font))
     if not res.unicode:
         return _step(method, source, desc, f"{looked} → /{name}", MISS, f"AGL: {res.detail}")
     return _step(method, source, desc, f"{looked} → /{name}", HIT,

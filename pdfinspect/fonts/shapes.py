@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,31 +136,58 @@ class ShapeError(ValueError):
     """The program's outlines cannot be read."""
 
 
+@contextmanager
+def _quiet_fonttools():
+    """fontTools logs what it repairs in a program (timestamps, padding) as warnings; a damaged
+    program is reported by what it cannot give, not by log lines on stderr."""
+    log = logging.getLogger("fontTools")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        log.setLevel(level)
+
+
 def program_outlines(data: bytes, key: str, kind: str | None = None) -> dict[str, Outline]:
     """Every glyph of an embedded program by glyph name (``/FontFile`` Type 1, ``/FontFile2``
     TrueType, ``/FontFile3`` CFF or OpenType). TrueType glyphs without ``post`` names are keyed
     ``gid<N>`` (fontTools' names), so look them up with :func:`glyph_order`'s names."""
     try:
-        if key == "FontFile2" or kind == "OpenType" or data[:4] in (b"\x00\x01\x00\x00", b"true", b"OTTO"):
-            return _sfnt_outlines(data)
-        if key == "FontFile3" or (len(data) > 4 and data[0] == 1 and data[2] == 4):
-            return _cff_outlines(data)
-        return _type1_outlines(data)
+        with _quiet_fonttools():
+            return _outlines(data, key, kind)
     except ShapeError:
         raise
     except Exception as e:  # fontTools raises many kinds on damaged programs
         raise ShapeError(f"{type(e).__name__}: {e}") from None
 
 
+def _is_sfnt(data: bytes, key: str, kind: str | None) -> bool:
+    return key == "FontFile2" or kind == "OpenType" or data[:4] in (b"\x00\x01\x00\x00", b"true", b"OTTO")
+
+
+def _is_cff(data: bytes, key: str) -> bool:
+    return key == "FontFile3" or (len(data) > 4 and data[0] == 1 and data[2] == 4)
+
+
+def _outlines(data: bytes, key: str, kind: str | None) -> dict[str, Outline]:
+    if _is_sfnt(data, key, kind):
+        return _sfnt_outlines(data)
+    if _is_cff(data, key):
+        return _cff_outlines(data)
+    return _type1_outlines(data)
+
+
 def glyph_order(data: bytes, key: str, kind: str | None = None) -> tuple[str, ...]:
     """Glyph names by GID as :func:`program_outlines` keys them (Type 1 programs have no GIDs: ())."""
     try:
-        if key == "FontFile2" or kind == "OpenType" or data[:4] in (b"\x00\x01\x00\x00", b"true", b"OTTO"):
-            from fontTools.ttLib import TTFont
+        with _quiet_fonttools():
+            if _is_sfnt(data, key, kind):
+                from fontTools.ttLib import TTFont
 
-            return tuple(TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0).getGlyphOrder())
-        if key == "FontFile3" or (len(data) > 4 and data[0] == 1 and data[2] == 4):
-            return tuple(_cff_top(data).charset or ())
+                return tuple(TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0).getGlyphOrder())
+            if _is_cff(data, key):
+                return tuple(_cff_top(data).charset or ())
     except Exception as e:
         raise ShapeError(f"{type(e).__name__}: {e}") from None
     return ()
