@@ -56,7 +56,7 @@ def state_text(step: Step, prev: Step | None = None, gap: str | None = None) -> 
     the gap before a text operator's first glyph come right under the step (80x24 shows six rows)."""
     first, *rest = state_rows(step, prev)
     if gap is not None:
-        rest.insert(0, Row("gap", gap.removeprefix("gap before: ")))
+        rest.append(Row("gap", gap.removeprefix("gap before: ")))
     out = Text()
     for row in [first, *sorted(rest, key=lambda r: not (r.role == DIAGNOSTIC or r.label in ("changed", "gap")))]:
         if row.role == DIAGNOSTIC:
