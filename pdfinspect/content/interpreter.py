@@ -399,19 +399,22 @@ class _Run:
 
     def add_points(self, ops, exact_rect: bool = False) -> None:
         """Extend the current path's page bounds by the points of ``ops`` (x y pairs)."""
-        nums = [float(x) for x in ops if is_number(x) and not isinstance(x, bool)]
-        ctm = self.gs.ctm
-        pts = [transform(ctm, nums[i], nums[i + 1]) for i in range(0, len(nums) - 1, 2)]
-        if not pts:
+        nums = [float(x) for x in ops if isinstance(x, (int, float)) and not isinstance(x, bool)]
+        if len(nums) < 2:
             return
-        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        b = self.path
-        first = b is None
-        if b is None:
-            self.path = [min(xs), min(ys), max(xs), max(ys)]
-        else:
-            self.path = [min(b[0], *xs), min(b[1], *ys), max(b[2], *xs), max(b[3], *ys)]
-        self.path_exact = first and exact_rect and _axis_aligned(ctm)
+        a, b, c, d, e, f = self.gs.ctm
+        bounds = self.path
+        first = bounds is None
+        x0 = y0 = float("inf")
+        x1 = y1 = float("-inf")
+        for k in range(0, len(nums) - 1, 2):
+            x, y = nums[k], nums[k + 1]
+            px, py = a * x + c * y + e, b * x + d * y + f
+            x0, x1 = min(x0, px), max(x1, px)
+            y0, y1 = min(y0, py), max(y1, py)
+        self.path = [x0, y0, x1, y1] if bounds is None else \
+            [min(bounds[0], x0), min(bounds[1], y0), max(bounds[2], x1), max(bounds[3], y1)]
+        self.path_exact = first and exact_rect and _axis_aligned(self.gs.ctm)
 
     def paint(self, fill: bool) -> None:
         """A path-painting operator: note the filled area, apply a pending clip, end the path."""

@@ -28,6 +28,7 @@ How each reason is decided, from the interpreter's state and the glyph's box
 """
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from typing import Any, Iterable
@@ -124,7 +125,7 @@ def visibility(steps: Iterable[tuple[Step, list[GlyphRecord]]], crop: Rect | Non
             records.append(r)
             order.append(len(paints))
             reasons.append(_own_reasons(r, crop))
-    _background_and_cover(records, reasons, order, paints)
+    _background_and_cover(records, reasons, order, paints, crop)
     _duplicates(records, reasons)
     return records, [Visibility(r.index, tuple(why)) for r, why in zip(records, reasons)]
 
@@ -191,30 +192,60 @@ def _same(a, b) -> bool:
     return all(abs(x - y) <= COLOR_TOLERANCE for x, y in zip(a, b))
 
 
-def _background_and_cover(records, reasons, order, paints) -> None:
+class _PaintIndex:
+    """The paints of a page by the :data:`CELL` pt grid cells their rectangles overlap (each
+    cell's list in painting order), so a glyph looks only at the paints over its own centre.
+    The grid spans ``area`` (the page box); points beyond it fall in its border cells."""
+
+    def __init__(self, paints: list[tuple[Painted, tuple[float, float, float] | None]], area: Rect):
+        self.area = area
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        for n, (p, _) in enumerate(paints):
+            (cx0, cy0), (cx1, cy1) = self.cell(p.rect[0], p.rect[1]), self.cell(p.rect[2], p.rect[3])
+            for cx in range(cx0, cx1 + 1):
+                for cy in range(cy0, cy1 + 1):
+                    self.cells.setdefault((cx, cy), []).append(n)
+
+    def cell(self, x: float, y: float) -> tuple[int, int]:
+        a = self.area
+        return int((min(max(x, a[0]), a[2]) - a[0]) // CELL), int((min(max(y, a[1]), a[3]) - a[1]) // CELL)
+
+    def at(self, x: float, y: float) -> list[int]:
+        """The paints (indexes, in order) whose rectangle may hold the point."""
+        return self.cells.get(self.cell(x, y), [])
+
+
+CELL = 64.0  # points: the paint index's grid
+REACH = 5_000.0  # points each way of the origin the grid spans when the page box is unknown
+
+
+def _background_and_cover(records, reasons, order, paints, crop: Rect | None) -> None:
     """``same_color_as_background`` and ``covered`` for each record not hidden already."""
     if not records:
         return
+    index = _PaintIndex(paints, crop or (-REACH, -REACH, REACH, REACH))
     for r, why, before in zip(records, reasons, order):
         if why:
             continue
         mode = r.step.gstate.text.render
         color = _rgb(r.step.gstate, fill=mode not in _STROKES)
         x, y = _center(r)
+        here = index.at(x, y)
+        split = bisect.bisect_left(here, before)  # here[:split] painted before the glyph, the rest after
         if color is not None:
             background: tuple[float, float, float] | None = WHITE
-            for i in range(before - 1, -1, -1):
+            for i in reversed(here[:split]):
                 if _inside(x, y, paints[i][0].rect):
                     background = paints[i][1]  # None: a colour not known (image, shading, curve…)
                     break
             if background is not None and _same(color, background):
                 why.append("same_color_as_background")
         box = r.bbox.rect if r.bbox is not None else (x, y, x, y)
-        for i in range(before, len(paints)):
+        for i in here[split:]:
             p = paints[i][0]
             rect = p.rect
-            if p.exact and p.opaque and (rect[0] <= box[0] + EDGE and rect[1] <= box[1] + EDGE and rect[2] >= box[2] - EDGE
-                    and rect[3] >= box[3] - EDGE):
+            if p.exact and p.opaque and (rect[0] <= box[0] + EDGE and rect[1] <= box[1] + EDGE
+                                         and rect[2] >= box[2] - EDGE and rect[3] >= box[3] - EDGE):
                 why.append("covered")
                 break
 
