@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..core import writer
+from ..core.atomic import atomic_write
 from ..core.objects import Dict, Name, Ref, Stream
 from .cmap import CodespaceRange
 from .font import Font
@@ -120,6 +121,19 @@ class FixPlan:
         """The fixed file: an incremental update of ``doc`` (or, with ``rewrite``, a new file)."""
         objects = self.objects(doc, writer.next_free_number(doc))
         return writer.rewrite(doc, objects) if rewrite else writer.incremental_update(doc, objects, compress)
+
+    def save(self, doc, target, rewrite: bool = False, compress: bool = True) -> int:
+        """Write the fixed file to ``target`` atomically (never over ``doc``'s own file, see
+        :func:`pdfinspect.core.atomic.check_target`); the number of bytes written."""
+        objects = self.objects(doc, writer.next_free_number(doc))
+        if rewrite:
+            writer.check_encryptable(doc)
+        else:
+            writer.check_updatable(doc)  # refused before a temporary file exists
+        with atomic_write(target, inputs=[doc.path]) as f:
+            if rewrite:
+                return writer.write_rewrite(doc, objects, f)
+            return writer.write_update(doc, objects, f, compress)
 
 
 def _from(source: str, step: PathStep) -> bool:
