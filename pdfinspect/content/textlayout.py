@@ -83,7 +83,7 @@ def page_steps(doc, page_ref: Ref, resolver: Resolver | None = None, fonts: Font
     """Every step of the page with the glyph records it draws (as :func:`page_glyphs`)."""
     resolver = resolver or Resolver(doc)
     used: set[int] = set()
-    given: list[MarkedContent] = []  # keeps the sequences in ``used`` alive, so no id is reused
+    given: list[MarkedContent | None] = []  # keeps the sequences in ``used`` alive, so no id is reused
     geometry = Geometry(doc)
     n = 0
     for step in iter_steps(doc, page_ref, fonts, budget, annots=annots):
@@ -105,6 +105,7 @@ def step_records(step: Step, resolver: Resolver, used: set[int], start: int,
     boxes = geometry.boxes(step) if geometry is not None else []
     out = []
     for n, g in enumerate(step.glyphs, start):
+        assert step.font is not None  # a step that shows glyphs has its font
         res = resolver.resolve(step.font, g.code, g.cid)
         box = boxes[n - start] if boxes else None
         if actual is None:
@@ -112,7 +113,7 @@ def step_records(step: Step, resolver: Resolver, used: set[int], start: int,
         else:
             first = id(actual) not in used
             used.add(id(actual))
-            out.append(GlyphRecord(n, step, g, res, actual.actual_text if first else "", ACTUAL_TEXT, actual,
+            out.append(GlyphRecord(n, step, g, res, (actual.actual_text or "") if first else "", ACTUAL_TEXT, actual,
                                    box))
     return out
 
