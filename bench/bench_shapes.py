@@ -35,6 +35,7 @@ sys.path.insert(0, str(HERE.parent))
 from pdfinspect.content.fontreports import font_reports  # noqa: E402
 from pdfinspect.content.textlayout import page_glyphs  # noqa: E402
 from pdfinspect.core.document import Document  # noqa: E402
+from pdfinspect.fonts.font import PUBLIC_COLLECTIONS  # noqa: E402
 from pdfinspect.fonts.resolve import Resolver  # noqa: E402
 from pdfinspect.fonts.shapevote import ShapeTable, learn  # noqa: E402
 
@@ -55,6 +56,8 @@ def candidates(path: Path) -> tuple[list[int], set[str]]:
         if not (f.is_type0 and f.tounicode is not None and f.cid_font is not None and f.ref is not None
                 and rep.codes >= 3):
             continue
+        if (f.cid_font.registry, f.cid_font.ordering) in PUBLIC_COLLECTIONS:
+            continue  # the CID collection maps it by the spec: stripping would leave text behind
         reasons = {r.id for r in rep.reasons}
         truetype = f.cid_font.subtype == "CIDFontType2" and f.program_key == "FontFile2" and not reasons
         # CID-keyed CFF: its charset names are cid00042 (numeric names, no meaning) and stay

@@ -180,7 +180,8 @@ class Resolver:
         hit = self._cache.get(key)
         if hit is None:
             hit = self._judge(font, self._raw_resolve(font, code, cid))
-            if hit.confidence in (GUESS, NO_CONFIDENCE):
+            if hit.confidence in (GUESS, NO_CONFIDENCE) or \
+                    (hit.confidence == HEURISTIC and hit.heuristic in SHAPE_OUTRANKS):
                 hit = self._by_shape(font, hit)
             elif hit.confidence == SPEC and hit.unicode:
                 hit = self._against_shape(font, hit)
@@ -204,18 +205,19 @@ class Resolver:
         return self._own_shapes
 
     def _by_shape(self, font: Font, res: Resolution) -> Resolution:
-        """A glyph no method resolves, or only a guess does, read by what its outline is elsewhere."""
+        """A glyph no method resolves, or only a guess or a code read as a value does, read by what
+        its outline is elsewhere; the value reading stays as a conflict where it differs."""
         if font.program_ref is None and font.subtype != "Type3":
             return res
         fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
         table = self._table(learn=fp is not None)
         vote = table.vote(fp) if table is not None and fp is not None else None
-        if vote is None or not vote.clear:
+        if vote is None or not vote.clear or (res.confidence == HEURISTIC and letter_key(vote.text) == letter_key(res.unicode)):
             return res
         step = _heuristic_step(h.GLYPH_SHAPE, font.program_ref or font.ref, "glyph outline", f"outline {fp}",
                                HIT, codes.SHAPE_VOTE, f"{vote.describe()} → {format_unicode(vote.text)}", vote.text)
-        conflicts = res.conflicts + ((Conflict(res.method, res.path[-1].unicode or ""),)
-                                     if res.confidence == GUESS and res.path[-1].unicode else ())
+        given = res.unicode or (res.path[-1].unicode if res.confidence == GUESS else "")
+        conflicts = res.conflicts + ((Conflict(res.method, given),) if given else ())
         flags = tuple(f for f in res.flags if f.code != codes.UNRESOLVED)
         return replace(res, unicode=vote.text, method=step.method, path=res.path + (step,), conflicts=conflicts,
                        flags=flags, confidence=HEURISTIC, heuristic=step.method, used_by=())
@@ -593,6 +595,10 @@ class Resolver:
 
 
 MAX_SAMPLE = 2048  # codes of one font resolved to judge a heuristic or the Macintosh order
+# The heuristics that read a code or a CID as a value: a clear vote of the glyph's outline (fonts
+# whose mapping the spec backs) outranks them.
+SHAPE_OUTRANKS = frozenset(x.method for x in (h.CID_AS_UNICODE, h.CODE_AS_UNICODE, h.MAC_GLYPH_ORDER,
+                                               h.BASE_ENCODING_FALLBACK, h.STANDARD_ENCODING_FALLBACK))
 # The heuristics that read a code or a CID as a value (and so can read a whole font wrong) are
 # judged over the font's codes too; the TeX list (a math font mixes Latin and Greek), the CJK code
 # pages (their bytes must decode cleanly) and the stand-in font (no evidence) per code only.

@@ -5,11 +5,16 @@ Both front ends could use these: a query compiles once (:func:`compile_query` fo
 and :func:`search_page_text` those of one page. Page text is what ``pdfinspect text`` prints
 (glyphs in drawing order, TJ kerning and gaps turned into spaces by the line heuristic of
 :mod:`pdfinspect.content.textlayout`), so a word split by kerning is still found, and each hit
-names the operator that shows its first character, as the stepper numbers them.
+names the operator that shows its first character, as the stepper numbers them. Page text
+and query are compared folded (:func:`fold`): compatibility forms decomposed (the ligature
+ﬃ is "ffi", a full-width Ａ is "A", é is e and its accent) and variation selectors dropped,
+so "office" is found in "oﬃce" and a CJK word followed by a variation selector is found
+by the word; hits still point at the glyphs that drew them.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from array import array
 from dataclasses import dataclass
 
@@ -63,8 +68,30 @@ def compile_query(query: str, regex: bool) -> re.Pattern[bytes]:
 
 
 def compile_text_query(query: str, regex: bool) -> re.Pattern[str]:
-    """A pattern over page text (Unicode), case-insensitive; raises ``re.error``."""
-    return re.compile(query if regex else re.escape(query), re.IGNORECASE)
+    """A pattern over folded page text (:func:`fold`), case-insensitive; a plain query is
+    folded too. Raises ``re.error``."""
+    return re.compile(query if regex else re.escape(fold(query)[0]), re.IGNORECASE)
+
+
+def _variation_selector(ch: str) -> bool:
+    """U+FE00–FE0F and U+E0100–E01EF (Unicode's variation selectors, and the supplement's)."""
+    cp = ord(ch)
+    return 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
+
+
+def fold(text: str) -> tuple[str, list[int]]:
+    """``text`` with each character replaced by its compatibility decomposition (NFKD, so
+    both sides compare the same whatever their composition) and variation selectors
+    dropped; and for each character of the result, the index in ``text`` it came from."""
+    out: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        if _variation_selector(ch):
+            continue
+        piece = unicodedata.normalize("NFKD", ch) if ord(ch) > 0x7F else ch
+        out.append(piece)
+        where.extend([i] * len(piece))
+    return "".join(out), where
 
 
 def _strings_in(value, path: str):
@@ -110,15 +137,17 @@ def search_object(doc, obj, pattern: re.Pattern[bytes], limit: int) -> list[Hit]
 
 class TextIndex:
     """The laid-out text of a document's pages, each page read once and kept for every later
-    query (the app's page-text search builds one per document): a page's ``(ref, text,
-    steps)``, ``steps`` giving for each character the index of the operator that drew it (-1
-    for an inferred space or a line end). Pages are added as they are first searched."""
+    query (the app's page-text search builds one per document): a page's ``(ref, text, steps,
+    folded, where)``, ``steps`` giving for each character of ``text`` the index of the operator
+    that drew it (-1 for an inferred space or a line end), ``folded`` and ``where`` the text as
+    :func:`fold` gives it (``where`` is ``None`` when folding changed nothing). Pages are added
+    as they are first searched."""
 
     def __init__(self) -> None:
-        self.pages: dict[int, tuple[Ref, str, array]] = {}
+        self.pages: dict[int, tuple[Ref, str, array, str, array | None]] = {}
 
     def page(self, doc, n: int, resolver: Resolver | None = None,
-             budget: Budget | None = None) -> tuple[Ref, str, array] | None:
+             budget: Budget | None = None) -> tuple[Ref, str, array, str, array | None] | None:
         """Page ``n`` (1-based) from the index, laid out (within ``budget``) on first use."""
         got = self.pages.get(n)
         if got is None:
@@ -126,7 +155,9 @@ class TextIndex:
             if ref is None:
                 return None
             text, owners = layout_spans(page_glyphs(doc, ref, resolver, budget=budget, boxes=False))
-            got = self.pages[n] = (ref, text, array("l", [-1 if o is None else o.step.index for o in owners]))
+            folded, where = fold(text)
+            got = self.pages[n] = (ref, text, array("l", [-1 if o is None else o.step.index for o in owners]),
+                                   folded, None if folded == text else array("l", where))
         return got
 
     def search(self, doc, n: int, pattern: re.Pattern[str], resolver: Resolver | None = None,
@@ -135,17 +166,19 @@ class TextIndex:
         got = self.page(doc, n, resolver, budget)
         if got is None:
             return []
-        ref, text, steps = got
+        ref, text, steps, folded, where = got
         hits = []
-        for m in pattern.finditer(text):
+        for m in pattern.finditer(folded):
             if m.start() == m.end():
                 continue
+            # in ``text``
+            start, end = (where[m.start()], where[m.end() - 1] + 1) if where is not None else m.span()
             # the operator of the first character drawn by a glyph (an inferred space has none)
-            step = next((steps[i] for i in range(m.start(), m.end()) if steps[i] >= 0), None)
+            step = next((steps[i] for i in range(start, end) if steps[i] >= 0), None)
             if step is None:
                 continue
-            context = text[max(0, m.start() - CONTEXT):m.end() + CONTEXT].replace("\n", " ")
-            hits.append(PageHit(n, ref, step, m.start(), context))
+            context = text[max(0, start - CONTEXT):end + CONTEXT].replace("\n", " ")
+            hits.append(PageHit(n, ref, step, start, context))
         return hits
 
 
