@@ -18,6 +18,7 @@ from ..fonts.resolve import Resolver, format_unicode
 from ..present.content import changes
 from ..present.glyphs import GlyphRow
 from ..present.text import safe, safe_line
+from ..spec.extractors import NAMES as EXTRACTOR_NAMES
 
 _FLAT = 10 ** 9  # format_object width that keeps every value on one line
 
@@ -38,6 +39,10 @@ def register(subparsers) -> None:
             s.add_argument("--json", action="store_true", help="machine-readable records")
         if name == "glyphs":
             s.add_argument("--path", action="store_true", help="show each glyph's resolution path")
+        if name == "text":
+            s.add_argument("--as", dest="as_extractor", choices=EXTRACTOR_NAMES, metavar="NAME",
+                           help="the text extractor NAME would output, emulated from its rules (never "
+                                "run): " + ", ".join(EXTRACTOR_NAMES))
         s.add_argument("--no-annots", dest="annots", action="store_false",
                        help="leave out the annotations' appearance streams (drawn after the page "
                             "content, each glyph marked with its annotation)")
@@ -218,6 +223,12 @@ def cmd_fonts(args, out) -> int:
 # -- text ----------------------------------------------------------------------------------------
 def cmd_text(args, out) -> int:
     doc = open_document(args)
-    text = page_text(doc, page_of(doc, args.page), annots=getattr(args, "annots", True))
+    ref = page_of(doc, args.page)
+    if getattr(args, "as_extractor", None):
+        from ..extractors import emulate, page_box
+
+        text = emulate(args.as_extractor, list(page_glyphs(doc, ref)), page_box(doc, ref)).text
+    else:
+        text = page_text(doc, ref, annots=getattr(args, "annots", True))
     out.line(safe(text).rstrip("\n"))
     return 0
