@@ -35,9 +35,7 @@ def emulate(name: str, records, page_box: tuple[float, float, float, float] | No
     if name not in NAMES:
         raise ValueError(f"unknown extractor {name!r}: one of {', '.join(NAMES)}")
     module = importlib.import_module(f"{__name__}.{name}")
-    if name == "poppler":
-        return module.emulate(records, page_box)
-    return module.emulate(records)
+    return module.emulate(records, page_box)
 
 
 __all__ = ["NAMES", "Emulation", "emulate"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from ..content.state import multiply
-from ..fonts.resolve import ACTUAL_TEXT, NONE, SPEC_METHODS
+from ..fonts.resolve import ACTUAL_TEXT, HIT, NONE, SPEC_METHODS, TOUNICODE
 from ..spec import extractors as facts
 
 NOTHING, SPACE, LINE = "", " ", "\n"
@@ -54,12 +54,13 @@ def make_item(record) -> Item:
     m = multiply(step.tm, step.gstate.ctm) if step.tm is not None else step.gstate.ctm
     th = ts.scale / 100.0
     fs = ts.size or 1.0
+    sign = -1.0 if fs * th < 0 else 1.0  # a negative size or Tz draws backwards
     size = math.sqrt(abs(fs * th * fs * (m[0] * m[3] - m[1] * m[2]))) or abs(fs)
     vertical = step.font is not None and step.font.vertical
     if vertical:
-        vx, vy = -m[2], -m[3]
+        vx, vy = -m[2] * sign, -m[3] * sign
     else:
-        vx, vy = m[0], m[1]
+        vx, vy = m[0] * sign, m[1] * sign
     norm = math.hypot(vx, vy) or 1.0
     ux, uy = vx / norm, vy / norm
     ox, oy = glyph.page_xy
@@ -125,6 +126,10 @@ def spec_text(record, name: str, actual_text: bool) -> str | None:
         res = record.resolution
     else:
         res = record.resolution
+    font = record.step.font
+    if font is not None and font.is_type0 and font.tounicode is not None and res.path \
+            and res.path[0].method == TOUNICODE and res.path[0].result != HIT:
+        return None  # a composite font's ToUnicode is the only table read: a miss is unmapped
     if res.method in SPEC_METHODS:
         return res.unicode
     if res.method == NONE:
@@ -191,3 +196,11 @@ def space_widths(records: Iterable) -> dict:
         elif font not in out:
             out[font] = 0.0 if font.is_type0 else font.glyph_width(b" ")
     return out
+
+
+def off_page(item: Item, page_box: tuple[float, float, float, float] | None, slack: float = 1.0) -> bool:
+    """The glyph's origin lies outside the page box (by more than ``slack`` points)."""
+    if page_box is None:
+        return False
+    x, y = item.origin
+    return not (page_box[0] - slack <= x <= page_box[2] + slack and page_box[1] - slack <= y <= page_box[3] + slack)

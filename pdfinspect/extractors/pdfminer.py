@@ -44,7 +44,7 @@ def _box(item: base.Item) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def emulate(records) -> base.Emulation:
+def emulate(records, page_box: tuple[float, float, float, float] | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=False)
     items = [base.make_item(r) for r in recs]
     boxes = {id(i): _box(i) for i in items}

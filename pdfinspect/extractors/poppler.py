@@ -32,6 +32,9 @@ DUP_MAX_SEC_DELTA = 0.2  # dupMaxSecDelta
 def text(record) -> tuple[str, str]:
     t = base.spec_text(record, "poppler", actual_text=True)
     if t is None:
+        font = record.step.font
+        if font is not None and font.is_type0:
+            return record.resolution.tounicode_only, "code-as-unicode"
         return "", "no-text"
     if any(0xFB00 <= ord(c) <= 0xFB06 for c in t):
         return unicodedata.normalize("NFKC", t), "ligature-expanded"
@@ -63,8 +66,7 @@ def emulate(records, page_box: tuple[float, float, float, float] | None = None) 
     drops: list[tuple[str, str]] = []
     prev = None
     for item, (t, _) in zip(items, texts):
-        x, y = item.origin
-        if page_box is not None and not (page_box[0] - 1 <= x <= page_box[2] + 1 and page_box[1] - 1 <= y <= page_box[3] + 1):
+        if base.off_page(item, page_box):
             drops.append(("off_page", f"origin outside the page (TextPage::addChar, {SOURCE})"))
             continue
         if prev is not None and t == prev[1] and not t.isspace():
