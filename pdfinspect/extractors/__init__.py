@@ -16,26 +16,31 @@ from ..spec.extractors import NAMES
 from .base import Emulation
 
 
-def page_box(doc, page_ref) -> tuple[float, float, float, float] | None:
-    """The page's CropBox (else MediaBox) as (left, bottom, right, top), if readable."""
+def page_boxes(doc, page_ref) -> dict[str, tuple[float, float, float, float]]:
+    """The page's CropBox and MediaBox as (left, bottom, right, top), those readable; a missing
+    CropBox is the MediaBox (7.7.3.3)."""
     page = doc.resolve(page_ref)
-    for key in ("CropBox", "MediaBox"):
+    out = {}
+    for key in ("MediaBox", "CropBox"):
         box = inherited(doc, page, key)
         box = doc.resolve(box) if box is not None else None
         try:
             x0, y0, x1, y1 = (float(doc.resolve(v)) for v in box)
         except (TypeError, ValueError):
             continue
-        return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
-    return None
+        out[key] = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    if "CropBox" not in out and "MediaBox" in out:
+        out["CropBox"] = out["MediaBox"]
+    return out
 
 
-def emulate(name: str, records, page_box: tuple[float, float, float, float] | None = None) -> Emulation:
-    """Extractor ``name``'s emulated output for a page's glyph records (a list)."""
+def emulate(name: str, records, boxes: dict | None = None) -> Emulation:
+    """Extractor ``name``'s emulated output for a page's glyph records (a list); ``boxes`` from
+    :func:`page_boxes` (each extractor reads the box its ``PAGE_BOX`` names)."""
     if name not in NAMES:
         raise ValueError(f"unknown extractor {name!r}: one of {', '.join(NAMES)}")
     module = importlib.import_module(f"{__name__}.{name}")
-    return module.emulate(records, page_box)
+    return module.emulate(records, (boxes or {}).get(getattr(module, "PAGE_BOX", "CropBox")))
 
 
 __all__ = ["NAMES", "Emulation", "emulate"]

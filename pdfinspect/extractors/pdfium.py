@@ -14,6 +14,8 @@ glyphs. Annotations are not read.
 """
 from __future__ import annotations
 
+import unicodedata
+
 from . import base
 
 SOURCE = "pdfium core/fpdftext/cpdf_textpage.cpp"
@@ -40,6 +42,8 @@ def text(record) -> tuple[str, str]:
     if not t:
         code = base.code_of(record)
         return (chr(code), "code-as-unicode") if 0 < code < 0x110000 else ("", "no-text")
+    if any(0xFB00 <= ord(c) <= 0xFB06 for c in t):  # GetUnicodeNormalization (unicodenormalizationdata.cpp)
+        return unicodedata.normalize("NFKC", t), "ligature-expanded"
     return t, ""
 
 

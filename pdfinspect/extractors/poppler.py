@@ -20,6 +20,7 @@ import unicodedata
 from . import base
 
 SOURCE = "poppler/TextOutputDev.cc"
+PAGE_BOX = "MediaBox"  # utils/pdftotext.cc: displayPages(…, useMediaBox=true, crop=false)
 MIN_WORD_BREAK_SPACE = 0.1  # minWordBreakSpace
 MIN_DUP_BREAK_OVERLAP = 0.2  # minDupBreakOverlap
 MAX_BASE_DELTA = 0.5  # addChar: fabs(base - curWord->base) > 0.5 (points)
