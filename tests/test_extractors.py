@@ -12,7 +12,7 @@ import pytest
 
 from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.core.document import Document
-from pdfinspect.extractors import emulate, oracle, page_boxes
+from pdfinspect.extractors import emulate, oracle, page_frame
 from pdfinspect.fonts import heuristics
 
 pikepdf = pytest.importorskip("pikepdf")
@@ -38,7 +38,7 @@ def _pdf(tmp_path, content: bytes, name: str = "gap.pdf") -> str:
 def _emulated(path: str, name: str) -> str:
     doc = Document.open(path)
     ref = doc.page_ref(1)
-    return emulate(name, list(page_glyphs(doc, ref)), page_boxes(doc, ref)).text
+    return emulate(name, list(page_glyphs(doc, ref)), page_frame(doc, ref)).text
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

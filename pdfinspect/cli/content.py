@@ -225,9 +225,9 @@ def cmd_text(args, out) -> int:
     doc = open_document(args)
     ref = page_of(doc, args.page)
     if getattr(args, "as_extractor", None):
-        from ..extractors import emulate, page_boxes
+        from ..extractors import emulate, page_frame
 
-        text = emulate(args.as_extractor, list(page_glyphs(doc, ref)), page_boxes(doc, ref)).text
+        text = emulate(args.as_extractor, list(page_glyphs(doc, ref)), page_frame(doc, ref)).text
     else:
         text = page_text(doc, ref, annots=getattr(args, "annots", True))
     out.line(safe(text).rstrip("\n"))

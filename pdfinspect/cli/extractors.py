@@ -27,7 +27,7 @@ def register(subparsers) -> None:
 
 
 def cmd_extractors(args, out) -> int:
-    from ..extractors import emulate, page_boxes
+    from ..extractors import emulate, page_frame
     from ..extractors import oracle
 
     names = [n.strip() for n in args.only.split(",")] if args.only else list(oracle.REAL)
@@ -38,7 +38,7 @@ def cmd_extractors(args, out) -> int:
     doc = open_document(args)
     ref = page_of(doc, args.page)
     records = list(page_glyphs(doc, ref))
-    box = page_boxes(doc, ref)
+    box = page_frame(doc, ref)
     result: dict = {"page": args.page, "extractors": {}, "pairwise": {}}
     reals: dict[str, str] = {}
     for name in names:

@@ -13,14 +13,13 @@ import importlib
 
 from ..core.pages import inherited
 from ..spec.extractors import NAMES
-from .base import Emulation
+from .base import Emulation, Page
 
 
-def page_boxes(doc, page_ref) -> dict[str, tuple[float, float, float, float]]:
-    """The page's CropBox and MediaBox as (left, bottom, right, top), those readable; a missing
-    CropBox is the MediaBox (7.7.3.3)."""
+def page_frame(doc, page_ref) -> Page:
+    """The page's MediaBox, CropBox (the MediaBox when absent, 7.7.3.3) and /Rotate."""
     page = doc.resolve(page_ref)
-    out = {}
+    boxes: dict[str, tuple[float, float, float, float]] = {}
     for key in ("MediaBox", "CropBox"):
         box = inherited(doc, page, key)
         box = doc.resolve(box) if box is not None else None
@@ -28,19 +27,20 @@ def page_boxes(doc, page_ref) -> dict[str, tuple[float, float, float, float]]:
             x0, y0, x1, y1 = (float(doc.resolve(v)) for v in box)
         except (TypeError, ValueError):
             continue
-        out[key] = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
-    if "CropBox" not in out and "MediaBox" in out:
-        out["CropBox"] = out["MediaBox"]
-    return out
+        boxes[key] = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    rotate = doc.resolve(inherited(doc, page, "Rotate"))
+    turn = int(rotate) % 360 if isinstance(rotate, (int, float)) and int(rotate) % 90 == 0 else 0
+    media = boxes.get("MediaBox")
+    return Page(media, boxes.get("CropBox", media), turn)
 
 
-def emulate(name: str, records, boxes: dict | None = None) -> Emulation:
-    """Extractor ``name``'s emulated output for a page's glyph records (a list); ``boxes`` from
-    :func:`page_boxes` (each extractor reads the box its ``PAGE_BOX`` names)."""
+def emulate(name: str, records, page: Page | None = None) -> Emulation:
+    """Extractor ``name``'s emulated output for a page's glyph records (a list); ``page`` from
+    :func:`page_frame`."""
     if name not in NAMES:
         raise ValueError(f"unknown extractor {name!r}: one of {', '.join(NAMES)}")
     module = importlib.import_module(f"{__name__}.{name}")
-    return module.emulate(records, (boxes or {}).get(getattr(module, "PAGE_BOX", "CropBox")))
+    return module.emulate(records, page)
 
 
-__all__ = ["NAMES", "Emulation", "emulate"]
+__all__ = ["NAMES", "Emulation", "Page", "emulate", "page_frame"]

@@ -21,6 +21,29 @@ from ..fonts.resolve import ACTUAL_TEXT, HIT, NONE, SPEC_METHODS, TOUNICODE
 from ..spec import extractors as facts
 
 NOTHING, SPACE, LINE = "", " ", "\n"
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """What emulations need of the page: its MediaBox and CropBox (left, bottom, right, top)
+    and its /Rotate (0, 90, 180, 270)."""
+
+    media: Box | None = None
+    crop: Box | None = None
+    rotate: int = 0
+
+    def upright(self, x: float, y: float) -> tuple[float, float]:
+        """(x, y) in the page turned by /Rotate, as pdfminer.six's interpreter sets its CTM
+        (``pdfinterp.py`` ``process_page``)."""
+        x0, y0, x1, y1 = self.media or (0.0, 0.0, 0.0, 0.0)
+        if self.rotate == 90:
+            return y - y0, x1 - x
+        if self.rotate == 180:
+            return x1 - x, y1 - y
+        if self.rotate == 270:
+            return y1 - y, x - x0
+        return x, y
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +221,7 @@ def space_widths(records: Iterable) -> dict:
     return out
 
 
-def off_page(item: Item, page_box: tuple[float, float, float, float] | None, slack: float = 1.0) -> bool:
+def off_page(item: Item, page_box: Box | None, slack: float = 1.0) -> bool:
     """The glyph's origin lies outside the page box (by more than ``slack`` points)."""
     if page_box is None:
         return False

@@ -47,14 +47,14 @@ def decide(prev: base.Item, cur: base.Item, prev_text: str, t: str) -> tuple[str
     return base.SPACE, "gap", f"gap {base.em(along, size)} ≥ SPACE_DIST {SPACE_DIST} ({SOURCE})"
 
 
-def emulate(records, page_box: tuple[float, float, float, float] | None = None) -> base.Emulation:
+def emulate(records, page: base.Page | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=True)
     items = [base.make_item(r) for r in recs]
     texts = [text(r) for r in recs]
     drops: list[tuple[str, str]] = []
     pen = None
     for item, (t, _) in zip(items, texts):
-        if base.off_page(item, page_box):
+        if base.off_page(item, page.crop if page else None):
             drops.append(("off_page", "outside the page: not in the structured text (mutool draw)"))
             continue
         if pen is not None and abs(item.end[0] - pen[0][0]) < 1e-6 and abs(item.end[1] - pen[0][1]) < 1e-6 and t == pen[1]:

@@ -28,26 +28,29 @@ def text(record) -> tuple[str, str]:
     return t, ""
 
 
-def _box(item: base.Item) -> tuple[float, float, float, float]:
-    """LTChar's box: advance w0 by the font size, from the descent; axis-aligned."""
+def _box(item: base.Item, page: base.Page) -> tuple[float, float, float, float]:
+    """LTChar's box: advance w0 by the font size, from the descent; axis-aligned in the page
+    turned by /Rotate."""
     left, bottom, right, top = item.rect
     if item.vertical:
-        return item.rect
+        corners = [page.upright(x, y) for x in (left, right) for y in (bottom, top)]
+        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+        return min(xs), min(ys), max(xs), max(ys)
     ux, uy = item.direction
     ox, oy = item.origin
     descent = min(0.0, (bottom - oy) if abs(uy) < 1e-6 else 0.0)
     corners = []
     for a in (0.0, item.width):
         for b in (descent, descent + item.size):
-            corners.append((ox + a * ux - b * uy, oy + a * uy + b * ux))
+            corners.append(page.upright(ox + a * ux - b * uy, oy + a * uy + b * ux))
     xs, ys = [c[0] for c in corners], [c[1] for c in corners]
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def emulate(records, page_box: tuple[float, float, float, float] | None = None) -> base.Emulation:
+def emulate(records, page: base.Page | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=False)
     items = [base.make_item(r) for r in recs]
-    boxes = {id(i): _box(i) for i in items}
+    boxes = {id(i): _box(i, page or base.Page()) for i in items}
 
     def decide(prev: base.Item, cur: base.Item, prev_text: str, t: str) -> tuple[str, str, str]:
         if cur.record.step.depth > 0 or prev.record.step.depth > 0:

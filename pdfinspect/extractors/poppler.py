@@ -20,7 +20,6 @@ import unicodedata
 from . import base
 
 SOURCE = "poppler/TextOutputDev.cc"
-PAGE_BOX = "MediaBox"  # utils/pdftotext.cc: displayPages(…, useMediaBox=true, crop=false)
 MIN_WORD_BREAK_SPACE = 0.1  # minWordBreakSpace
 MIN_DUP_BREAK_OVERLAP = 0.2  # minDupBreakOverlap
 MAX_BASE_DELTA = 0.5  # addChar: fabs(base - curWord->base) > 0.5 (points)
@@ -60,14 +59,14 @@ def decide(prev: base.Item, cur: base.Item, prev_text: str, t: str) -> tuple[str
     return base.NOTHING, "word", f"gap {base.em(along, size)} ≤ minWordBreakSpace {MIN_WORD_BREAK_SPACE}"
 
 
-def emulate(records, page_box: tuple[float, float, float, float] | None = None) -> base.Emulation:
+def emulate(records, page: base.Page | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=True)
     items = [base.make_item(r) for r in recs]
     texts = [text(r) for r in recs]
     drops: list[tuple[str, str]] = []
     prev = None
     for item, (t, _) in zip(items, texts):
-        if base.off_page(item, page_box):
+        if base.off_page(item, page.media if page else None):  # pdftotext.cc: useMediaBox, no crop
             drops.append(("off_page", f"origin outside the page (TextPage::addChar, {SOURCE})"))
             continue
         if prev is not None and t == prev[1] and not t.isspace():

@@ -26,7 +26,7 @@ def text(record) -> tuple[str, str]:
     return t, ""
 
 
-def emulate(records, page_box: tuple[float, float, float, float] | None = None) -> base.Emulation:
+def emulate(records, page: base.Page | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=False)
     items = [base.make_item(r) for r in recs]
     spaces = base.space_widths(recs)
