@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from ..content.textlayout import COMBINING
 from . import base
 
 SOURCE = "poppler/TextOutputDev.cc"
@@ -27,6 +28,7 @@ MAX_CHAR_SPACING = 0.03  # maxCharSpacing
 MAX_INTRA_LINE_DELTA = 0.5  # maxIntraLineDelta
 DUP_MAX_PRI_DELTA = 0.1  # dupMaxPriDelta
 DUP_MAX_SEC_DELTA = 0.2  # dupMaxSecDelta
+COMB_MAX_MID_DELTA = 0.3  # combMaxMidDelta
 
 
 def text(record) -> tuple[str, str]:
@@ -78,4 +80,53 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
                 continue
         drops.append(("", ""))
         prev = (item, t)
-    return base.flow("poppler", items, texts, decide, drops)
+    emulation = base.flow("poppler", items, texts, decide, drops)
+    return _dehyphenate(_combine(emulation, {id(i.record): i for i in items}))
+
+
+def _combine(emulation: base.Emulation, items: dict) -> base.Emulation:
+    """A spacing accent over a letter becomes the letter and its combining mark
+    (``TextWord::addCombining``): centres within ``COMB_MAX_MID_DELTA`` of the letter's width."""
+    out = list(emulation.decisions)
+    kept = [i for i, d in enumerate(out) if d.kept]
+    for a, b in zip(kept, kept[1:]):
+        p, c = out[a], out[b]
+        if not (p.kept and c.kept):
+            continue
+        ip, ic = items[id(p.record)], items[id(c.record)]
+        if c.text in COMBINING and p.text[-1:].isalnum():
+            letter, accent = ip, ic
+        elif p.text in COMBINING and c.text[:1].isalnum() and len(c.text) == 1:
+            letter, accent = ic, ip
+        else:
+            continue
+        mid = lambda i: ((i.origin[0] + i.end[0]) / 2, (i.origin[1] + i.end[1]) / 2)  # noqa: E731
+        (lx, ly), (ax, ay) = mid(letter), mid(accent)
+        ux, uy = letter.direction
+        if abs((ax - lx) * ux + (ay - ly) * uy) >= COMB_MAX_MID_DELTA * max(letter.width, 1e-6):
+            continue
+        note = f"accent over its letter: combined (TextWord::addCombining, combMaxMidDelta {COMB_MAX_MID_DELTA})"
+        if accent is ic:
+            out[b] = base.Decision(c.record, COMBINING[c.text], True, base.NOTHING, "combined", note, "combining")
+        else:
+            out[a] = base.Decision(p.record, "", False, base.NOTHING, "combined", note, p.text_rule)
+            out[b] = base.Decision(c.record, c.text + COMBINING[p.text], True, p.before, "combined", note, "combining")
+    return base.Emulation(emulation.name, tuple(out))
+
+
+def _dehyphenate(emulation: base.Emulation) -> base.Emulation:
+    """A line ending with a hyphen joins the next line without it (``TextPage::dump``:
+    ``line->hyphenated``)."""
+    out = list(emulation.decisions)
+    last = None
+    for i, d in enumerate(out):
+        if not d.kept:
+            continue
+        if last is not None and d.before == base.LINE and out[last].text.endswith("-") and len(out[last].text) == 1:
+            p = out[last]
+            out[last] = base.Decision(p.record, "", False, p.before, "hyphenated",
+                                      "a hyphen ending the line is left out (TextPage::dump)", p.text_rule)
+            out[i] = base.Decision(d.record, d.text, True, base.NOTHING, "hyphenated",
+                                   "the line after a hyphen joins it (TextPage::dump)", d.text_rule)
+        last = i
+    return base.Emulation(emulation.name, tuple(out))
