@@ -24,6 +24,7 @@ MAX_SPACE = 1 / 3  # ProcessTextObject: a space wider than fontsize_h / 3 is not
 DUP_FACTOR = 0.07  # ProcessTextObject: kTextCharRatioGapDelta
 DUP_WINDOW = 7  # ProcessTextObject: the last 7 characters
 MIN_LINE_HEIGHT = 4.5  # EndHorizontalLine: boxes this high or lower never end a line
+CONTROL = {0x2, 0x3, 0x93, 0x94, 0x96, 0x97, 0x98}  # IsControlChar: not in the page text
 
 
 def normalize(width: float, t1: int, t2: int, t3: int) -> float:
@@ -41,7 +42,11 @@ def text(record) -> tuple[str, str]:
     t = base.spec_text(record, "pdfium", actual_text=True)
     if not t:
         code = base.code_of(record)
-        return (chr(code), "code-as-unicode") if 0 < code < 0x110000 else ("", "no-text")
+        if not 0 < code < 0x110000 or code in CONTROL:
+            return "", "no-text"
+        return chr(code), "code-as-unicode"
+    if any(ord(c) in CONTROL for c in t):  # CPDF_TextPage::Init leaves them out of the text
+        return "".join(c for c in t if ord(c) not in CONTROL), "control-dropped"
     if any(0xFB00 <= ord(c) <= 0xFB06 for c in t):  # GetUnicodeNormalization (unicodenormalizationdata.cpp)
         return unicodedata.normalize("NFKC", t), "ligature-expanded"
     return t, ""
@@ -74,7 +79,7 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
             return base.LINE, "line", f"boxes do not overlap vertically (EndHorizontalLine, {SOURCE})"
         last_w, this_w = prev.record.glyph.width * 1000, cur.record.glyph.width * 1000
         quarter = max(last_w, this_w) / 4 / 1000 * size
-        if across > 2 * quarter or across < -3 * quarter:
+        if (across > 2 * quarter or across < -3 * quarter) and not _same_band(prev, cur):
             return base.LINE, "baseline", (f"baseline moved {base.em(across, size)}, beyond 2× / 3× a quarter "
                                            f"of the wider glyph ({SOURCE} ProcessInsertObject)")
         if t.startswith(" ") or prev_text.endswith(" "):
@@ -100,6 +105,12 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
         shown.append(item)
     emulation = base.flow("pdfium", items, texts, decide, drops)
     return _join_hyphens(emulation)
+
+
+def _same_band(prev: base.Item, cur: base.Item) -> bool:
+    """One origin lies within the other glyph's vertical extent (a superscript, a subscript):
+    ``ProcessInsertObject`` keeps them on one line."""
+    return prev.rect[1] <= cur.origin[1] <= prev.rect[3] or cur.rect[1] <= prev.origin[1] <= cur.rect[3]
 
 
 def _join_hyphens(emulation: base.Emulation) -> base.Emulation:
