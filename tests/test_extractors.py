@@ -119,6 +119,15 @@ def test_extractors_command(tmp_path):
     assert "pdfminer/pypdf" in result["pairwise"]
 
 
+def test_extractors_command_explains_why_they_differ(tmp_path):
+    path = _pdf(tmp_path, GAP_TEXT)
+    done = _cli("extractors", path, "--only", "pypdf,pdfminer", "--json")
+    [between] = json.loads(done.stdout)["disagreements"]
+    assert between["glyph"] == 2 and between["unicode"] == "c"
+    assert between["extractors"]["pdfminer"]["before"] == " " and between["extractors"]["pypdf"]["before"] == ""
+    assert "0.95" in between["extractors"]["pypdf"]["detail"]
+
+
 def test_align_explains_a_missing_space(tmp_path):
     path = _pdf(tmp_path, GAP_TEXT)
     doc = Document.open(path)

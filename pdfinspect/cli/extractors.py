@@ -41,8 +41,9 @@ def cmd_extractors(args, out) -> int:
     box = page_frame(doc, ref)
     result: dict = {"page": args.page, "extractors": {}, "pairwise": {}}
     reals: dict[str, str] = {}
+    emulations = {}
     for name in names:
-        emulated = emulate(name, records, box)
+        emulated = emulations[name] = emulate(name, records, box)
         real = oracle.run(name, args.file, args.page, args.timeout)
         entry: dict = {"available": real.text is not None, "error": real.error, "emulated": emulated.text,
                        "real": real.text}
@@ -57,6 +58,11 @@ def cmd_extractors(args, out) -> int:
     for i, a in enumerate(listed):
         for b in listed[i + 1:]:
             result["pairwise"][f"{a}/{b}"] = round(oracle.agreement(reals[a], reals[b]), 4)
+    between = oracle.disagreements(emulations)[:args.limit]
+    result["disagreements"] = [
+        {"glyph": r.index, "unicode": r.unicode,
+         "extractors": {n: {"text": d.text, "kept": d.kept, "before": d.before, "rule": d.rule, "detail": d.detail}
+                        for n, d in ds.items()}} for r, ds in between]
     if args.json:
         dump_json(result)
         return 0
@@ -71,6 +77,14 @@ def cmd_extractors(args, out) -> int:
             where = f"glyph #{d['glyph']}" if d["glyph"] is not None else "no glyph"
             out.line(f"  {d['kind']:<7} ours {safe_line(d['ours'][:60])!r} real {safe_line(d['theirs'][:60])!r} "
                      f"— {where}, {safe_line(d['rule'] or '?')}: {safe_line(d['detail'])}")
+    if between:
+        out.line("where the extractors differ from each other, by their tables:")
+    for record, decisions in between:
+        out.line(f"  glyph #{record.index} {safe_line(record.unicode)!r}:")
+        for n, d in decisions.items():
+            what = ("dropped" if not d.kept else {"": "nothing", " ": "a space", "\n": "a line break"}[d.before]
+                    + " before " + repr(safe_line(d.text)))
+            out.line(f"    {n:<9} {what} — {safe_line(d.rule)}: {safe_line(d.detail)}")
     if result["pairwise"]:
         out.line("real extractors against each other (word agreement):")
         for pair, f1 in result["pairwise"].items():

@@ -157,3 +157,22 @@ def _cause(kind: str, mine: list[Word], other: list[str]) -> tuple[int | None, s
     if d is None:
         return None, "", ""
     return d.record.index, d.rule, d.detail
+
+
+def disagreements(emulations: dict[str, Emulation]) -> list[tuple[object, dict[str, Decision]]]:
+    """The glyphs whose decisions differ between the emulated extractors (text, kept, or the
+    separator before them), each with every extractor's decision: why the outputs differ."""
+    by_glyph: dict[int, dict[str, Decision]] = {}
+    records: dict[int, object] = {}
+    for name, emulation in emulations.items():
+        for d in emulation.decisions:
+            by_glyph.setdefault(d.record.index, {})[name] = d
+            records[d.record.index] = d.record
+    out = []
+    for index in sorted(by_glyph):
+        decisions = by_glyph[index]
+        seen = {(d.kept, d.text if d.kept else "", (" " if d.before == "\n" else d.before) if d.kept else "")
+                for d in decisions.values()}
+        if len(seen) > 1 or len(decisions) < len(emulations):
+            out.append((records[index], decisions))
+    return out
