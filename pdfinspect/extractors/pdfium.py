@@ -42,7 +42,8 @@ def text(record) -> tuple[str, str]:
     t = base.spec_text(record, "pdfium", actual_text=True)
     if not t:
         code = base.code_of(record)
-        if not 0 < code < 0x110000 or code in CONTROL:
+        font = record.step.font
+        if not 0 < code < 0x110000 or code in CONTROL or (code < 0x20 and not (font and font.is_type0)):
             return "", "no-text"
         return chr(code), "code-as-unicode"
     if any(ord(c) in CONTROL for c in t):  # CPDF_TextPage::Init leaves them out of the text
@@ -110,6 +111,8 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
 def _same_band(prev: base.Item, cur: base.Item) -> bool:
     """One origin lies within the other glyph's vertical extent (a superscript, a subscript):
     ``ProcessInsertObject`` keeps them on one line."""
+    if len(prev.record.step.glyphs) < 2:  # only after a text object of several glyphs
+        return False
     return prev.rect[1] <= cur.origin[1] <= prev.rect[3] or cur.rect[1] <= prev.origin[1] <= cur.rect[3]
 
 

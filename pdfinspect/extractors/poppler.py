@@ -48,6 +48,9 @@ def decide(prev: base.Item, cur: base.Item, prev_text: str, t: str) -> tuple[str
     size = prev.size
     if abs(across) > MAX_INTRA_LINE_DELTA * size:
         return base.LINE, "line", f"baseline moved {base.em(across, size)} > maxIntraLineDelta {MAX_INTRA_LINE_DELTA}"
+    if along < -MIN_DUP_BREAK_OVERLAP * size and abs(across) > MAX_BASE_DELTA and along > -(prev.width + cur.width):
+        return base.NOTHING, "stacked", (f"back {base.em(-along, size)} onto another baseline, over the previous "
+                                         "glyph: the words sort together with no gap (TextLine::coalesce)")
     if along < -MIN_DUP_BREAK_OVERLAP * size:
         return base.LINE, "backward", f"moved back {base.em(-along, size)} > minDupBreakOverlap: another word, sorted by x"
     spaced = prev_text.isspace() or t.isspace()
