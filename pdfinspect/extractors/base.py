@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from ..content.state import multiply
+from ..fonts.agl import glyph_to_unicode
+from ..fonts.encodings import base_encoding
 from ..fonts.resolve import ACTUAL_TEXT, HIT, NONE, SPEC_METHODS, TOUNICODE
 from ..spec import extractors as facts
 
@@ -159,7 +161,21 @@ def spec_text(record, name: str, actual_text: bool) -> str | None:
         return None
     if name in facts.users(res.method):
         return res.unicode
-    return res.spec_unicode or None
+    if res.spec_unicode:
+        return res.spec_unicode
+    if name in facts.users("BaseEncodingFallback") and font is not None and not font.is_type0:
+        return base_encoding_text(font, record.glyph.code) or None
+    return None
+
+
+def base_encoding_text(font, code: bytes) -> str:
+    """The character the font's base encoding (else StandardEncoding) gives ``code``: what a
+    reader keeps for a /Differences name it cannot map (``BaseEncodingFallback``)."""
+    table = base_encoding(font.encoding_base or "StandardEncoding")
+    if table is None or len(code) != 1:
+        return ""
+    name = table[code[0]]
+    return glyph_to_unicode(name).unicode if name else ""
 
 
 def code_of(record) -> int:
