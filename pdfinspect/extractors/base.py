@@ -159,8 +159,9 @@ def spec_text(record, name: str, actual_text: bool) -> str | None:
         return res.unicode
     if res.method == NONE:
         return None
-    if name in facts.users(res.method):
-        return res.unicode
+    if name in facts.users(res.method):  # a guess keeps its text in its path step only
+        return res.unicode or next((s.unicode for s in res.path if s.method == res.method and s.result == HIT
+                                    and s.unicode), None)
     if res.spec_unicode:
         return res.spec_unicode
     if name in facts.users("BaseEncodingFallback") and font is not None and not font.is_type0:
