@@ -26,16 +26,37 @@ def text(record) -> tuple[str, str]:
     return t, ""
 
 
+def _space_widths(records) -> dict:
+    """Font → its space width as pypdf takes it (``generic/_font.py`` ``_add_space_width``): the
+    width of the glyph that reads " ", else half the font's average width (its "default")."""
+    out: dict = {}
+    widths: dict = {}
+    for r in records:
+        font = r.step.font
+        if font is None:
+            continue
+        if r.unicode == " " and r.glyph.width > 0:
+            out.setdefault(font, r.glyph.width)
+        widths.setdefault(font, [])
+    for font in widths:
+        if font not in out:
+            known = [w for w in font.widths if w > 0] if font.widths else []
+            out[font] = sum(known) / len(known) / 1000 / 2 if known else 0.0
+    return out
+
+
 def emulate(records, page: base.Page | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=False)
     items = [base.make_item(r) for r in recs]
-    spaces = base.space_widths(recs)
+    spaces = _space_widths(recs)
 
     def decide(prev: base.Item, cur: base.Item, prev_text: str, t: str) -> tuple[str, str, str]:
         ps, cs = prev.record.step, cur.record.step
         if ps.source != cs.source or ps.depth != cs.depth:
             return base.LINE, "xobject", "a form XObject's text is set off by line breaks (_page.py, Do)"
         sw = spaces.get(ps.font) or DEFAULT_SPACE
+        if cs.font is not ps.font:  # _post_process_text_operation: min with the previous font's space
+            sw = min(sw, spaces.get(cs.font) or DEFAULT_SPACE)
         along, across = cur.gap(prev)
         size = prev.size
         if ps is cs:  # inside one TJ: only its numbers move the pen
