@@ -24,7 +24,7 @@ def page_frame(doc, page_ref) -> Page:
         box = inherited(doc, page, key)
         box = doc.resolve(box) if box is not None else None
         try:
-            x0, y0, x1, y1 = (float(doc.resolve(v)) for v in box)
+            x0, y0, x1, y1 = (float(doc.resolve(v)) for v in box or ())
         except (TypeError, ValueError):
             continue
         boxes[key] = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from ..content.state import multiply
+from ..content.textlayout import GlyphRecord
 from ..fonts.agl import glyph_to_unicode
 from ..fonts.encodings import base_encoding
 from ..fonts.resolve import ACTUAL_TEXT, HIT, NONE, SPEC_METHODS, TOUNICODE
@@ -55,7 +56,7 @@ class Item:
     the page (the text rendering matrix's expansion), ``width`` its w0 advance on the page
     (no Tc, Tw), ``rect`` its box (left, bottom, right, top)."""
 
-    record: object
+    record: GlyphRecord
     origin: tuple[float, float]
     end: tuple[float, float]
     direction: tuple[float, float]
@@ -102,7 +103,7 @@ class Decision:
     ``kept``, ``before`` (``""``, ``" "`` or ``"\\n"``), and the ``rule`` (an id) with
     ``detail`` (the sentence: measure, constant, source) that decided ``before`` or the drop."""
 
-    record: object
+    record: GlyphRecord
     text: str
     kept: bool
     before: str = NOTHING
@@ -120,7 +121,7 @@ class Emulation:
 
     @property
     def text(self) -> str:
-        out = []
+        out: list[str] = []
         for d in self.decisions:
             if d.kept:
                 if out or d.before != LINE:

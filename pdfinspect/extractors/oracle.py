@@ -17,6 +17,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+from ..content.textlayout import GlyphRecord
 from .base import Decision, Emulation
 
 REAL = ("pdfminer", "pypdf", "pdfium", "poppler", "mupdf")  # the extractors that can run here
@@ -159,11 +160,11 @@ def _cause(kind: str, mine: list[Word], other: list[str]) -> tuple[int | None, s
     return d.record.index, d.rule, d.detail
 
 
-def disagreements(emulations: dict[str, Emulation]) -> list[tuple[object, dict[str, Decision]]]:
+def disagreements(emulations: dict[str, Emulation]) -> list[tuple[GlyphRecord, dict[str, Decision]]]:
     """The glyphs whose decisions differ between the emulated extractors (text, kept, or the
     separator before them), each with every extractor's decision: why the outputs differ."""
     by_glyph: dict[int, dict[str, Decision]] = {}
-    records: dict[int, object] = {}
+    records: dict[int, GlyphRecord] = {}
     for name, emulation in emulations.items():
         for d in emulation.decisions:
             by_glyph.setdefault(d.record.index, {})[name] = d
