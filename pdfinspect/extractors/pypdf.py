@@ -39,7 +39,9 @@ def _space_widths(records) -> dict:
             out.setdefault(font, r.glyph.width)
         widths.setdefault(font, [])
     for font in widths:
-        if font not in out:
+        if font not in out and not font.is_type0 and font.glyph_name(32) == "space":
+            out[font] = font.glyph_width(b" ")
+        if not out.get(font):
             known = [w for w in font.widths if w > 0] if font.widths else []
             out[font] = sum(known) / len(known) / 1000 / 2 if known else 0.0
     return out
