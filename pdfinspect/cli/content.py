@@ -140,7 +140,7 @@ def cmd_ops(args, out) -> int:
 def _path_json(r: GlyphRecord) -> list[dict]:
     return [{"method": p.method, "source": _ref(p.source), "source_desc": p.source_desc,
              "looked_up": p.looked_up, "result": p.result, "detail": p.detail, "unicode": p.unicode,
-             "confidence": p.confidence, "used_by": list(p.used_by)}
+             "confidence": p.confidence, "used_by": list(p.used_by), "code": p.code}
             for p in r.path]
 
 
@@ -153,7 +153,8 @@ def glyph_json(r: GlyphRecord) -> dict:
             "font": s.gstate.text.font_name, "font_ref": _ref(s.font.ref if s.font else None),
             "code": g.code.hex(), "cid": g.cid, "gid": res.gid, "glyph_name": res.glyph_name,
             "unicode": r.unicode, "method": r.method, "path": _path_json(r), "conflicts": conflicts,
-            "flags": list(res.flags), "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3),
+            "flags": [f.code for f in res.flags], "flag_messages": [f.message for f in res.flags],
+            "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3),
             "annotation": _ref(s.annotation), "charproc": _ref(s.charproc),
             "confidence": res.confidence, "heuristic": res.heuristic, "used_by": list(res.used_by),
             "spec_unicode": res.spec_unicode, "tounicode_only": res.tounicode_only, **box_json(r.bbox)}
@@ -188,7 +189,7 @@ def cmd_glyphs(args, out) -> int:
             for c in res.conflicts:
                 out.line(f"{'':>12}conflict: {c.method} gives {safe_line(format_unicode(c.unicode))}")
             for f in res.flags:
-                out.line(f"{'':>12}flag: {safe_line(f)}")
+                out.line(f"{'':>12}flag: {safe_line(f.message)} [{f.code}]")
     return 0
 
 

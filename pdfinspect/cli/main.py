@@ -27,6 +27,7 @@ COMMAND_MODULES = {
     "fix": "fix",
     "check": "check",
     "extractors": "extractors",
+    "codes": "codes",
 }
 COMMANDS = tuple(COMMAND_MODULES)
 

@@ -395,6 +395,7 @@ class _Run:
             user = (c * rise + e, d * rise + f)  # (0, rise) through Tm
             tm = (a, b, c, d, e, f)
             if vertical:  # Tm = translate(0, advance) × Tm
+                assert font.cid_font is not None  # only a Type0 font writes vertically
                 advance = font.cid_font.vertical_advance(cid) * size + spacing
                 e, f = advance * c + e, advance * d + f
             else:  # Tm = translate(advance, 0) × Tm
@@ -425,6 +426,7 @@ class _Run:
         """A TJ number: move by −amount/1000 × size (× Tz horizontally) (9.4.3)."""
         ts = self.gs.text
         d = -amount / 1000.0 * ts.size
+        assert self.tm is not None  # TJ runs inside a text object
         if self.font is not None and self.font.vertical:
             self.tm = multiply(translate(0.0, d), self.tm)
         else:
@@ -458,7 +460,8 @@ def _rect(doc, value) -> tuple[float, float, float, float] | None:
     if isinstance(r, Array) and len(r) == 4:
         nums = [doc.resolve(x) for x in r]
         if all(is_number(x) and not isinstance(x, bool) for x in nums):
-            return tuple(float(x) for x in nums)
+            x0, y0, x1, y1 = (float(x) for x in nums)
+            return x0, y0, x1, y1
     return None
 
 
@@ -467,7 +470,8 @@ def _matrix(doc, value) -> Matrix:
     if isinstance(m, Array) and len(m) == 6:
         nums = [doc.resolve(x) for x in m]
         if all(is_number(x) for x in nums):
-            return tuple(float(x) for x in nums)
+            a, b, c, d, e, f = (float(x) for x in nums)
+            return a, b, c, d, e, f
     return IDENTITY
 
 
@@ -494,13 +498,14 @@ def _Q(run, ops, res, diags):
 
 
 def _cm(run, ops, res, diags):
-    run.gs = replace(run.gs, ctm=multiply(tuple(_nums(ops, 6)), run.gs.ctm))
+    a, b, c, d, e, f = _nums(ops, 6)
+    run.gs = replace(run.gs, ctm=multiply((a, b, c, d, e, f), run.gs.ctm))
 
 
 def _gs(run, ops, res, diags):
     name = ops[-1]
     ext = run.doc.resolve(run.resource(res, "ExtGState", name, diags))
-    changes = {"ext_gstate": str(name)}
+    changes: dict[str, object] = {"ext_gstate": str(name)}
     if isinstance(ext, Dict):
         for key, field_name in (("LW", "line_width"), ("LC", "line_cap"), ("LJ", "line_join"),
                                 ("ML", "miter_limit")):
@@ -535,7 +540,7 @@ def _space(stroke: bool):
 def _color(stroke: bool, space: str | None = None):
     def handler(run, ops, res, diags):
         values = tuple(str(x) if isinstance(x, Name) else x for x in ops)
-        changes = {("stroke_color" if stroke else "fill_color"): values}
+        changes: dict[str, object] = {("stroke_color" if stroke else "fill_color"): values}
         if space:
             changes["stroke_space" if stroke else "fill_space"] = space
         run.gs = replace(run.gs, **changes)

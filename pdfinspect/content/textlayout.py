@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..core.objects import Ref
+from ..fonts.codes import ACTUAL_TEXT_REPLACES
 from ..fonts.font import FontCache
 from ..fonts.resolve import ACTUAL_TEXT, HIT, PathStep, Resolution, Resolver
 from .geometry import Geometry, GlyphBox
@@ -64,7 +65,7 @@ class GlyphRecord:
         note = PathStep(ACTUAL_TEXT, None, f"marked content /{self.actual_text.tag}",
                         "/ActualText", HIT, "replaces the text of every glyph it covers"
                         + ("" if self.unicode else " (given with the first covered glyph)"),
-                        self.unicode)
+                        self.unicode, code=ACTUAL_TEXT_REPLACES)
         return self.resolution.path + (note,)
 
 
@@ -75,7 +76,7 @@ def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
     (``annots``) the annotations' appearance streams (within ``budget``, see iter_steps)."""
     resolver = resolver or Resolver(doc)
     used: set[int] = set()
-    given: list[MarkedContent] = []  # keeps the sequences in ``used`` alive, so no id is reused
+    given: list[MarkedContent | None] = []  # keeps the sequences in ``used`` alive, so no id is reused
     geometry = Geometry(doc)
     n = 0
     for step in iter_steps(doc, page_ref, fonts, budget, annots=annots):
@@ -97,6 +98,7 @@ def step_records(step: Step, resolver: Resolver, used: set[int], start: int,
     boxes = geometry.boxes(step) if geometry is not None else []
     out = []
     for n, g in enumerate(step.glyphs, start):
+        assert step.font is not None  # a step that shows glyphs has its font
         res = resolver.resolve(step.font, g.code, g.cid)
         box = boxes[n - start] if boxes else None
         if actual is None:
@@ -104,7 +106,7 @@ def step_records(step: Step, resolver: Resolver, used: set[int], start: int,
         else:
             first = id(actual) not in used
             used.add(id(actual))
-            out.append(GlyphRecord(n, step, g, res, actual.actual_text if first else "", ACTUAL_TEXT, actual,
+            out.append(GlyphRecord(n, step, g, res, (actual.actual_text or "") if first else "", ACTUAL_TEXT, actual,
                                    box))
     return out
 
