@@ -17,17 +17,18 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from pdfinspect.content.interpreter import Budget
 from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.extractors import emulate, oracle, page_frame
 from pdfinspect.present.text import safe_line
 
+from ..failures import ReportsFailures, failure_line
 from .stepper import BUDGET_BYTES, BUDGET_OPERATORS
 
 
-class ExtractorsScreen(Screen):
+class ExtractorsScreen(ReportsFailures, Screen):
     """Real extractors' text of page N side by side, and where each differs from its emulation."""
 
     BINDINGS = [
@@ -58,7 +59,7 @@ class ExtractorsScreen(Screen):
 
     @work(thread=True, exclusive=True, group="extractors", exit_on_error=False)
     def load(self, n: int, path: str | None) -> None:
-        doc = self.app.reopen()
+        doc = self.app.worker_doc()
         ref = doc.page_ref(n)
         records = list(page_glyphs(doc, ref, budget=Budget(BUDGET_OPERATORS, BUDGET_BYTES)))
         frame = page_frame(doc, ref)
@@ -71,6 +72,11 @@ class ExtractorsScreen(Screen):
             if get_current_worker().is_cancelled:
                 return
         self.app.call_from_thread(self.loaded, records, results)
+
+    def worker_failed(self, worker: Worker) -> None:
+        if worker.group == "extractors":
+            self.query_one("#extractors-header", Static).update(
+                Text(f"page {self.page}: error: {failure_line(worker.error)}", style="red"))
 
     def loaded(self, records: list, results: list) -> None:
         self.records = records
