@@ -27,6 +27,7 @@ COMMAND_MODULES = {
     "fix": "fix",
     "check": "check",
     "extractors": "extractors",
+    "hidden": "hidden",
     "codes": "codes",
 }
 COMMANDS = tuple(COMMAND_MODULES)
