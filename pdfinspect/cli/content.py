@@ -10,7 +10,7 @@ import json
 import sys
 
 from ..content.interpreter import iter_steps
-from ..content.textlayout import GlyphRecord, page_text
+from ..content.textlayout import GlyphRecord, page_glyphs, page_text
 from .common import add_common_options, dump_json, open_document, page_numbers, page_of, pages_arg, progress
 from ..core.diagnostics import PdfError, error
 from ..core.serialize import format_object
