@@ -344,3 +344,10 @@ def test_inline_images_are_the_bi_operations_and_a_bi_in_a_string_is_none():
     assert [op.start for op in found] == [data.index(b"BI /W 1"), data.index(b"BI /W 2")]
     assert found[0].operands[1] == b"\x80" and found[1].operands[1] == b"ab"
     assert found[0].operands[0]["W"] == 1 and data[found[0].start:found[0].end].endswith(b"EI")
+
+
+def test_huge_operands_are_bounded():
+    got = ops(b"BT /F1 " + b"9" * 5000 + b" Tf " + b"9" * 400 + b".5 0 Td ET")
+    tf, td = got[1], got[2]
+    assert tf.operands[1] == (1 << 63) - 1 and td.operands[0] == 3.403e38
+    assert "number-out-of-range" in codes(tf) and "number-out-of-range" in codes(td)

@@ -19,6 +19,7 @@ from typing import Iterator
 
 from ..core.diagnostics import Diagnostic, info, warning
 from ..core.lexer import DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, WHITESPACE, Lexer, decode_name
+from ..core.numbers import INT_DIGITS, REAL_CHARS, read_int, read_real
 from ..core.objects import Array, Dict, Name, String
 from ..spec.inline_image import find_inline_image_end
 from ..spec.operators import OPERATORS
@@ -107,9 +108,13 @@ class _Scanner:
             end = self.pos = m.end()
             raw = m.group(i)
             if i == 2:
-                return INT, int(raw), start, end
+                if len(raw) <= INT_DIGITS:
+                    return INT, int(raw), start, end
+                return INT, self._bounded(read_int, raw, start), start, end
             if i == 3:
-                return REAL, float(raw), start, end
+                if len(raw) <= REAL_CHARS:
+                    return REAL, float(raw), start, end
+                return REAL, self._bounded(read_real, raw, start), start, end
             if i == 5:
                 return KEYWORD, raw, start, end
             if i == 4:
@@ -126,6 +131,15 @@ class _Scanner:
         if lex.diagnostics:
             self.pending.drain(lex)
         return tok.kind, tok.value, tok.start, tok.end
+
+
+    def _bounded(self, read, raw: bytes, start: int):
+        """A number too long to convert directly, bounded by ``read`` (core.numbers)."""
+        lex = self.lex
+        value = read(raw, lex.diagnostics, start)
+        if lex.diagnostics:
+            self.pending.drain(lex)
+        return value
 
 
 class _Pending:

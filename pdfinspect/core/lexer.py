@@ -10,6 +10,7 @@ import re
 from typing import Any, NamedTuple
 
 from .diagnostics import Diagnostic, warning
+from .numbers import INT_DIGITS, REAL_CHARS, read_int, read_real
 from .objects import Name, String
 
 WHITESPACE = b"\x00\t\n\x0c\r "
@@ -187,14 +188,18 @@ class Lexer:
                 start = m.start(g)
                 self.pos = stop = m.end()
                 if g == 1:
-                    return _token(Token, (INT, int(m.group(1)), start, stop))
+                    raw = m.group(1)
+                    value = int(raw) if len(raw) <= INT_DIGITS else read_int(raw, self.diagnostics, start)
+                    return _token(Token, (INT, value, start, stop))
                 if g == 3:
                     return _token(Token, (NAME, Name(m.group(3).decode("latin-1")), start - 1, stop))
                 if g == 4:
                     return _token(Token, (DELIM, m.group(4), start, stop))
                 if g == 5:
                     return _token(Token, (KEYWORD, m.group(5), start, stop))
-                return _token(Token, (REAL, float(m.group(2)), start, stop))
+                raw = m.group(2)
+                real = float(raw) if len(raw) <= REAL_CHARS else read_real(raw, self.diagnostics, start)
+                return _token(Token, (REAL, real, start, stop))
         pos = self.skip_whitespace()
         if pos >= end:
             return Token(EOF, None, pos, pos)
@@ -256,8 +261,8 @@ class Lexer:
             nm = _NUMBER.fullmatch(word)
             if nm:
                 if b"." in word:
-                    return Token(REAL, float(word), pos, self.pos)
-                return Token(INT, int(word), pos, self.pos)
+                    return Token(REAL, read_real(word, self.diagnostics, pos), pos, self.pos)
+                return Token(INT, read_int(word, self.diagnostics, pos), pos, self.pos)
             lenient = _lenient_number(word)
             if lenient is not None:
                 self.diagnostics.append(warning(
@@ -284,7 +289,4 @@ def _lenient_number(word: bytes):
         return None
     sign = -1 if word.count(b"-") % 2 else 1
     body = m.group(1).lstrip(b"+-")
-    try:
-        return sign * (float(body) if b"." in body else int(body))
-    except ValueError:
-        return None
+    return sign * (read_real(body) if b"." in body else read_int(body))

@@ -11,6 +11,7 @@ from typing import Callable
 
 from .diagnostics import Diagnostic, warning
 from .lexer import DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token
+from .numbers import INT_DIGITS, read_int
 from .objects import Array, Dict, Name, Ref, Stream, String
 
 MAX_DEPTH = 200
@@ -63,6 +64,9 @@ _ITEM = re.compile(_item(True))
 _KEY_VALUE = re.compile(_WS + rb"*+/(" + _NAME_CHARS + rb")" + _WS + rb"*+(?:" + _item(True) + rb"|\[("
                         + _FLAT_BODY + rb")\]|<<(" + _DICT_BODY + rb")>>)")  # the items again: a string may hold ']'
 _CONSTANTS = {b"true": True, b"false": False, b"null": None}
+# A digit run too long to convert directly: the fast paths leave such a value to the lexer,
+# which bounds it and says so (core.numbers).
+_LONG_DIGITS = re.compile(rb"\d{%d}" % (INT_DIGITS + 1))
 
 
 def _flat_value(m: re.Match, base: int = 0):
@@ -212,15 +216,15 @@ class Parser:
         if not self._pending:
             lexer = self.lexer
             m = _NUMBER_ARRAY.match(self.buf, lexer.pos, lexer.end)
-            if m is not None:
+            if m is not None and not _LONG_DIGITS.search(self.buf, lexer.pos, m.end()):
                 lexer.pos = m.end()
                 return Array(float(n) if b"." in n else int(n) for n in _NUMBERS.findall(m.group()))
             m = _REF_ARRAY.match(self.buf, lexer.pos, lexer.end)
-            if m is not None:
+            if m is not None and not _LONG_DIGITS.search(self.buf, lexer.pos, m.end()):
                 lexer.pos = m.end()
                 return Array(Ref(int(a), int(b)) for a, b in _REFS.findall(m.group()))
             m = _FLAT_ARRAY.match(self.buf, lexer.pos, lexer.end)
-            if m is not None:
+            if m is not None and not _LONG_DIGITS.search(self.buf, lexer.pos, m.end()):
                 lexer.pos = m.end()
                 return _flat_array(m.group())
         arr = Array()
@@ -250,7 +254,7 @@ class Parser:
         if not self._pending:
             lexer = self.lexer
             m = _FLAT_DICT.match(self.buf, lexer.pos, lexer.end)
-            if m is not None:
+            if m is not None and not _LONG_DIGITS.search(self.buf, lexer.pos, m.end()):
                 d = _flat_dict(m.group())
                 if d is not None:
                     lexer.pos = m.end()
@@ -301,7 +305,8 @@ class Parser:
         m = _OBJ_HEADER.match(self.buf, start)
         if not m:
             return None
-        num, gen = int(m.group(1)), int(m.group(2))
+        num = read_int(m.group(1), self.diagnostics, m.start(1))
+        gen = read_int(m.group(2), self.diagnostics, m.start(2))
         self._ref = (num, gen)
         first_diag = len(self.diagnostics)
         self.lexer.pos = m.end()
