@@ -109,6 +109,10 @@ def cases() -> dict[str, bytes]:
     c["digits-widths"] = page_file(TEXT, font_extra=b"/Widths[" + HUGE + b"]")
     # -- magnitudes that become infinity or NaN once multiplied
     c["inf-matrix"] = page_file(HUGE_REAL + b" 0 0 " + HUGE_REAL + b" 0 0 cm " + TEXT)
+    big = b"1" + b"0" * 37 + b".0"  # in range; ten of them multiplied are not
+    c["inf-matrix-product"] = page_file((big + b" 0 0 " + big + b" 0 0 cm ") * 10 + TEXT)
+    c["inf-text-product"] = page_file(b"BT /F1 " + big + b" Tf " + big + b" Tz (Hello) Tj ET",
+                                      font_extra=b"/Widths[" + b" ".join([big] * 95) + b"]")
     c["nan-matrix"] = page_file(HUGE_REAL + b" 0 0 1 0 0 cm 0 0 0 0 0 0 cm " + TEXT)
     c["inf-fontsize"] = page_file(b"BT /F1 " + HUGE_REAL + b" Tf 72 720 Td (Hello) Tj ET")
     c["inf-textmatrix"] = page_file(b"BT /F1 12 Tf " + HUGE_REAL + b" 0 0 1 0 0 Tm (Hello) Tj ET")

@@ -16,7 +16,9 @@ Arithmetic on bounded numbers can still overflow (a product of nested ``cm`` mat
 """
 from __future__ import annotations
 
+import json
 import math
+from typing import Any, Callable
 
 from .diagnostics import Diagnostic, warning
 
@@ -69,3 +71,28 @@ def finite(*values: float) -> bool:
         return all(math.isfinite(v) for v in values)
     except (TypeError, OverflowError):
         return False
+
+
+def finite_json(value: object) -> object:
+    """``value`` (JSON-ready: dicts, lists, tuples, scalars) with every float that is not finite
+    replaced by ``None``: JSON has no NaN or Infinity (RFC 8259 section 6)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite_json(v) for v in value]
+    return value
+
+
+def json_encoder(**options: Any) -> Callable[[object], str]:
+    """A ``json.JSONEncoder(**options).encode`` that writes a number that is not finite as
+    ``null`` instead of NaN or Infinity, which are not JSON."""
+    encode = json.JSONEncoder(allow_nan=False, **options).encode
+
+    def safe_encode(value: object) -> str:
+        try:
+            return encode(value)
+        except ValueError:
+            return encode(finite_json(value))
+    return safe_encode
