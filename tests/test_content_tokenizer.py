@@ -198,8 +198,21 @@ def test_deep_nesting_is_bounded():
 
 
 def test_diagnostics_per_operation_are_capped():
-    (op,) = ops(b")" * 10_000 + b" q")
+    (op,) = ops(b"<zz> " * 10_000 + b" q")
     assert len(op.diagnostics) <= 51 and op.diagnostics[-1].code == "diagnostics-suppressed"
+
+
+def test_a_run_of_stray_delimiters_is_one_diagnostic():
+    (op,) = ops(b")" * 10_000 + b" q")
+    assert op.op == b"q" and codes(op) == ["stray-delimiter", "stray-delimiter"]
+    assert "9999 more stray" in op.diagnostics[1].message and op.diagnostics[1].offset == 1
+
+
+def test_nesting_too_deep_is_skipped_in_one_pass():
+    data = b"[" * 1_000_000 + b"1 0 0 1 0 0 cm"
+    result = ops(data)
+    assert result[-1].op == b"cm"
+    assert len([d for op in result for d in op.diagnostics]) < 100
 
 
 def _check_spans(data: bytes, result: list[Operation]) -> None:

@@ -149,3 +149,12 @@ def test_huge_numbers_in_fast_paths_are_bounded():
         assert "number-out-of-range" in [d.code for d in diags], data[:12]
         assert MAX_INT in (list(value.values()) + [x for v in value.values() if isinstance(v, list) for x in v]
                            if isinstance(value, dict) else [getattr(x, "num", x) for x in value])
+
+
+def test_deep_nesting_and_damaged_tokens_cost_bounded_diagnostics():
+    for data in (b"[" * 1_000_000, b"<<" * 500_000, b"[" + b")" * 100_000 + b"]"):
+        _, diags, end = parse_object_at(data, 0)
+        assert len(diags) < 500 and end == len(data)
+    _, diags, _ = parse_object_at(b"[" + b")" * 100_000 + b"]", 0)
+    assert "diagnostics-repeated" in [d.code for d in diags]
+    assert any("99900 more 'stray-delimiter'" in d.message for d in diags)

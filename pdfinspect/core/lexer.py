@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from .diagnostics import Diagnostic, warning
+from .diagnostics import Diagnostic, info, warning
 from .numbers import INT_DIGITS, REAL_CHARS, read_int, read_real
 from .objects import Name, String
 
@@ -35,6 +35,9 @@ _HEX_BODY = re.compile(rb"[0-9A-Fa-f\x00\t\n\x0c\r ]*")
 _SIMPLE_LITERAL = re.compile(rb"\(([^()\\]*)\)")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 _GT = re.compile(rb">")
+# A run of array and dictionary delimiters (with white space): skipped in one match where
+# nesting is too deep to read (parser, content tokenizer).
+BRACKET_RUN = re.compile(rb"(?:[\x00\t\n\x0c\r ]*(?:<<|>>|[\[\]]))+")
 # Fast path: white space and comments, then a number, name, delimiter or keyword in one match.
 _FAST = re.compile(
     rb"(?:[\x00\t\n\x0c\r ]++|%[^\r\n]*+)*+"
@@ -161,6 +164,43 @@ def decode_hex(body: bytes) -> bytes:
 
 _token = tuple.__new__  # builds a Token without the NamedTuple constructor's extra call
 
+MAX_REPEATS = 100
+"""Diagnostics of one code a :class:`DiagnosticList` keeps; the rest are counted."""
+
+
+class DiagnosticList(list):
+    """The diagnostics of one lexer (and the parser or tokenizer reading from it): at most
+    :data:`MAX_REPEATS` of each code are kept; past that, one ``diagnostics-repeated`` entry
+    counts the rest, so a megabyte of damaged tokens costs a few hundred diagnostics, not a
+    million (one per ``<`` made 8 MB of them cost 2.3 GB)."""
+
+    __slots__ = ("counts", "summaries")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counts: dict[str, int] = {}
+        self.summaries: dict[str, tuple[int, Diagnostic]] = {}  # code → (index, first one not listed)
+
+    def append(self, d: Diagnostic) -> None:
+        n = self.counts.get(d.code, 0) + 1
+        self.counts[d.code] = n
+        if n <= MAX_REPEATS:
+            super().append(d)
+            return
+        at = self.summaries.get(d.code)
+        if at is None or at[0] >= len(self) or self[at[0]].code != "diagnostics-repeated":
+            at = self.summaries[d.code] = (len(self), d)
+            super().append(d)
+        first = at[1]
+        self[at[0]] = info("diagnostics-repeated", f"{n - MAX_REPEATS} more '{d.code}' diagnostics "
+                           "not listed (the first at this offset)", offset=first.offset, ref=first.ref,
+                           clause=first.clause)
+
+    def clear(self) -> None:
+        super().clear()
+        self.counts.clear()
+        self.summaries.clear()
+
 
 class Lexer:
     """Pull tokens from ``buf`` (bytes, bytearray, memoryview or mmap) starting at ``pos``."""
@@ -171,7 +211,7 @@ class Lexer:
         self.buf = buf
         self.pos = pos
         self.end = len(buf) if end is None else end
-        self.diagnostics: list[Diagnostic] = []
+        self.diagnostics: list[Diagnostic] = DiagnosticList()
 
     def skip_whitespace(self) -> int:
         m = _SKIP.match(self.buf, self.pos, self.end)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .diagnostics import Diagnostic, warning
-from .lexer import DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token
+from .lexer import BRACKET_RUN, DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token
 from .numbers import INT_DIGITS, read_int
 from .objects import Array, Dict, Name, Ref, Stream, String
 
@@ -230,6 +230,7 @@ class Parser:
         arr = Array()
         if depth >= MAX_DEPTH:
             self._warn("nesting-too-deep", f"nesting deeper than {MAX_DEPTH}; array cut", open_tok.start)
+            self._skip_nested()
             return arr
         while True:
             tok = self.next_token()
@@ -262,6 +263,7 @@ class Parser:
         d = Dict()
         if depth >= MAX_DEPTH:
             self._warn("nesting-too-deep", f"nesting deeper than {MAX_DEPTH}; dictionary cut", open_tok.start)
+            self._skip_nested()
             return d
         while True:
             tok = self.next_token()
@@ -293,6 +295,35 @@ class Parser:
             self._warn("dict-bad-key", "dictionary key is not a name; entry skipped", tok.start, "7.3.7")
             if tok.kind == DELIM and tok.value in (b"<<", b"["):
                 self._object_from(tok, depth + 1)
+
+    def _skip_nested(self) -> None:
+        """Skip what a container nested too deep holds, through its closing delimiter (or up to
+        the keyword that ends the object, or the end of data), without building values or one
+        diagnostic per token: runs of ``[`` or ``<<`` are skipped by one match each, so 8 MB of
+        them cost a few regex calls."""
+        depth = 1
+        lexer = self.lexer
+        while True:
+            if not self._pending:
+                m = BRACKET_RUN.match(self.buf, lexer.pos, lexer.end)
+                if m is not None:
+                    run = m.group()
+                    closes = run.count(b">>") + run.count(b"]")
+                    if closes < depth:  # depth stays above zero all through the run
+                        depth += run.count(b"<<") + run.count(b"[") - closes
+                        lexer.pos = m.end()
+                        continue
+            tok = self.next_token()
+            if tok.kind == DELIM:
+                if tok.value in (b"[", b"<<"):
+                    depth += 1
+                elif tok.value in (b"]", b">>"):
+                    depth -= 1
+                    if depth == 0:
+                        return
+            elif tok.kind == EOF or (tok.kind == KEYWORD and tok.value in _OBJECT_ENDS):
+                self.push(tok)
+                return
 
     # -- indirect objects ------------------------------------------------------------
     def parse_indirect(self, length_of: Callable[[Ref], int | None] | None = None) -> IndirectObject | None:
