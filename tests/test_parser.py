@@ -158,3 +158,13 @@ def test_deep_nesting_and_damaged_tokens_cost_bounded_diagnostics():
     _, diags, _ = parse_object_at(b"[" + b")" * 100_000 + b"]", 0)
     assert "diagnostics-repeated" in [d.code for d in diags]
     assert any("99900 more 'stray-delimiter'" in d.message for d in diags)
+
+
+def test_stream_keyword_followed_by_a_space_then_crlf():
+    import zlib
+    data = zlib.compress(b"BT (Hello) Tj ET")
+    buf = b"4 0 obj\n<</Length %d/Filter/FlateDecode>>\nstream \r\n%s\r\nendstream\nendobj\n" % (len(data), data)
+    obj = Parser(buf, 0).parse_indirect()
+    assert obj.value.raw == data
+    assert "stream-space-before-eol" in [d.code for d in obj.diagnostics]
+    assert zlib.decompress(obj.value.raw) == b"BT (Hello) Tj ET"

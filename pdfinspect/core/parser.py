@@ -110,6 +110,7 @@ def _flat_dict(body: bytes) -> Dict | None:
 _ENDSTREAM = re.compile(rb"endstream")
 _NEXT_OBJ = re.compile(rb"(?<![0-9])\d{1,10}[ \t\r\n\f\x00]+\d{1,5}[ \t\r\n\f\x00]+obj\b")
 _ENDSTREAM_AFTER = re.compile(rb"[\x00\t\n\x0c\r ]*endstream")
+_SPACES_EOL = re.compile(rb"[ \t]+(?:\r\n|\n|\r)")
 _OBJ_HEADER = re.compile(rb"\s*(\d+)\s+(\d+)\s+obj\b")
 
 
@@ -369,6 +370,12 @@ class Parser:
             self._warn("stream-cr-eol", "'stream' followed by CR alone (must be CRLF or LF); accepted",
                        kw.end, "7.3.8.1")
             pos += 1
+        elif (eol := _SPACES_EOL.match(buf, pos, n)) is not None:
+            # 'stream', spaces, then the EOL: the data starts after the EOL, as MuPDF
+            # (pdf-parse.c, pdf_parse_ind_obj) and pdf.js (skipToNextLine) read it
+            self._warn("stream-space-before-eol", "'stream' followed by spaces before its end-of-line; "
+                       "skipped", kw.end, "7.3.8.1")
+            pos = eol.end()
         else:
             self._warn("stream-no-eol", "'stream' not followed by an end-of-line", kw.end, "7.3.8.1")
         data_start = pos
