@@ -64,3 +64,14 @@ def test_format_characters_are_escaped_on_a_terminal():
                      "\\u2069l\\u2060m\\xadn\\U000e007fo")
     assert safe("Grüße 漢字 ﬁ\tx\n") == "Grüße 漢字 ﬁ\tx\n"
     assert safe_line("a\tb\nc\x1b") == "a\\tb\\nc\\x1b"
+
+
+def test_an_actualtext_span_left_open_ends_at_its_text_objects_et():
+    content = (b"BT /F1 12 Tf 72 720 Td /Span <</ActualText (fi)>> BDC (f) Tj (i) Tj ET "
+               b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET")  # the EMC is missing
+    doc = Document(page_pdf(content))
+    records = list(page_glyphs(doc, doc.page_ref(1)))
+    assert [r.unicode for r in records] == ["fi", "", "H", "e", "l", "l", "o"]
+    balanced = content.replace(b"Tj ET BT", b"Tj ET EMC BT")
+    doc = Document(page_pdf(balanced))
+    assert [r.unicode for r in page_glyphs(doc, doc.page_ref(1))] == ["fi", "", "H", "e", "l", "l", "o"]
