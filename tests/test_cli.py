@@ -212,3 +212,17 @@ def test_refs_prints_each_referrer_as_the_scan_finds_it():
     assert [str(b) for b in [first, *found]] == run("refs", sample("pages.pdf"), 2).stdout.splitlines()
     assert [str(b) for b in Document.open(sample("pages.pdf")).backrefs(2)] == [str(first), *run(
         "refs", sample("pages.pdf"), 2).stdout.splitlines()[1:]]
+
+
+def test_check_quiet_prints_only_the_verdict():
+    p = run("check", "--quiet", sample("damaged-bad-offsets.pdf"), check=False)
+    assert p.returncode == 3 and p.stdout.strip().splitlines() == ["no errors; 5 warning(s) found"], p.stdout
+    loud = run("check", sample("damaged-bad-offsets.pdf"), check=False).stdout
+    assert loud.startswith("checking ") and loud.strip().splitlines()[-1] == p.stdout.strip()
+
+
+def test_refs_on_a_missing_object_is_a_one_line_error():
+    p = run("refs", sample("minimal.pdf"), 99, check=False)
+    assert p.returncode == 1 and p.stdout == "" and "object 99 does not exist" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+    assert run("refs", sample("minimal.pdf"), 4).stdout.strip() == "3 0 R /Contents"

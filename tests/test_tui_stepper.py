@@ -409,3 +409,32 @@ async def test_a_page_the_core_fails_on_says_so_instead_of_running_forever(monke
         assert len(notes) == 1 and "core bug" in notes[0] and str(log) in notes[0] and "\n" not in notes[0]
         written = log.read_text()
         assert "Traceback (most recent call last)" in written and f"in {name}" not in written or "broken" in written
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(80, 24), SIZE], ids=["80x24", "120x40"])
+async def test_glyph_inspector_draws_the_glyphs_outline_below_its_path(size):
+    from pdfinspect.content.textlayout import page_glyphs
+    from pdfinspect.fonts.shapevote import GlyphShapes
+    from pdfinspect.present.shapes import glyph_picture
+
+    doc = Document.open(KAPPA)
+    kappa = next(r for r in page_glyphs(doc, doc.page_ref(1)) if r.unicode == agl.toUnicode("kappa"))
+    expected = glyph_picture(GlyphShapes(doc), kappa)
+    assert expected.rows and any(ch != "\u2800" for row in expected.rows for ch in row)
+    app = make_app("glyphs")
+    async with app.run_test(size=size) as pilot:
+        await press(pilot)
+        screen = app.screen
+        row = next(i for i, item in enumerate(screen.shown)
+                   if isinstance(item, CodeRow) and item.record.unicode == kappa.unicode)
+        screen.query_one("#glyph-table").cursor = row
+        screen.show_path(row)
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        lines = texts(screen.query_one("#glyph-path"))
+        title = lines.index("outline: what the code draws")
+        assert [t.strip() for t in lines[title + 1:title + 1 + len(expected.rows)]] == list(expected.rows)
+        rest = "".join(t.strip() for t in lines[title + 1 + len(expected.rows):])  # wrapped at 80 columns
+        assert rest.startswith("fingerprint") and expected.fingerprint in rest

@@ -11,6 +11,7 @@ import sys
 from ..content.interpreter import iter_steps
 from ..content.textlayout import GlyphRecord, page_glyphs, page_text
 from .common import add_common_options, dump_json, open_document, page_of, progress
+from ..core.diagnostics import PdfError, error
 from ..core.numbers import json_encoder
 from ..core.serialize import format_object
 from ..content.fontreports import font_reports
@@ -38,10 +39,34 @@ def register(subparsers) -> None:
             s.add_argument("--json", action="store_true", help="machine-readable records")
         if name == "glyphs":
             s.add_argument("--path", action="store_true", help="show each glyph's resolution path")
+        if name in ("glyphs", "text"):
+            s.add_argument("--guesses", action="store_true",
+                           help="keep the text of heuristic results judged implausible (confidence 'guess'), "
+                                "which is otherwise left out")
+        if name in ("glyphs", "text", "fonts"):
+            s.add_argument("--shapes", metavar="TABLE",
+                           help="a shape table learned by 'audit --learn-shapes': glyphs no method resolves are "
+                                "read by their outline, and mappings their outline contradicts are flagged "
+                                "(default: the document's own shapes)")
         s.add_argument("--no-annots", dest="annots", action="store_false",
                        help="leave out the annotations' appearance streams (drawn after the page "
                             "content, each glyph marked with its annotation)")
         add_common_options(s)
+
+
+def resolver_for(args, doc) -> Resolver:
+    """The resolver the options ask for: guesses kept or not, a learned shape table or none."""
+    shapes = None
+    if getattr(args, "shapes", None):
+        from ..fonts.shapevote import ShapeTable
+
+        try:
+            shapes = ShapeTable.load(args.shapes)
+        except OSError as e:
+            raise PdfError(error("shapes-unreadable", f"--shapes {args.shapes}: {e.strerror or e}")) from None
+        except ValueError as e:
+            raise PdfError(error("shapes-unreadable", str(e))) from None
+    return Resolver(doc, guesses=getattr(args, "guesses", False), shapes=shapes)
 
 
 def _operand_text(v) -> str:
@@ -110,7 +135,7 @@ def cmd_ops(args, out) -> int:
 def _path_json(r: GlyphRecord) -> list[dict]:
     return [{"method": p.method, "source": _ref(p.source), "source_desc": p.source_desc,
              "looked_up": p.looked_up, "result": p.result, "detail": p.detail, "unicode": p.unicode,
-             "confidence": p.confidence, "used_by": list(p.used_by)}
+             "confidence": p.confidence, "used_by": list(p.used_by), "code": p.code}
             for p in r.path]
 
 
@@ -123,7 +148,8 @@ def glyph_json(r: GlyphRecord) -> dict:
             "font": s.gstate.text.font_name, "font_ref": _ref(s.font.ref if s.font else None),
             "code": g.code.hex(), "cid": g.cid, "gid": res.gid, "glyph_name": res.glyph_name,
             "unicode": r.unicode, "method": r.method, "path": _path_json(r), "conflicts": conflicts,
-            "flags": list(res.flags), "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3),
+            "flags": [f.code for f in res.flags], "flag_messages": [f.message for f in res.flags],
+            "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3),
             "annotation": _ref(s.annotation), "charproc": _ref(s.charproc),
             "confidence": res.confidence, "heuristic": res.heuristic, "used_by": list(res.used_by),
             "spec_unicode": res.spec_unicode, "tounicode_only": res.tounicode_only, **box_json(r.bbox)}
@@ -139,7 +165,7 @@ def box_json(box) -> dict:
 
 def cmd_glyphs(args, out) -> int:
     doc = open_document(args)
-    records = page_glyphs(doc, page_of(doc, args.page), annots=args.annots)
+    records = page_glyphs(doc, page_of(doc, args.page), resolver_for(args, doc), annots=args.annots)
     if args.json:
         stream_json(glyph_json(r) for r in records)
         return 0
@@ -158,7 +184,7 @@ def cmd_glyphs(args, out) -> int:
             for c in res.conflicts:
                 out.line(f"{'':>12}conflict: {c.method} gives {safe_line(format_unicode(c.unicode))}")
             for f in res.flags:
-                out.line(f"{'':>12}flag: {safe_line(f)}")
+                out.line(f"{'':>12}flag: {safe_line(f.message)} [{f.code}]")
     return 0
 
 
@@ -168,7 +194,7 @@ def cmd_fonts(args, out) -> int:
     pages = [args.page] if args.page else None
     if args.page:
         page_of(doc, args.page)
-    resolver = Resolver(doc)
+    resolver = resolver_for(args, doc)
     records = []
     with progress("reading pages") as tick:  # the reports sum up every page: they come at the end
         reports = font_reports(doc, pages, resolver, annots=args.annots, progress=tick)
@@ -218,6 +244,6 @@ def cmd_fonts(args, out) -> int:
 # -- text ----------------------------------------------------------------------------------------
 def cmd_text(args, out) -> int:
     doc = open_document(args)
-    text = page_text(doc, page_of(doc, args.page), annots=getattr(args, "annots", True))
+    text = page_text(doc, page_of(doc, args.page), resolver_for(args, doc), annots=getattr(args, "annots", True))
     out.line(safe(text).rstrip("\n"))
     return 0

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..core.objects import Ref
+from ..fonts.codes import ACTUAL_TEXT_REPLACES
 from ..fonts.font import FontCache
 from ..fonts.resolve import ACTUAL_TEXT, HIT, PathStep, Resolution, Resolver
 from .geometry import Geometry, GlyphBox
@@ -64,7 +65,7 @@ class GlyphRecord:
         note = PathStep(ACTUAL_TEXT, None, f"marked content /{self.actual_text.tag}",
                         "/ActualText", HIT, "replaces the text of every glyph it covers"
                         + ("" if self.unicode else " (given with the first covered glyph)"),
-                        self.unicode)
+                        self.unicode, code=ACTUAL_TEXT_REPLACES)
         return self.resolution.path + (note,)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import mmap
 import os
 import re
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -95,6 +96,7 @@ class Document:
         self._scan: dict[int, tuple[int, int]] | None = None
         self._backrefs: dict[int, list[BackRef]] | None = None
         self._reported: set[tuple] = set()
+        self._note_lock = threading.Lock()  # guards diagnostics and _reported (see share_diagnostics)
         self._security_seen = 0
         self._pages: list[Ref] | None = None
 
@@ -162,7 +164,7 @@ class Document:
             raise TypeError("a Document opened from memory cannot be pickled; open it from a path")
         state = dict(self.__dict__)
         del state["buf"]
-        for key in ("_cache", "_objstm", "_merged", "_numbers", "_loading", "_backrefs"):
+        for key in ("_cache", "_objstm", "_merged", "_numbers", "_loading", "_backrefs", "_note_lock"):
             state.pop(key)
         return state
 
@@ -179,9 +181,17 @@ class Document:
     def note(self, d: Diagnostic) -> None:
         """Record a diagnostic once (the same code, offset and object are reported once)."""
         key = (d.code, d.offset, d.ref)
-        if key not in self._reported:
-            self._reported.add(key)
-            self.diagnostics.append(d)
+        with self._note_lock:
+            if key not in self._reported:
+                self._reported.add(key)
+                self.diagnostics.append(d)
+
+    def share_diagnostics(self, other: "Document") -> None:
+        """Note from now on into ``other``'s diagnostics (what this Document found so far
+        included), under ``other``'s lock: forks used by several threads report to one sink."""
+        for d in self.diagnostics:
+            other.note(d)
+        self.diagnostics, self._reported, self._note_lock = other.diagnostics, other._reported, other._note_lock
 
     def _read_structure(self) -> None:
         buf = self.buf

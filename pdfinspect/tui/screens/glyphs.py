@@ -22,7 +22,9 @@ from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.fonts.embedded import FontProgram
 from pdfinspect.fonts.font import Font
 from pdfinspect.fonts.resolve import NONE, Resolver, format_unicode
+from pdfinspect.fonts.shapevote import GlyphShapes
 from pdfinspect.present.glyphs import FILTERS, CodeRow, code_rows, font_diagnoses
+from pdfinspect.present.shapes import GlyphPicture, glyph_picture
 from pdfinspect.present.text import safe_line
 
 from ..failures import ReportsFailures, failure_line
@@ -74,6 +76,7 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         self.records = ()  # every glyph of the page, for the preview
         self.current: CodeRow | Font | None = None
         self.stopped: str | None = None  # where the interpretation budget ran out
+        self.shapes: GlyphShapes | None = None  # the outlines of the page's fonts, read in a worker
 
     def compose(self) -> ComposeResult:
         yield Static(id="glyphs-header")
@@ -102,7 +105,7 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
 
     @work(thread=True, exclusive=True, group="glyphs", exit_on_error=False)
     def load(self, n: int, ref) -> None:
-        doc = self.app.reopen()
+        doc = self.app.worker_doc()
         resolver = Resolver(doc)
         budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
         records = list(page_glyphs(doc, ref, resolver, budget=budget))
@@ -110,6 +113,7 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         programs = {r.font: resolver.program(r.font) for r in rows}
         diagnoses = font_diagnoses(rows, resolver)
         if not get_current_worker().is_cancelled:
+            self.shapes = resolver.glyph_shapes()
             self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses, budget.stopped, records)
 
     def worker_failed(self, worker: Worker) -> None:
@@ -181,12 +185,25 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         self.current = item
         self.update_preview()
         self.query_one("#glyph-path", PathList).show(item.record if isinstance(item, CodeRow) else None)
+        if isinstance(item, CodeRow) and self.shapes is not None:
+            self.draw_outline(item, self.shapes)
         font = item.font if isinstance(item, CodeRow) else item
         panel = self.query_one("#glyph-font", Static)
         if font is None:
             panel.update("")
         else:
             panel.update(font_panel(font, self.programs.get(font), self.diagnoses.get(font, "")))
+
+    @work(thread=True, exclusive=True, group="outline", exit_on_error=False)
+    def draw_outline(self, row: CodeRow, shapes: GlyphShapes) -> None:
+        """The glyph's outline (reading a font program takes a moment): shown below its path."""
+        picture = glyph_picture(shapes, row.record)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.outline_drawn, row, picture)
+
+    def outline_drawn(self, row: CodeRow, picture: GlyphPicture) -> None:
+        if self.current is row:
+            self.query_one("#glyph-path", PathList).show(row.record, picture)
 
     def preview_request(self):
         """Every glyph of the row's font boxed, every glyph of its code highlighted."""

@@ -1,7 +1,7 @@
 """The content stepper: a page's operators one at a time with the state they leave behind.
 
 The page is interpreted in a worker thread (on a second :class:`Document`, see
-``App.reopen``) that also resolves every glyph, and the steps reach the operator list in
+``App.worker_doc``) that also resolves every glyph, and the steps reach the operator list in
 batches, so a page of 100,000 operators is browsable while it is still being run. Every
 step carries immutable state snapshots (``content.state``): showing one is a lookup.
 """
@@ -169,7 +169,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
 
     def _run_page(self, n: int, ref) -> None:
         worker = get_current_worker()
-        doc = self.app.reopen()
+        doc = self.app.worker_doc()
         resolver = Resolver(doc)
         geometry = Geometry(doc)
         page = doc.resolve(ref)
