@@ -175,15 +175,16 @@ class DiagnosticList(list):
     million (one per ``<`` made 8 MB of them cost 2.3 GB)."""
 
     __slots__ = ("counts", "summaries")
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.counts: dict[str, int] = {}
-        self.summaries: dict[str, tuple[int, Diagnostic]] = {}  # code → (index, first one not listed)
+    counts: dict[str, int]
+    summaries: dict[str, tuple[int, Diagnostic]]  # code → (index, first one not listed)
 
     def append(self, d: Diagnostic) -> None:
-        n = self.counts.get(d.code, 0) + 1
-        self.counts[d.code] = n
+        try:
+            counts = self.counts
+        except AttributeError:  # set on the first diagnostic: a lexer is made per object read
+            counts = self.counts = {}
+            self.summaries = {}
+        n = counts[d.code] = counts.get(d.code, 0) + 1
         if n <= MAX_REPEATS:
             super().append(d)
             return
@@ -198,8 +199,8 @@ class DiagnosticList(list):
 
     def clear(self) -> None:
         super().clear()
-        self.counts.clear()
-        self.summaries.clear()
+        self.counts = {}
+        self.summaries = {}
 
 
 class Lexer:

@@ -11,7 +11,7 @@ from typing import Callable
 
 from .diagnostics import Diagnostic, warning
 from .lexer import BRACKET_RUN, DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token
-from .numbers import INT_DIGITS, read_int
+from .numbers import INT_DIGITS, REAL_CHARS, read_int
 from .objects import Array, Dict, Name, Ref, Stream, String
 
 MAX_DEPTH = 200
@@ -64,9 +64,15 @@ _ITEM = re.compile(_item(True))
 _KEY_VALUE = re.compile(_WS + rb"*+/(" + _NAME_CHARS + rb")" + _WS + rb"*+(?:" + _item(True) + rb"|\[("
                         + _FLAT_BODY + rb")\]|<<(" + _DICT_BODY + rb")>>)")  # the items again: a string may hold ']'
 _CONSTANTS = {b"true": True, b"false": False, b"null": None}
-# A digit run too long to convert directly: the fast paths leave such a value to the lexer,
-# which bounds it and says so (core.numbers).
-_LONG_DIGITS = re.compile(rb"\d{%d}" % (INT_DIGITS + 1))
+
+
+class _TooLong(Exception):
+    """A number too long to convert directly: the fast paths leave the value to the lexer,
+    which bounds it and says so (core.numbers)."""
+
+
+def _too_long() -> int:
+    raise _TooLong
 
 
 def _flat_value(m: re.Match, base: int = 0):
@@ -74,11 +80,14 @@ def _flat_value(m: re.Match, base: int = 0):
     k = m.lastindex - base
     g = m.group(m.lastindex)
     if k == 2:
-        return Ref(int(m.group(base + 1)), int(g))
+        num = m.group(base + 1)
+        if len(num) > INT_DIGITS or len(g) > INT_DIGITS:
+            _too_long()
+        return Ref(int(num), int(g))
     if k == 3:
-        return int(g)
+        return int(g) if len(g) <= INT_DIGITS else _too_long()
     if k == 4:
-        return float(g)
+        return float(g) if len(g) <= REAL_CHARS else _too_long()
     if k == 5:
         return Name(g.decode("latin-1"))
     if k == 6:
@@ -217,17 +226,24 @@ class Parser:
         if not self._pending:
             lexer = self.lexer
             m = _NUMBER_ARRAY.match(self.buf, lexer.pos, lexer.end)
-            if m is not None and not _LONG_DIGITS.search(self.buf, lexer.pos, m.end()):
-                lexer.pos = m.end()
-                return Array(float(n) if b"." in n else int(n) for n in _NUMBERS.findall(m.group()))
+            if m is not None:
+                numbers = _NUMBERS.findall(m.group())
+                if max(map(len, numbers), default=0) <= INT_DIGITS:
+                    lexer.pos = m.end()
+                    return Array(float(n) if b"." in n else int(n) for n in numbers)
             m = _REF_ARRAY.match(self.buf, lexer.pos, lexer.end)
-            if m is not None and not _LONG_DIGITS.search(self.buf, lexer.pos, m.end()):
+            if m is not None and max(map(len, m.group().split()), default=0) <= INT_DIGITS:
                 lexer.pos = m.end()
                 return Array(Ref(int(a), int(b)) for a, b in _REFS.findall(m.group()))
             m = _FLAT_ARRAY.match(self.buf, lexer.pos, lexer.end)
-            if m is not None and not _LONG_DIGITS.search(self.buf, lexer.pos, m.end()):
-                lexer.pos = m.end()
-                return _flat_array(m.group())
+            if m is not None:
+                try:
+                    value = _flat_array(m.group())
+                except _TooLong:
+                    pass
+                else:
+                    lexer.pos = m.end()
+                    return value
         arr = Array()
         if depth >= MAX_DEPTH:
             self._warn("nesting-too-deep", f"nesting deeper than {MAX_DEPTH}; array cut", open_tok.start)
@@ -256,8 +272,11 @@ class Parser:
         if not self._pending:
             lexer = self.lexer
             m = _FLAT_DICT.match(self.buf, lexer.pos, lexer.end)
-            if m is not None and not _LONG_DIGITS.search(self.buf, lexer.pos, m.end()):
-                d = _flat_dict(m.group())
+            if m is not None:
+                try:
+                    d = _flat_dict(m.group())
+                except _TooLong:
+                    d = None
                 if d is not None:
                     lexer.pos = m.end()
                     return d
