@@ -187,7 +187,8 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
     found.append(out("unknown_glyph_names", unknown,
                      f"{len(unknown)} glyph names no AGL rule maps (/{_first_name(resolutions, unknown)}…): "
                      + _how_found([r for r in resolutions if r.code in set(unknown)])))
-    if font.is_type0 and font.tounicode is None and font.encoding_desc.startswith("Identity"):
+    if font.is_type0 and font.cid_font is not None and font.tounicode is None \
+            and font.encoding_desc.startswith("Identity"):
         found.append(out("identity_cid_no_tounicode", every,
                          f"{font.encoding_desc} with no ToUnicode, {font.cid_font.registry}-{font.cid_font.ordering} "
                          f"CIDs: " + _how_found(resolutions)))

@@ -62,7 +62,8 @@ class PathStep:
 
     def __str__(self) -> str:
         where = f" ({self.source})" if self.source is not None else ""
-        kind = f" [heuristic, used by {', '.join(self.used_by)}]" if self.confidence == HEURISTIC else ""
+        who = f", used by {', '.join(self.used_by)}" if self.used_by else ""
+        kind = f" [{self.confidence}{who}]" if self.confidence in (HEURISTIC, GUESS) else ""
         return f"{self.method}{kind}: {self.source_desc}{where}: {self.looked_up} → {self.result}: {self.detail}"
 
 
@@ -172,7 +173,8 @@ class Resolver:
         hit = self._cache.get(key)
         if hit is None:
             hit = self._judge(font, self._raw_resolve(font, code, cid))
-            if hit.confidence in (GUESS, NO_CONFIDENCE):
+            if hit.confidence in (GUESS, NO_CONFIDENCE) or \
+                    (hit.confidence == HEURISTIC and hit.heuristic in SHAPE_OUTRANKS):
                 hit = self._by_shape(font, hit)
             elif hit.confidence == SPEC and hit.unicode:
                 hit = self._against_shape(font, hit)
@@ -196,18 +198,19 @@ class Resolver:
         return self._own_shapes
 
     def _by_shape(self, font: Font, res: Resolution) -> Resolution:
-        """A glyph no method resolves, or only a guess does, read by what its outline is elsewhere."""
+        """A glyph no method resolves, or only a guess or a code read as a value does, read by what
+        its outline is elsewhere; the value reading stays as a conflict where it differs."""
         if font.program_ref is None and font.subtype != "Type3":
             return res
         fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
         table = self._table(learn=fp is not None)
         vote = table.vote(fp) if table is not None and fp is not None else None
-        if vote is None or not vote.clear:
+        if vote is None or not vote.clear or (res.confidence == HEURISTIC and letter_key(vote.text) == letter_key(res.unicode)):
             return res
         step = _heuristic_step(h.GLYPH_SHAPE, font.program_ref or font.ref, "glyph outline", f"outline {fp}",
                                HIT, codes.SHAPE_VOTE, f"{vote.describe()} → {format_unicode(vote.text)}", vote.text)
-        conflicts = res.conflicts + ((Conflict(res.method, res.path[-1].unicode or ""),)
-                                     if res.confidence == GUESS and res.path[-1].unicode else ())
+        given = res.unicode or (res.path[-1].unicode if res.confidence == GUESS else "")
+        conflicts = res.conflicts + ((Conflict(res.method, given),) if given else ())
         flags = tuple(f for f in res.flags if f.code != codes.UNRESOLVED)
         return replace(res, unicode=vote.text, method=step.method, path=res.path + (step,), conflicts=conflicts,
                        flags=flags, confidence=HEURISTIC, heuristic=step.method, used_by=())
@@ -295,29 +298,30 @@ class Resolver:
         path: tuple[PathStep, ...] = (tu, enc, coll, prog)
         spec = next((s for s in path if s.result == HIT), None)
         winner = spec
-        greek = self._tex_greek(font, spec, name, prog_name) if spec in (enc, prog) else None
+        greek = self._tex_greek(font, spec, name, prog_name) if spec is not None and spec in (enc, prog) else None
         if font.substitute_for is not None:
             # the dictionaries that were read are the stand-in's, not the document's: the spec says nothing
             stand_in = _substitute_step(font, enc)
             path, spec, winner = (stand_in,), None, stand_in if stand_in.result == HIT else None
         elif greek is not None:
+            assert spec is not None  # a Greek reading is only looked for when the spec hit
             path, winner = path + (greek,), greek
             flags.append(Flag(codes.AGL_TEX_AMBIGUITY, f"AGL/TeX ambiguity: the AGL reads /{name or prog_name} as "
-                              f"{format_unicode(spec.unicode)}, TeX fonts mean {format_unicode(greek.unicode)}; "
+                              f"{format_unicode(_text(spec))}, TeX fonts mean {format_unicode(_text(greek))}; "
                               "the Greek letter is taken"))
         elif spec is None:
             tried = self._heuristics(font, code, cid, name, prog_name, enc, prog)
             path += tried
             winner = next((s for s in tried if s.result == HIT), None)
-        elif spec is tu and no_text(tu.unicode) and all(s.result != HIT for s in (enc, coll, prog)):
+        elif spec is tu and no_text(_text(tu)) and all(s.result != HIT for s in (enc, coll, prog)):
             # the ToUnicode entry stays the answer (what extractors output), and the heuristics
             # say what the glyph would read instead: a fix replaces the entry with that
             path += self._heuristics(font, code, cid, name, prog_name, enc, prog)
-        text = winner.unicode if winner is not None else ""
+        text = _text(winner) if winner is not None else ""
         method = winner.method if winner is not None else NONE
-        conflicts = tuple(Conflict(s.method, s.unicode) for s in path
+        conflicts = tuple(Conflict(s.method, _text(s)) for s in path
                           if s.result == HIT and s is not winner and s.unicode != text)
-        tounicode_only = tu.unicode if tu.result == HIT else _code_as_text(code)
+        tounicode_only = _text(tu) if tu.result == HIT else _code_as_text(code)
         if winner is None:
             flags.append(Flag(codes.UNRESOLVED, "unresolved: no method gives text"))
         elif font.tounicode is not None and tu.result == MISS and _code_as_text(code) != text:
@@ -333,10 +337,10 @@ class Resolver:
                               + ", ".join(f"{x.method} gives {format_unicode(x.unicode)}" for x in conflicts)))
         flags.extend(text_flags(text))
         confidence = NO_CONFIDENCE if winner is None else winner.confidence
-        heuristic = winner.method if confidence == HEURISTIC else None
+        heuristic = winner.method if winner is not None and confidence == HEURISTIC else None
         return Resolution(code, text, method, cid, gid, name or prog_name, path, conflicts, tuple(flags),
-                          confidence, heuristic, winner.used_by if heuristic else (),
-                          spec.unicode if spec is not None else "", tounicode_only)
+                          confidence, heuristic, winner.used_by if winner is not None and heuristic else (),
+                          _text(spec) if spec is not None else "", tounicode_only)
 
     # -- heuristics (after the spec) -----------------------------------------------------------
     def _tex_greek(self, font: Font, spec: PathStep, name: str | None, prog_name: str | None) -> PathStep | None:
@@ -348,7 +352,7 @@ class Resolver:
         return _heuristic_step(h.TEX_GLYPH_LIST, font.ref, f"TeX font {font.base_font}", f"/{glyph}", HIT,
                                codes.TEX_GREEK,
                                f"in TeX fonts /{glyph} is the Greek letter {format_unicode(greek)}; "
-                               f"the AGL's {format_unicode(spec.unicode)} is another character", greek)
+                               f"the AGL's {format_unicode(_text(spec))} is another character", greek)
 
     def _heuristics(self, font: Font, code: bytes, cid: int | None, name: str | None, prog_name: str | None,
                     enc: PathStep, prog: PathStep) -> tuple[PathStep, ...]:
@@ -504,6 +508,7 @@ class Resolver:
             return _step(FONT_PROGRAM, font.descriptor_ref, "FontDescriptor", "font program", SKIPPED,
                          codes.PROGRAM_NOT_EMBEDDED, why), None, None
         prog = self.program(font)
+        assert prog is not None  # embedded: load_program reads it
         desc = f"FontDescriptor {font.descriptor_ref} → {prog.describe}" if font.descriptor_ref else prog.describe
         if prog.diagnostics and not prog.glyph_names and not prog.cmaps:
             return _step(FONT_PROGRAM, prog.ref, desc, "font program", MISS, codes.PROGRAM_UNREADABLE,
@@ -543,7 +548,7 @@ class Resolver:
                                     ((3, 1), (c,))):
                 sub = prog.cmaps.get(key)
                 found = next((x for x in candidates if sub and x in sub), None)
-                if found is not None:
+                if found is not None and sub:
                     gid, table = sub[found], f"({key[0]},{key[1]}) cmap code 0x{found:X}"
                     break
         looked = f"code 0x{c:02X}"
@@ -556,6 +561,7 @@ class Resolver:
         if cid is None:
             return _step(FONT_PROGRAM, prog.ref, desc, "CID", SKIPPED, codes.NO_CID, "code has no CID"), None, None
         cf = font.cid_font
+        assert cf is not None  # every Type0 font has one
         if prog.cid_to_gid:
             gid, how = prog.cid_to_gid.get(cid), "CFF charset"
         elif isinstance(cf.cid_to_gid, bytes):
@@ -582,6 +588,10 @@ class Resolver:
 
 
 MAX_SAMPLE = 2048  # codes of one font resolved to judge a heuristic or the Macintosh order
+# The heuristics that read a code or a CID as a value: a clear vote of the glyph's outline (fonts
+# whose mapping the spec backs) outranks them.
+SHAPE_OUTRANKS = frozenset(x.method for x in (h.CID_AS_UNICODE, h.CODE_AS_UNICODE, h.MAC_GLYPH_ORDER,
+                                               h.BASE_ENCODING_FALLBACK, h.STANDARD_ENCODING_FALLBACK))
 # The heuristics that read a code or a CID as a value (and so can read a whole font wrong) are
 # judged over the font's codes too; the TeX list (a math font mixes Latin and Greek), the CJK code
 # pages (their bytes must decode cleanly) and the stand-in font (no evidence) per code only.
@@ -669,6 +679,12 @@ def _code_as_text(code: bytes) -> str:
     return chr(n) if n < 0x110000 else ""
 
 
+def _text(step: PathStep) -> str:
+    """The text of a step that hit (a hit always carries its text)."""
+    assert step.unicode is not None
+    return step.unicode
+
+
 def _step(method, source, source_desc, looked_up, result, code, detail, unicode=None) -> PathStep:
     return PathStep(method, source, source_desc, looked_up, result, detail, unicode, code=code)
 
@@ -720,6 +736,7 @@ def _tounicode(font: Font, code: bytes) -> PathStep:
     if text is None:
         return _step(TOUNICODE, font.tounicode_ref, "ToUnicode CMap", looked, MISS, codes.TOUNICODE_NO_ENTRY,
                      "no entry")
+    assert entry is not None  # text comes from an entry
     span = f"<{entry.low.hex()}>" + (f"–<{entry.high.hex()}>" if entry.high != entry.low else "")
     return _step(TOUNICODE, font.tounicode_ref, "ToUnicode CMap", looked, HIT, codes.TOUNICODE_ENTRY,
                  f"{entry.kind} {span} (line {entry.line}) → {format_unicode(text)}", text)
@@ -738,6 +755,7 @@ def _encoding(font: Font, code: bytes, flags: list) -> tuple[PathStep, str | Non
                      "a simple font's codes are one byte; this double-byte code comes from the legacy CJK "
                      "codepage heuristic"), None
     looked = f"code 0x{c:02X}"
+    name: str | None
     if c in font.differences:
         name, desc = font.differences[c], "/Encoding /Differences"
     elif font.encoding_base is not None:
@@ -756,6 +774,7 @@ def _collection(font: Font, code: bytes, cid: int | None) -> PathStep:
         return _step(CID_COLLECTION, font.ref, "simple font", "CID", SKIPPED, codes.NOT_TYPE0,
                      "only Type0 fonts have CIDs")
     cf = font.cid_font
+    assert cf is not None  # every Type0 font has one
     cmap_desc = f"CMap {font.encoding_desc}"
     if cid is None:
         return _step(CID_COLLECTION, font.encoding_ref or font.ref, cmap_desc, f"code <{code.hex()}>",

@@ -61,8 +61,10 @@ def _name(text: str) -> str:
 
 
 def letter_key(text: str) -> str:
-    """Texts that differ only by script read alike: 'LATIN CAPITAL LETTER A' and 'CYRILLIC CAPITAL
-    LETTER A' both give 'CAPITAL LETTER A'."""
+    """Texts that read alike: a ligature and its letters (ﬁ and fi, compared in NFKC), and letters
+    that differ only by script ('LATIN CAPITAL LETTER A' and 'CYRILLIC CAPITAL LETTER A' both give
+    'CAPITAL LETTER A')."""
+    text = unicodedata.normalize("NFKC", text)
     if len(text) != 1:
         return text
     name = unicodedata.name(text, "")

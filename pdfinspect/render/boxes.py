@@ -8,6 +8,7 @@ from .page import View
 OPERATOR = (0, 120, 255)  # the current operator's glyphs
 SELECTED = (255, 40, 40)  # the selected glyph
 OTHER = (0, 170, 80)  # every other glyph asked for (a font's, a code's, the page's)
+HIDDEN = (200, 0, 200)  # glyphs a reader cannot see (content.visibility)
 MAX_PIXEL = 1e7  # a quad with a corner farther out (or not finite: an overflowed matrix) is not drawn
 
 

@@ -57,8 +57,10 @@ class PathList(WrappedList):
         super().__init__(id=id)
         self.lines: list[int | None] = []
 
-    def show(self, record: GlyphRecord | None, picture: GlyphPicture | None = None) -> None:
-        """The record's path, flags and conflicts; with ``picture``, the glyph's outline below them."""
+    def show(self, record: GlyphRecord | None, picture: GlyphPicture | None = None,
+             notes: tuple[str, ...] = ()) -> None:
+        """The record's path, flags and conflicts, then ``notes`` (its gap and visibility, made by
+        present.glyphs); with ``picture``, the glyph's outline below them."""
         items: list[tuple[Content, object, str | None]] = []
         lines: list[int | None] = []
 
@@ -87,6 +89,8 @@ class PathList(WrappedList):
                                      f"{c.method} gives {safe_line(format_unicode(c.unicode))}"))
             for f in res.flags:
                 add(Content.assemble(("flag: ", "$text-warning"), safe_line(f.message)))
+            for text in notes:
+                add(Content.styled(safe_line(text), "$text-warning" if text.startswith("hidden") else "dim"))
             if picture is not None:
                 if picture.rows:
                     add(Content.assemble(("outline", "bold"), ": what the code draws"))
