@@ -6,13 +6,13 @@
 """
 from __future__ import annotations
 
-import json
 import sys
 
 from ..content.interpreter import iter_steps
 from ..content.textlayout import GlyphRecord, page_glyphs, page_text
 from .common import add_common_options, dump_json, open_document, page_numbers, page_of, pages_arg, progress
 from ..core.diagnostics import PdfError, error
+from ..core.numbers import json_encoder
 from ..core.serialize import format_object
 from ..content.fontreports import font_reports
 from ..fonts.resolve import Resolver, format_unicode
@@ -102,7 +102,7 @@ STREAM_CHUNK = 256  # records per write: streamed, without a system call per rec
 def stream_json(records) -> None:
     """A JSON array on stdout written as ``records`` yields them (one record a line, ASCII,
     a few hundred records per write); the array is closed even when the records stop early."""
-    write, dumps = sys.stdout.write, json.JSONEncoder(ensure_ascii=True).encode
+    write, dumps = sys.stdout.write, json_encoder(ensure_ascii=True)
     chunk, sep = ["["], "\n"
     try:
         for rec in records:
