@@ -364,7 +364,8 @@ def test_inline_images_are_the_bi_operations_and_a_bi_in_a_string_is_none():
 _NUMERIC_OPS = st.lists(st.sampled_from([
     b" ", b"\n", b"\x00", b"%c\n", b"1", b"-2", b"+.5", b"4.", b"-.24", b"3.5", b"1.2.3", b"--1", b"/N",
     b"(s)", b"[", b"]", b"q", b"Q", b"cm", b"m", b"l", b"c", b"re", b"f", b"S", b"rg", b"w", b"d", b"BX",
-    b"EX", b"true", b"null", b"BI", b"ID", b"EI", b"Tj", b"T*", b"'", b"x1",
+    b"EX", b"true", b"null", b"BI", b"ID", b"EI", b"Tj", b"T*", b"'", b"x1", b"9" * 17, b"-" + b"9" * 17,
+    b"9" * 30, b"1" * 20 + b".5", b"." + b"5" * 40,
 ]), max_size=60).map(b" ".join)
 
 
