@@ -343,7 +343,7 @@ def test_page_records_count_glyphs_characters_and_what_is_wrong_with_them(tmp_pa
                                 b"endcmap CMapName currentdict /CMap defineresource pop end end")
     font = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
                                                 BaseFont=pikepdf.Name.Helvetica, ToUnicode=tounicode))
-    for content in (b"BT /F1 12 Tf 72 700 Td (ABCA) Tj ET", b"BT /F1 12 Tf 72 700 Td (A) Tj ET"):
+    for content in (b"BT /F1 12 Tf 72 700 Td (ABCA) Tj ET", b"BT /F1 12 Tf 3 Tr 72 700 Td (A) Tj ET"):
         page = pdf.add_blank_page()
         page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
         page.Contents = pdf.make_stream(content)
@@ -353,7 +353,7 @@ def test_page_records_count_glyphs_characters_and_what_is_wrong_with_them(tmp_pa
     assert run_cli("audit", tmp_path / "corpus", "-o", tmp_path / "out", "--workers", "1", "--page-records") == 0
     pages = sorted(read_records(tmp_path / "out", "pages"), key=lambda p: p["page"])
     assert [(p["page"], p["glyphs"], p["chars"], p["fffd"], p["private_use"], p["control"], p["hidden"])
-            for p in pages] == [(1, 4, 4, 1, 1, 0, None), (2, 1, 1, 0, 0, 0, None)]
+            for p in pages] == [(1, 4, 4, 1, 1, 0, 0), (2, 1, 1, 0, 0, 0, 1)]  # page 2's glyph: Tr 3
     assert pages[0]["confidence"] == {"spec": 4} and pages[0]["unmapped"] == 0
     assert run_cli("audit", tmp_path / "corpus", "-o", tmp_path / "plain", "--workers", "1") == 0
     assert list(read_records(tmp_path / "plain", "pages")) == []  # only when asked for

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..content.fontreports import font_reports
-from ..content.textlayout import page_glyphs
+from ..content.visibility import page_visibility
 from ..core.document import Document
 from ..core.objects import String
 from ..core.textstrings import decode_text
@@ -150,7 +150,7 @@ def page_record(path: str, sha: str | None, doc: Document, n: int) -> dict:
     confidence: Counter[str] = Counter()
     glyphs = chars = unmapped = fffd = private_use = control = 0
     ref = doc.page_ref(n)
-    records = page_glyphs(doc, ref, Resolver.of(doc), FontCache.of(doc), boxes=False) if ref is not None else ()
+    records, seen = page_visibility(doc, ref, Resolver.of(doc), FontCache.of(doc)) if ref is not None else ([], [])
     for r in records:
         glyphs += 1
         text = r.unicode
@@ -164,7 +164,7 @@ def page_record(path: str, sha: str | None, doc: Document, n: int) -> dict:
             control += categories.count("Cc")
     return {"schema_version": SCHEMA_VERSION, "path": path, "sha256": sha, "page": n, "glyphs": glyphs,
             "chars": chars, "unmapped": unmapped, "confidence": dict(confidence), "fffd": fffd,
-            "private_use": private_use, "control": control, "hidden": None}
+            "private_use": private_use, "control": control, "hidden": sum(not v.visible for v in seen)}
 
 
 _SUBSET_TAG = re.compile(rb"(?<![A-Za-z])[A-Z]{6}\+")  # ABCDEF+, the tag of a subset (9.6.4)
