@@ -10,6 +10,7 @@ import json
 import sys
 
 from ..content.interpreter import iter_steps
+from ..content.order import ORDERS, ordered_text
 from ..content.textlayout import GlyphRecord, page_glyphs, page_text
 from .common import add_common_options, dump_json, open_document, page_of, progress
 from ..core.serialize import format_object
@@ -36,6 +37,10 @@ def register(subparsers) -> None:
                                                       " (default 1)"))
         if name in ("ops", "glyphs", "fonts"):
             s.add_argument("--json", action="store_true", help="machine-readable records")
+        if name == "text":
+            s.add_argument("--order", choices=ORDERS, default="content",
+                           help="content: as the content stream draws; structure: the structure tree's "
+                                "order (tagged PDF); columns: column-aware, from the page geometry")
         if name == "glyphs":
             s.add_argument("--path", action="store_true", help="show each glyph's resolution path")
         s.add_argument("--no-annots", dest="annots", action="store_false",
@@ -218,6 +223,10 @@ def cmd_fonts(args, out) -> int:
 # -- text ----------------------------------------------------------------------------------------
 def cmd_text(args, out) -> int:
     doc = open_document(args)
-    text = page_text(doc, page_of(doc, args.page), annots=getattr(args, "annots", True))
+    order = getattr(args, "order", "content")
+    if order != "content":  # the page content alone, reordered (content/order.py)
+        text = ordered_text(doc, args.page, page_of(doc, args.page), order)
+    else:
+        text = page_text(doc, page_of(doc, args.page), annots=getattr(args, "annots", True))
     out.line(safe(text).rstrip("\n"))
     return 0

@@ -37,7 +37,7 @@ def ordered_records(doc, page: int, page_ref: Ref, order: str,
     if order == "content":
         return marks.records
     if order == "columns":
-        return column_order(marks.records)
+        return [r for line in column_order(marks.records) for r in line]
     tree = read_structure(doc)
     if tree is None:
         return marks.records
@@ -55,6 +55,11 @@ def ordered_records(doc, page: int, page_ref: Ref, order: str,
 
 
 def ordered_text(doc, page: int, page_ref: Ref, order: str, resolver: Resolver | None = None) -> str:
+    """The page text in ``order``; in the ``columns`` order each line is laid out on its own
+    (the next column's line may stand on the same baseline)."""
+    if order == "columns":
+        lines = column_order(page_marks(doc, page, page_ref, resolver).records)
+        return "".join(layout(line) for line in lines)
     return layout(ordered_records(doc, page, page_ref, order, resolver))
 
 
@@ -101,28 +106,27 @@ def _gutters(lines: list[_Line]) -> list[tuple[float, float]]:
     return gutters
 
 
-def column_order(records: list[GlyphRecord]) -> list[GlyphRecord]:
-    """``records`` (content order) in the ``columns`` reading order (module docstring)."""
+def column_order(records: list[GlyphRecord]) -> list[list[GlyphRecord]]:
+    """The lines of ``records`` (content order) in the ``columns`` reading order (module
+    docstring), each line's records in content order."""
     lines = _lines(records)
-    if len(lines) < 2:
-        return list(records)
-    gutters = _gutters(lines)
+    gutters = _gutters(lines) if len(lines) > 1 else []
     if not gutters:
-        return list(records)
-    out: list[GlyphRecord] = []
+        return [ln.records for ln in lines]
+    out: list[list[GlyphRecord]] = []
     band: list[_Line] = []
 
     def flush() -> None:
         def column(ln: _Line) -> int:
             return sum(1 for g in gutters if ln.x0 >= g[1])
         for ln in sorted(band, key=lambda ln: (column(ln), -ln.y)):
-            out.extend(ln.records)
+            out.append(ln.records)
         band.clear()
 
     for ln in sorted(lines, key=lambda ln: -ln.y):
         if any(ln.x0 < g[1] and ln.x1 > g[0] for g in gutters):
             flush()
-            out.extend(ln.records)
+            out.append(ln.records)
         else:
             band.append(ln)
     flush()
