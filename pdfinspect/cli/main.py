@@ -27,6 +27,7 @@ COMMAND_MODULES = {
     "fix": "fix",
     "check": "check",
     "structure": "structure",
+    "diff": "history",
 }
 COMMANDS = tuple(COMMAND_MODULES)
 
