@@ -12,7 +12,7 @@ import sys
 from ..content.interpreter import iter_steps
 from ..content.order import ORDERS, ordered_text
 from ..content.textlayout import GlyphRecord, page_glyphs, page_text
-from .common import add_common_options, dump_json, open_document, page_of, progress
+from .common import add_common_options, dump_json, open_document, page_number, page_of, page_spec, progress
 from ..core.serialize import format_object
 from ..content.fontreports import font_reports
 from ..fonts.resolve import Resolver, format_unicode
@@ -32,8 +32,8 @@ def register(subparsers) -> None:
     for name, helptext in specs:
         s = subparsers.add_parser(name, help=helptext)
         s.add_argument("file")
-        s.add_argument("-p", "--page", type=int, default=None if name == "fonts" else 1,
-                       help="page number, 1-based" + (" (default: every page)" if name == "fonts" else
+        s.add_argument("-p", "--page", type=page_spec, default=None if name == "fonts" else 1,
+                       help="page number, 1-based, or page label (see README)" + (" (default: every page)" if name == "fonts" else
                                                       " (default 1)"))
         if name in ("ops", "glyphs", "fonts"):
             s.add_argument("--json", action="store_true", help="machine-readable records")
@@ -170,9 +170,7 @@ def cmd_glyphs(args, out) -> int:
 # -- fonts ---------------------------------------------------------------------------------------
 def cmd_fonts(args, out) -> int:
     doc = open_document(args)
-    pages = [args.page] if args.page else None
-    if args.page:
-        page_of(doc, args.page)
+    pages = [page_number(doc, args.page)] if args.page else None
     resolver = Resolver(doc)
     records = []
     with progress("reading pages") as tick:  # the reports sum up every page: they come at the end
@@ -225,7 +223,7 @@ def cmd_text(args, out) -> int:
     doc = open_document(args)
     order = getattr(args, "order", "content")
     if order != "content":  # the page content alone, reordered (content/order.py)
-        text = ordered_text(doc, args.page, page_of(doc, args.page), order)
+        text = ordered_text(doc, page_number(doc, args.page), page_of(doc, args.page), order)
     else:
         text = page_text(doc, page_of(doc, args.page), annots=getattr(args, "annots", True))
     out.line(safe(text).rstrip("\n"))

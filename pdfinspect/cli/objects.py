@@ -11,8 +11,8 @@ from ..present.objects import object_header, object_lines, trailer_header
 from ..present.streams import LEXERS, StreamHeader, stream_kind
 from ..present.summary import document_summary
 from ..present.text import bytes_as_text, hexdump, looks_like_text, safe_line
-from .common import (EXIT_OK, EXIT_UNREADABLE, Output, add_common_options, err, non_negative, open_document,
-                     progress, report_repairs)
+from .common import (EXIT_OK, EXIT_UNREADABLE, Output, add_common_options, dump_json, err, non_negative,
+                     open_document, progress, report_repairs)
 
 
 def cmd_show(args, out: Output) -> int:
@@ -131,9 +131,18 @@ def cmd_refs(args, out: Output) -> int:
 
 
 def cmd_pages(args, out: Output) -> int:
+    from ..core.pagelabels import page_labels
+
     doc = open_document(args)
-    for i, ref in enumerate(doc.page_refs(), 1):
-        out.line(f"{i:>5}  {ref}")
+    refs = doc.page_refs()
+    labels = page_labels(doc) or [None] * len(refs)
+    if args.json:
+        dump_json([{"page": i, "label": label, "ref": str(ref)} for i, (ref, label) in enumerate(zip(refs, labels), 1)])
+        report_repairs(doc)
+        return EXIT_OK
+    width = max((len(safe_line(x)) for x in labels if x), default=0)
+    for i, (ref, label) in enumerate(zip(refs, labels), 1):
+        out.line(f"{i:>5}  " + (f"{safe_line(label or ''):<{width}}  " if width else "") + str(ref))
     report_repairs(doc)
     return EXIT_OK
 
@@ -171,11 +180,13 @@ def register(sub) -> None:
     add_common_options(s)
 
     for name, helptext in (("trailer", "show the trailer dictionary"),
-                           ("pages", "list pages: page number → page object")):
+                           ("pages", "list pages: page number, page label (/PageLabels) → page object")):
         s = sub.add_parser(name, help=helptext)
         s.add_argument("file")
         if name == "trailer":
             s.add_argument("--revision", type=int, help="trailer of revision K (0 = oldest)")
+        else:
+            s.add_argument("--json", action="store_true", help="[{page, label, ref}…]")
         add_common_options(s)
 
     s = sub.add_parser("info", help="version, producer, encryption, pages, revisions, repairs")

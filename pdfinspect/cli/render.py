@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import err, add_common_options, open_document, page_of
+from .common import err, add_common_options, open_document, page_number, page_of, page_spec
 from ..content.geometry import union
 from ..content.textlayout import page_glyphs
 from ..core.diagnostics import PdfError, error
@@ -26,7 +26,7 @@ def register(subparsers) -> None:
                                           "interpreter computes: --boxes all (every glyph), op (one box per "
                                           "text-showing operator), font (every glyph, one colour per font).")
     s.add_argument("file")
-    s.add_argument("-p", "--page", type=int, default=1, help="page number, 1-based (default 1)")
+    s.add_argument("-p", "--page", type=page_spec, default=1, help="page number, 1-based, or page label (default 1)")
     s.add_argument("-o", "--output", required=True, help="PNG file to write")
     s.add_argument("--boxes", choices=BOX_KINDS, help="draw glyph boxes (default: none)")
     s.add_argument("--scale", type=float, default=2.0, help="pixels per point (default 2: 144 dpi)")
@@ -79,6 +79,7 @@ def cmd_render(args, out) -> int:
 
     doc = open_document(args)
     ref = page_of(doc, args.page)
+    args.page = page_number(doc, args.page)
     if not 0 < args.scale <= 20:
         raise PdfError(error("scale-bad", f"--scale {args.scale} is not between 0 and 20"))
     target = Path(args.output)

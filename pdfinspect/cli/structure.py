@@ -4,14 +4,15 @@ from __future__ import annotations
 from ..content.structure import all_page_marks, content_diagnostics, element_text
 from ..core.structtree import MarkedRef, ObjectRef, StructElement, read_structure
 from ..present.text import safe_line
-from .common import EXIT_OK, add_common_options, dump_json, open_document, page_of
+from .common import EXIT_OK, add_common_options, dump_json, open_document, page_number, page_spec
 
 
 def register(sub) -> None:
     s = sub.add_parser("structure", help="the structure tree of a tagged PDF: elements, their marked content "
                                          "(page, MCID) and its text, problems with the tree")
     s.add_argument("file")
-    s.add_argument("-p", "--page", type=int, help="only the elements with content on page N (1-based)")
+    s.add_argument("-p", "--page", type=page_spec, help="only the elements with content on page N (1-based, or a "
+                                                            "page label)")
     s.add_argument("--json", action="store_true", help="the tree as JSON")
     add_common_options(s)
 
@@ -33,7 +34,7 @@ def _on_page(e: StructElement, page: int) -> bool:
 def cmd_structure(args, out) -> int:
     doc = open_document(args)
     if args.page is not None:
-        page_of(doc, args.page)
+        args.page = page_number(doc, args.page)
     tree = read_structure(doc)
     if tree is None:
         if args.json:
