@@ -11,7 +11,7 @@ import sys
 
 from ..content.interpreter import iter_steps
 from ..content.order import ORDERS, ordered_text
-from ..content.textlayout import GlyphRecord, page_glyphs, page_text
+from ..content.textlayout import GlyphRecord, page_glyphs, page_text, step_records
 from .common import add_common_options, dump_json, open_document, page_number, page_of, page_spec, progress
 from ..core.serialize import format_object
 from ..content.fontreports import font_reports
@@ -90,11 +90,18 @@ def stream_json(records) -> None:
 def cmd_ops(args, out) -> int:
     doc = open_document(args)
     steps = iter_steps(doc, page_of(doc, args.page), annots=args.annots)
+    text_of = _shown_text(Resolver(doc))
     if args.json:
-        stream_json({"index": s.index, "op": s.op, "operands": [_operand_json(v) for v in s.operands],
-                     "offset": s.span[0], "end": s.span[1], "depth": s.depth, "source": _ref(s.source),
-                     "annotation": _ref(s.annotation), "charproc": _ref(s.charproc),
-                     "diagnostics": [str(d) for d in s.diagnostics]} for s in steps)
+        def records():
+            prev = None
+            for s in steps:
+                yield {"index": s.index, "op": s.op, "operands": [_operand_json(v) for v in s.operands],
+                       "offset": s.span[0], "end": s.span[1], "depth": s.depth, "source": _ref(s.source),
+                       "annotation": _ref(s.annotation), "charproc": _ref(s.charproc),
+                       "diagnostics": [str(d) for d in s.diagnostics], "text": text_of(s),
+                       "changes": changes(prev, s), "state": _state_json(s)}
+                prev = s
+        stream_json(records())
         return 0
     prev = None
     for s in steps:
@@ -103,12 +110,36 @@ def cmd_ops(args, out) -> int:
         if len(operands) > 120:
             operands = operands[:117] + "…"
         text = f"{pad}{operands} {s.op}".rstrip() if operands else f"{pad}{s.op}"
-        note = "; ".join(changes(prev, s))
+        shown = text_of(s)
+        note = "; ".join(changes(prev, s) + ([f"text {json.dumps(shown, ensure_ascii=False)}"] if shown else []))
         out.line(f"{s.index:>6} @{s.span[0]:<7} " + safe_line(text) + (f"   % {safe_line(note)}" if note else ""))
         for d in s.diagnostics:
             out.line(f"{'':>15}{pad}! {safe_line(str(d))}")
         prev = s
     return 0
+
+
+def _shown_text(resolver: Resolver):
+    """A function giving the text a step shows (its glyphs resolved, /ActualText applied), or None."""
+    used: set[int] = set()
+    given: list = []  # keeps the ActualText sequences in ``used`` alive (see step_records)
+
+    def text(step) -> str | None:
+        if not step.glyphs:
+            return None
+        records = step_records(step, resolver, used, 0)
+        given.append(records[0].actual_text)
+        return "".join(r.unicode for r in records)
+    return text
+
+
+def _state_json(s) -> dict:
+    gs, ts = s.gstate, s.gstate.text
+    return {"ctm": list(gs.ctm), "tm": list(s.tm) if s.tm is not None else None, "font": ts.font_name,
+            "font_ref": _ref(ts.font_ref), "size": ts.size, "Tc": ts.char_spacing, "Tw": ts.word_spacing,
+            "Tz": ts.scale, "TL": ts.leading, "Ts": ts.rise, "Tr": ts.render,
+            "fill": [gs.fill_space, *gs.fill_color], "stroke": [gs.stroke_space, *gs.stroke_color],
+            "marked": [{"tag": m.tag, "mcid": m.mcid} for m in s.marked]}
 
 
 # -- glyphs --------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from .common import (EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, Output, add_common_op
 # entry here.
 COMMAND_MODULES = {
     "show": "objects", "info": "objects", "trailer": "objects", "xref": "objects", "refs": "objects",
-    "pages": "objects", "objects": "objects",
+    "pages": "objects", "objects": "objects", "bytes": "objects",
     "ops": "content", "glyphs": "content", "fonts": "content", "text": "content",
     "audit": "audit",
     "render": "render", "extract": "render",
@@ -28,6 +28,7 @@ COMMAND_MODULES = {
     "check": "check",
     "structure": "structure",
     "diff": "history",
+    "search": "search",
 }
 COMMANDS = tuple(COMMAND_MODULES)
 

@@ -2,6 +2,7 @@
 ``objects``. They need the core and the inspection layer only."""
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..core.objects import Dict, Name, Stream, type_name
@@ -113,8 +114,42 @@ def cmd_xref(args, out: Output) -> int:
             out.line(f"  {num:>7} {flag} {e.describe()}{note}")
     if args.check:
         out.line(f"checked: {bad} wrong offset(s)")
+        from ..core.check import offset_shift
+
+        shift = offset_shift(doc)
+        if shift is not None:
+            out.line(f"shifted by {shift.delta}: every object starts {abs(shift.delta)} bytes "
+                     f"{'after' if shift.delta > 0 else 'before'} the offset its entry gives ({shift.entries} "
+                     "entries" + (", and startxref, whose table is found only with the shift)" if shift.startxref
+                                  else ")"))
     report_repairs(doc)
     return EXIT_OK
+
+
+def cmd_bytes(args, out: Output) -> int:
+    doc = open_document(args, allow_locked=True)  # the bytes need no key
+    if args.offset >= doc.size:
+        err(f"offset {args.offset} is past the end of the file ({doc.size} bytes)")
+        return EXIT_UNREADABLE
+    data = bytes(doc.buf[args.offset:args.offset + args.length])
+    starts = sorted((e.a, num) for num, e in doc.xref().items() if e.kind == IN_FILE and e.a <= args.offset)
+    if starts:
+        at, num = starts[-1]
+        out.line(f"% offset {args.offset} ({args.offset:#x}) is {args.offset - at} bytes into object {num} "
+                 f"(its xref entry says it starts at {at})")
+    out.line(hexdump(data, start=args.offset))
+    return EXIT_OK
+
+
+def _offset(text: str) -> int:
+    """A byte offset, decimal or 0x-hexadecimal (diagnostics give decimal, hex dumps hex)."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an offset: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
 
 
 def cmd_refs(args, out: Output) -> int:
@@ -198,6 +233,12 @@ def register(sub) -> None:
     s = sub.add_parser("xref", help="every revision's cross-reference entries")
     s.add_argument("file")
     s.add_argument("--check", action="store_true", help="compare each offset with where the object starts")
+    add_common_options(s)
+
+    s = sub.add_parser("bytes", help="the file's bytes at an offset (a diagnostic's), as a hex dump")
+    s.add_argument("file")
+    s.add_argument("offset", type=_offset, help="byte offset in the file (decimal, or 0x… hexadecimal)")
+    s.add_argument("length", type=non_negative(), nargs="?", default=256, help="how many bytes (default 256)")
     add_common_options(s)
 
     s = sub.add_parser("refs", help="every object that refers to object N, with key paths")
