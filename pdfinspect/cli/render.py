@@ -24,7 +24,7 @@ def register(subparsers) -> None:
     s = subparsers.add_parser("render", help="write page N as a PNG (pdfium), with glyph boxes drawn",
                               description="Render page N with pdfium and draw the glyph boxes our "
                                           "interpreter computes: --boxes all (every glyph), op (one box per "
-                                          "text-showing operator), font (every glyph, one colour per font).")
+                                          "text-showing operator, labelled with its number as ops prints it), font (every glyph, one colour per font).")
     s.add_argument("file")
     s.add_argument("-p", "--page", type=page_spec, default=1, help="page number, 1-based, or page label (default 1)")
     s.add_argument("-o", "--output", required=True, help="PNG file to write")
@@ -73,8 +73,17 @@ def box_layers(records, kind: str) -> list[tuple[tuple[int, int, int], list]]:
     return [(OPERATOR, quads)]
 
 
+def op_labels(records) -> list[tuple[float, float, str]]:
+    """For ``--boxes op``: each operator's number (as ``ops`` prints it) at its box's top-left."""
+    by_step: dict = {}
+    for r in records:
+        if r.bbox is not None:
+            by_step.setdefault(r.step.index, []).append(r.bbox.rect)
+    return [(x0, y1, str(index)) for index, rects in by_step.items() for x0, _, _, y1 in [union(rects)]]
+
+
 def cmd_render(args, out) -> int:
-    from ..render.boxes import draw_quads
+    from ..render.boxes import OPERATOR, draw_labels, draw_quads
     from ..render.page import RenderError, Renderer, View
 
     doc = open_document(args)
@@ -95,9 +104,12 @@ def cmd_render(args, out) -> int:
         renderer.close()
     count = 0
     if args.boxes:
-        for colour, quads in box_layers(page_glyphs(doc, ref), args.boxes):
+        records = list(page_glyphs(doc, ref))
+        for colour, quads in box_layers(records, args.boxes):
             draw_quads(image, view, quads, colour)
             count += len(quads)
+        if args.boxes == "op":
+            draw_labels(image, view, op_labels(records), OPERATOR)
     image.save(target, "PNG")
     out.line(f"{safe_line(str(target))}: page {args.page}, {image.width}×{image.height} pixels"
              + (f", {count} {args.boxes} boxes" if args.boxes else ""))
