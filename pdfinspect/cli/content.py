@@ -17,6 +17,7 @@ from ..core.serialize import format_object
 from ..content.fontreports import font_reports
 from ..fonts.resolve import Resolver, format_unicode
 from ..present.content import changes
+from ..present.fontreport import report_lines, report_record, report_title
 from ..present.glyphs import GlyphRow
 from ..present.text import safe, safe_line
 
@@ -203,49 +204,16 @@ def cmd_fonts(args, out) -> int:
     doc = open_document(args)
     pages = [page_number(doc, args.page)] if args.page else None
     resolver = Resolver(doc)
-    records = []
     with progress("reading pages") as tick:  # the reports sum up every page: they come at the end
         reports = font_reports(doc, pages, resolver, annots=args.annots, progress=tick)
-    for rep in reports:
-        font = rep.font
-        prog = resolver.program(font) if font.embedded else None
-        rec = {"ref": _ref(rep.ref), "names": list(rep.names), "subtype": rep.subtype,
-               "base_font": rep.base_font, "missing": font.substitute_for is not None, "encoding": font.encoding_desc,
-               "tounicode": _ref(font.tounicode_ref) if font.tounicode else None,
-               "embedded": (f"/{font.program_key} {font.program_kind} {font.program_ref}"
-                            if font.embedded else None),
-               "descendant": (f"{font.cid_font.subtype} {font.cid_font.registry}-{font.cid_font.ordering}"
-                              if font.cid_font else None),
-               "pages": list(rep.pages), "codes": rep.codes, "methods": rep.methods,
-               "confidence": rep.confidence,
-               "conflicts": sum(1 for r in rep.resolutions if r.conflicts),
-               "reasons": [{"id": r.id, "codes": [c.hex() for c in r.codes], "detail": r.detail}
-                           for r in rep.reasons],
-               "diagnosis": rep.diagnosis,
-               "diagnostics": [str(d) for d in font.diagnostics + (prog.diagnostics if prog else ())]}
-        records.append(rec)
+    records = [report_record(rep, resolver) for rep in reports]
     if args.json:
         dump_json(records)
         return 0
     for rec in records:
-        where = "(not in the resources: a stand-in)" if rec["missing"] else rec["ref"] or "(direct)"
-        out.line(f"{where}  {'/'.join(safe_line(n) for n in rec['names'])}  "
-                 f"{safe_line(rec['subtype'])}  {safe_line(rec['base_font'])}")
-        out.line(f"    encoding:  {safe_line(rec['encoding'])}")
-        if rec["descendant"]:
-            out.line(f"    CIDFont:   {safe_line(rec['descendant'])}")
-        out.line(f"    ToUnicode: {rec['tounicode'] or 'none'}")
-        out.line(f"    program:   {safe_line(rec['embedded'] or 'not embedded')}")
-        methods = ", ".join(f"{m} {k}" for m, k in rec["methods"].items()) or "no glyphs drawn"
-        sure = ", ".join(f"{k} {c}" for c, k in rec["confidence"].items() if k)
-        out.line(f"    codes:     {rec['codes']} distinct — {methods}" + (f" ({sure})" if sure else "")
-                 + (f"; {rec['conflicts']} with conflicts" if rec["conflicts"] else ""))
-        for r in rec["reasons"]:
-            out.line(f"    reason:    {r['id']}: {safe_line(r['detail'])}")
-        if rec["diagnosis"]:
-            out.line(f"    diagnosis: {safe_line(rec['diagnosis'])}")
-        for d in rec["diagnostics"]:
-            out.line(f"    ! {safe_line(d)}")
+        out.line(report_title(rec))
+        for line in report_lines(rec):
+            out.line(line)
     return 0
 
 

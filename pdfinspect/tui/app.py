@@ -12,6 +12,7 @@ Global keys (ids in brackets):
 | `g` | go to object N, `N G` or `p N` (`go-to`) |
 | `o` / `b` / `v` / `/` | overview / browser / revisions / search (`show-overview` …) |
 | `c` / `y` | content stepper / glyph inspector of the page shown (`show-stepper`, `show-glyphs`) |
+| `F` | every font of the document with the `fonts` report (`show-fonts`) |
 | `backspace`, `alt+left` / `alt+right` | back / forward (`back`, `forward`), also to the stepper and glyph inspector |
 | `?`, `f1` | help (`help`) |
 | `ctrl+p` | command palette |
@@ -44,6 +45,7 @@ from .failures import Cancelled, append_log, failure_line, failure_report
 from .memory import building
 from .messages import ContentView, ObjectRequested, Target, object_ref
 from .screens.browser import BrowserScreen
+from .screens.fonts import FontsScreen
 from .screens.help import HelpScreen
 from .screens.overview import OverviewScreen
 from .screens.revisions import RevisionsScreen
@@ -60,7 +62,7 @@ class PdfInspectApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "pdfinspect"
     MODES = {"overview": OverviewScreen, "browser": BrowserScreen, "revisions": RevisionsScreen,
-             "search": SearchScreen, "stepper": StepperScreen, "glyphs": GlyphScreen}
+             "search": SearchScreen, "stepper": StepperScreen, "glyphs": GlyphScreen, "fonts": FontsScreen}
     DEFAULT_MODE = "overview"
     COMMANDS = App.COMMANDS | {PdfCommands}
     BINDINGS = [
@@ -78,6 +80,8 @@ class PdfInspectApp(App):
                 tooltip="Step through the content of the page shown (page 1 at first)"),
         Binding("y", "content_view('glyphs')", "Glyphs", show=False, id="show-glyphs",
                 tooltip="Inspect the glyphs of the page shown (page 1 at first)"),
+        Binding("F", "switch_mode('fonts')", "Fonts", show=False, id="show-fonts",
+                tooltip="Every font of the document with its report (pdfinspect fonts); enter: its glyphs"),
         Binding("backspace,alt+left", "back", "Back", id="back", tooltip="Back to the previous object"),
         Binding("alt+right", "forward", "Forward", show=False, id="forward", tooltip="Forward again"),
         Binding("question_mark,f1", "help", "Help", id="help", tooltip="List every key"),
@@ -319,7 +323,8 @@ class PdfInspectApp(App):
         groups = [("global", self.BINDINGS), ("overview", OverviewScreen.BINDINGS), ("browser", BrowserScreen.BINDINGS),
                   ("revisions", RevisionsScreen.BINDINGS), ("search", SearchScreen.BINDINGS),
                   ("lists", LineView.BINDINGS), ("tree", Tree.BINDINGS), ("go-to prompt", GotoBar.KEYS),
-                  ("stepper", StepperScreen.BINDINGS), ("glyph inspector", GlyphScreen.BINDINGS)]
+                  ("stepper", StepperScreen.BINDINGS), ("glyph inspector", GlyphScreen.BINDINGS),
+                  ("fonts", FontsScreen.BINDINGS)]
         here = type(self.screen).BINDINGS  # the keys of the screen help is asked on come first
         self.push_screen(HelpScreen(sorted(groups, key=lambda group: group[1] is not here)))
 
