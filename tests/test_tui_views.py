@@ -41,3 +41,37 @@ async def test_fonts_screen_lists_every_font_and_opens_its_glyphs(size):
         assert isinstance(app.screen, GlyphScreen) and app.screen.page == 1
         await press(pilot, "F", "d")
         assert app.current_mode == "browser"
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_structure_screen_walks_the_tree_and_opens_glyphs(size):
+    from pdfinspect.tui.screens.structure import StructureScreen
+
+    doc = Document.open(corpus_file("libreoffice-ru-el-ja-tagged-pdfa2b.pdf"))
+    app = PdfInspectApp(doc, "")
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "S")
+        screen = app.screen
+        assert isinstance(screen, StructureScreen)
+        assert text_of(screen.query_one("#structure-header")).startswith("StructTreeRoot 63 0 R: 23 elements, 0 problem")
+        tree = [line.strip() for line in drawn(screen.query_one("#structure-tree")) if line.strip()]
+        assert tree[0].startswith("Document") and tree[1].startswith("H1") and tree[2].startswith("Standard → P")
+        await press(pilot, "down")
+        facts = text_of(screen.query_one("#structure-element"))
+        assert "marked content: p1 MCID 0" in facts and "text: “Зимний вечер”" in facts
+        glyphs = [line for line in drawn(screen.query_one("#structure-glyphs")) if line.strip()]
+        assert len(glyphs) >= len("Зимний вечер") - 1 and "U+0417" in glyphs[0]
+        await press(pilot, "enter")
+        assert isinstance(app.screen, GlyphScreen) and app.screen.page == 1
+        await press(pilot, "S", "d")
+        assert app.current_mode == "browser"
+
+
+async def test_structure_screen_on_an_untagged_file():
+    from pdfinspect.tui.screens.structure import StructureScreen
+
+    app = PdfInspectApp(Document.open(sample("minimal.pdf")), "")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "S", "enter")
+        assert isinstance(app.screen, StructureScreen)
+        assert "not tagged" in text_of(app.screen.query_one("#structure-header"))

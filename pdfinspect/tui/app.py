@@ -13,6 +13,7 @@ Global keys (ids in brackets):
 | `o` / `b` / `v` / `/` | overview / browser / revisions / search (`show-overview` …) |
 | `c` / `y` | content stepper / glyph inspector of the page shown (`show-stepper`, `show-glyphs`) |
 | `F` | every font of the document with the `fonts` report (`show-fonts`) |
+| `S` | the structure tree of a tagged PDF (`show-structure`) |
 | `backspace`, `alt+left` / `alt+right` | back / forward (`back`, `forward`), also to the stepper and glyph inspector |
 | `?`, `f1` | help (`help`) |
 | `ctrl+p` | command palette |
@@ -46,6 +47,7 @@ from .memory import building
 from .messages import ContentView, ObjectRequested, Target, object_ref
 from .screens.browser import BrowserScreen
 from .screens.fonts import FontsScreen
+from .screens.structure import StructureScreen
 from .screens.help import HelpScreen
 from .screens.overview import OverviewScreen
 from .screens.revisions import RevisionsScreen
@@ -62,7 +64,8 @@ class PdfInspectApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "pdfinspect"
     MODES = {"overview": OverviewScreen, "browser": BrowserScreen, "revisions": RevisionsScreen,
-             "search": SearchScreen, "stepper": StepperScreen, "glyphs": GlyphScreen, "fonts": FontsScreen}
+             "search": SearchScreen, "stepper": StepperScreen, "glyphs": GlyphScreen, "fonts": FontsScreen,
+             "structure": StructureScreen}
     DEFAULT_MODE = "overview"
     COMMANDS = App.COMMANDS | {PdfCommands}
     BINDINGS = [
@@ -82,6 +85,8 @@ class PdfInspectApp(App):
                 tooltip="Inspect the glyphs of the page shown (page 1 at first)"),
         Binding("F", "switch_mode('fonts')", "Fonts", show=False, id="show-fonts",
                 tooltip="Every font of the document with its report (pdfinspect fonts); enter: its glyphs"),
+        Binding("S", "switch_mode('structure')", "Structure", show=False, id="show-structure",
+                tooltip="The structure tree of a tagged PDF (pdfinspect structure); enter: an element's glyphs"),
         Binding("backspace,alt+left", "back", "Back", id="back", tooltip="Back to the previous object"),
         Binding("alt+right", "forward", "Forward", show=False, id="forward", tooltip="Forward again"),
         Binding("question_mark,f1", "help", "Help", id="help", tooltip="List every key"),
@@ -324,7 +329,7 @@ class PdfInspectApp(App):
                   ("revisions", RevisionsScreen.BINDINGS), ("search", SearchScreen.BINDINGS),
                   ("lists", LineView.BINDINGS), ("tree", Tree.BINDINGS), ("go-to prompt", GotoBar.KEYS),
                   ("stepper", StepperScreen.BINDINGS), ("glyph inspector", GlyphScreen.BINDINGS),
-                  ("fonts", FontsScreen.BINDINGS)]
+                  ("fonts", FontsScreen.BINDINGS), ("structure", StructureScreen.BINDINGS)]
         here = type(self.screen).BINDINGS  # the keys of the screen help is asked on come first
         self.push_screen(HelpScreen(sorted(groups, key=lambda group: group[1] is not here)))
 
