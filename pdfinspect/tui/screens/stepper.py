@@ -24,7 +24,7 @@ from pdfinspect.content.interpreter import Budget, Step, iter_steps, page_conten
 from pdfinspect.content.textlayout import GlyphRecord, layout, step_records
 from pdfinspect.core.objects import Dict, Ref, Stream
 from pdfinspect.fonts.resolve import Resolver
-from pdfinspect.present.content import DIAGNOSTIC, state_rows
+from pdfinspect.present.content import CODE_BREAK, DIAGNOSTIC, FONT_BREAK, breakpoint_label, breaks_at, state_rows
 from pdfinspect.present.text import safe, safe_line
 
 from ..failures import ReportsFailures, failure_line
@@ -76,6 +76,10 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
                 tooltip="Previous text-showing operator"),
         Binding("m", "breakpoint", "Breakpoint", id="toggle-breakpoint",
                 tooltip="Toggle a breakpoint on the current operator's name"),
+        Binding("M", "breakpoint('font')", "Font break", show=False, id="toggle-font-breakpoint",
+                tooltip="Toggle a breakpoint on the font resource the current operator shows glyphs with"),
+        Binding("B", "breakpoint('code')", "Code break", show=False, id="toggle-code-breakpoint",
+                tooltip="Toggle a breakpoint on the code of the selected glyph (in any font)"),
         Binding("c", "continue", "Continue", id="run-to-breakpoint", tooltip="Run to the next breakpoint"),
         Binding("home", "jump(0)", "First", show=False, id="first-operator", priority=True,
                 tooltip="First operator"),
@@ -147,7 +151,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         count = len(self.ops.steps)
         status = "running…" if self.running else "failed" if self.error is not None else \
             "cut short" if self.stopped is not None else "done"
-        marks = ", ".join(sorted(self.ops.breakpoints)) or "none"
+        marks = ", ".join(breakpoint_label(b) for b in sorted(self.ops.breakpoints)) or "none"
         self.query_one("#stepper-header", Static).update(Text.assemble(
             (f"page {self.page}", "bold"), f"  {count} operators ({status})  glyphs {len(self.records)}  "
             f"breakpoints: {safe_line(marks)}",
@@ -342,7 +346,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             self.notify("no breakpoints: m sets one on the current operator's name", severity="warning")
             return
         marks = self.ops.breakpoints
-        self._seek(1, lambda s: s.op in marks, "no breakpoint ahead" + (" yet (still running)" if self.running else ""))
+        self._seek(1, lambda s: breaks_at(marks, s), "no breakpoint ahead" + (" yet (still running)" if self.running else ""))
 
     def _seek(self, direction: int, match, failure: str) -> None:
         steps, i = self.ops.steps, self.ops.cursor + direction
@@ -353,12 +357,24 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             i += direction
         self.notify(failure, severity="warning")
 
-    def action_breakpoint(self) -> None:
+    def action_breakpoint(self, kind: str = "op") -> None:
+        """``m``: on the operator's name; ``M``: on its font resource; ``B``: on the selected glyph's code."""
         if not self.ops.steps:
             return
-        op = self.ops.steps[self.ops.cursor].op
-        on = self.ops.toggle_breakpoint(op)
-        self.notify(f"breakpoint {'on' if on else 'off'}: {safe_line(op)}", markup=False)
+        step = self.ops.steps[self.ops.cursor]
+        if kind == "op":
+            key = step.op
+        elif not step.glyphs:
+            self.notify("this operator shows no glyphs: put the cursor on one that does", severity="warning")
+            return
+        elif kind == "font":
+            key = FONT_BREAK + (step.gstate.text.font_name or "")
+        else:
+            glyphs = self.shown_glyphs
+            glyph = glyphs[self.selected].glyph if 0 <= self.selected < len(glyphs) else step.glyphs[0]
+            key = CODE_BREAK + glyph.code.hex()
+        on = self.ops.toggle_breakpoint(key)
+        self.notify(f"breakpoint {'on' if on else 'off'}: {breakpoint_label(key)}", markup=False)
         self.update_header()
 
     def on_pick_list_picked(self, event: PickList.Picked) -> None:
