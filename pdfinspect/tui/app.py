@@ -119,7 +119,8 @@ class PdfInspectApp(App):
         self._loader_lock = threading.Lock()
         self.numbers: list[int] | None = None  # in-use object numbers, listed by a worker at start
         self.numbers_ready = Signal(self, "numbers-ready")
-        self.sub_title = Path(doc.path).name if doc.path else ""
+        self.sub_title = (Path(doc.path).name if doc.path else "") + (
+            "  [locked: no key, strings and streams stay encrypted]" if doc.locked else "")
 
     def on_resize(self, event: events.Resize) -> None:
         """Classes the styles key on: -narrow under 120 columns, -short under 32 rows."""
@@ -338,7 +339,7 @@ class PdfInspectApp(App):
         """A second Document over the same file, for a worker thread to use alone. What it
         finds wrong (a /Length found wrong while browsing, a stream that does not decode) is
         noted in ``doc``'s diagnostics, which it shares, so the overview lists every repair."""
-        doc = Document.open(self.doc.path, self.password, self.doc.decode_limit)
+        doc = Document.open(self.doc.path, self.password, self.doc.decode_limit, allow_locked=self.doc.locked)
         for d in doc.diagnostics:  # what opening found: the app's document has it already
             self.doc.note(d)
         doc.diagnostics, doc._reported = self.doc.diagnostics, self.doc._reported
