@@ -54,6 +54,7 @@ from .screens.revisions import RevisionsScreen
 from .screens.search import SearchScreen, hit_target
 from .screens.glyphs import GlyphScreen
 from .screens.stepper import StepperScreen
+from .widgets.column_list import GlyphsPickList
 from .widgets.goto_bar import GotoBar
 from .widgets.line_view import LineView
 
@@ -330,7 +331,8 @@ class PdfInspectApp(App):
                   ("revisions", RevisionsScreen.BINDINGS), ("search", SearchScreen.BINDINGS),
                   ("lists", LineView.BINDINGS), ("tree", Tree.BINDINGS), ("go-to prompt", GotoBar.KEYS),
                   ("stepper", StepperScreen.BINDINGS), ("glyph inspector", GlyphScreen.BINDINGS),
-                  ("fonts", FontsScreen.BINDINGS), ("structure", StructureScreen.BINDINGS)]
+                  ("fonts", [*GlyphsPickList.BINDINGS, *FontsScreen.BINDINGS]),
+                  ("structure", [*GlyphsPickList.BINDINGS, *StructureScreen.BINDINGS])]
         here = type(self.screen).BINDINGS  # the keys of the screen help is asked on come first
         self.push_screen(HelpScreen(sorted(groups, key=lambda group: group[1] is not here)))
 

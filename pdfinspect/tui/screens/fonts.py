@@ -25,7 +25,7 @@ from pdfinspect.present.fontreport import report_lines, report_record, report_ti
 
 from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, Target
-from ..widgets.column_list import PickList
+from ..widgets.column_list import GlyphsPickList, PickList
 from ..widgets.line_view import LineView, note
 
 
@@ -34,8 +34,6 @@ class FontsScreen(ReportsFailures, Screen):
 
     AUTO_FOCUS = "#font-list"
     BINDINGS = [
-        Binding("enter", "glyphs", "Glyphs", id="font-glyphs",
-                tooltip="Open the glyph inspector on the first page this font draws on"),  # the list's enter
         Binding("d", "dictionary", "Font object", id="font-object", tooltip="Open the font dictionary in the browser"),
     ]
 
@@ -49,7 +47,7 @@ class FontsScreen(ReportsFailures, Screen):
         with Horizontal():
             with Vertical(id="fonts-main"):
                 yield Static("fonts (enter: glyphs, d: font object)", classes="panel-title")
-                yield PickList(id="font-list")
+                yield GlyphsPickList(id="font-list")
             with VerticalScroll(id="fonts-side"):
                 yield Static("report", classes="panel-title")
                 yield Static(id="font-report", markup=False)

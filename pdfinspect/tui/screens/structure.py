@@ -27,7 +27,7 @@ from pdfinspect.present.text import safe_line
 
 from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, Target
-from ..widgets.column_list import ColumnList, PickList
+from ..widgets.column_list import ColumnList, GlyphsPickList, PickList
 from ..widgets.glyph_panels import GLYPH_COLUMNS, glyph_cells
 from ..widgets.line_view import LineView, note
 
@@ -64,8 +64,6 @@ class StructureScreen(ReportsFailures, Screen):
 
     AUTO_FOCUS = "#structure-tree"
     BINDINGS = [
-        Binding("enter", "glyphs", "Glyphs", id="structure-glyphs",
-                tooltip="Open the glyph inspector on the page of this element's marked content"),  # the list's enter
         Binding("d", "dictionary", "Element object", id="structure-object",
                 tooltip="Open the structure element's dictionary in the browser"),
     ]
@@ -83,7 +81,7 @@ class StructureScreen(ReportsFailures, Screen):
         with Horizontal():
             with Vertical(id="structure-main"):
                 yield Static("elements (enter: glyphs, d: element object)", classes="panel-title")
-                yield PickList(id="structure-tree")
+                yield GlyphsPickList(id="structure-tree")
             with Vertical(id="structure-side"):
                 yield Static(id="structure-element", markup=False)
                 header = Static(id="structure-glyphs-header", classes="column-header", markup=False)
