@@ -75,3 +75,24 @@ async def test_structure_screen_on_an_untagged_file():
         await press(pilot, "S", "enter")
         assert isinstance(app.screen, StructureScreen)
         assert "not tagged" in text_of(app.screen.query_one("#structure-header"))
+
+
+async def test_the_stepper_names_the_structure_element_of_the_marked_content():
+    """From a glyph to the element that owns it: the stepper's state panel reads the page's
+    /ParentTree entry for the operator's MCID."""
+    from pdfinspect.core.structtree import read_structure
+    from pdfinspect.tui.screens.stepper import StepperScreen
+
+    path = corpus_file("libreoffice-ru-el-ja-tagged-pdfa2b.pdf")
+    doc = Document.open(path)
+    owner = {m.mcid: e for e in read_structure(doc).walk() for m in e.mcids}
+    app = PdfInspectApp(doc, "", None, ("stepper", 1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await press(pilot, "t")
+        screen = app.screen
+        assert isinstance(screen, StepperScreen)
+        step = screen.ops.steps[screen.ops.cursor]
+        mcid = next(m.mcid for m in reversed(step.marked) if m.mcid is not None)
+        element = owner[mcid]
+        state = text_of(screen.query_one("#step-state"))
+        assert f"element /{element.type} {element.ref} owns MCID {mcid}" in state

@@ -328,3 +328,22 @@ def _check_parent_tree(doc: Document, tree: StructTree, walker: _Walker) -> None
             n = walker.pages.get(page_obj)
             diags.append(warning("struct-parenttree-unlisted", f"page {n or page_obj} MCID {mcid} is claimed by /K "
                                  "but missing from the /ParentTree", clause="14.7.4.4"))
+
+
+def mcid_parents(doc: Document, page_ref: Ref) -> dict[int, tuple[Ref, str]]:
+    """MCID → (structure element, its /S) for the page content of ``page_ref``, read from the
+    /ParentTree entry its /StructParents names (14.7.4.4); empty for an untagged page."""
+    page = doc.resolve(page_ref)
+    root = doc.resolve(doc.catalog.get("StructTreeRoot"))
+    key = doc.resolve(page.get("StructParents")) if isinstance(page, Dict) else None
+    if not isinstance(root, Dict) or not isinstance(key, int) or root.get("ParentTree") is None:
+        return {}
+    entries, _ = number_tree(doc, root.get("ParentTree"), "/ParentTree")
+    parents = doc.resolve(entries.get(key))
+    out: dict[int, tuple[Ref, str]] = {}
+    for mcid, parent in enumerate(parents if isinstance(parents, Array) else ()):
+        element = doc.resolve(parent)
+        if isinstance(parent, Ref) and isinstance(element, Dict):
+            s = doc.resolve(element.get("S"))
+            out[mcid] = (parent, str(s) if isinstance(s, Name) else "?")
+    return out

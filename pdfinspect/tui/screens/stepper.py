@@ -21,11 +21,13 @@ from textual.worker import Worker, get_current_worker
 
 from pdfinspect.content.geometry import Geometry
 from pdfinspect.content.interpreter import Budget, Step, iter_steps, page_content
+from pdfinspect.content.structure import mcid_key
 from pdfinspect.content.textlayout import GlyphRecord, layout, step_records
 from pdfinspect.core.objects import Dict, Ref, Stream
+from pdfinspect.core.structtree import mcid_parents
 from pdfinspect.fonts.resolve import Resolver
 from pdfinspect.present.content import CODE_BREAK, DIAGNOSTIC, FONT_BREAK, breakpoint_label, breaks_at, state_rows
-from pdfinspect.present.text import safe, safe_line
+from pdfinspect.present.text import Row, safe, safe_line
 
 from ..failures import ReportsFailures, failure_line
 from ..memory import building
@@ -48,10 +50,16 @@ MARK = "reverse bold"  # the current operator's glyphs in the text drawn so far
 SOURCE_LINES, SOURCE_BEFORE = 8, 3  # lines of source shown, at most this many before the operator's
 
 
-def state_text(step: Step, prev: Step | None = None) -> Text:
+def state_text(step: Step, prev: Step | None = None, owners: dict | None = None) -> Text:
     """The state panel: :func:`pdfinspect.present.content.state_rows`, labels in bold; what
-    the operator changed and what went wrong come right under the step (80x24 shows six rows)."""
+    the operator changed and what went wrong come right under the step (80x24 shows six rows).
+    ``owners`` (MCID → structure element, from the /ParentTree) adds the element that owns
+    the operator's marked content."""
     first, *rest = state_rows(step, prev)
+    key = mcid_key(step) if owners else None
+    if key is not None and key[0] is None and key[1] in owners:
+        ref, kind = owners[key[1]]
+        rest.append(Row("element", f"/{safe_line(kind)} {ref.num} {ref.gen} R owns MCID {key[1]} (structure tree)"))
     out = Text()
     for row in [first, *sorted(rest, key=lambda r: not (r.role == DIAGNOSTIC or r.label == "changed"))]:
         if row.role == DIAGNOSTIC:
@@ -108,6 +116,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         self.quiet_until = 0.0  # time.monotonic() until which the worker leaves the GIL to the UI
         self._shown: dict[str, object] = {}  # panel → what it shows: an unchanged panel is not redrawn
         self.selected = 0  # the glyph picked among the operator's (its path and its preview highlight)
+        self.owners: dict[int, tuple[Ref, str]] = {}  # MCID → structure element of the page (/ParentTree)
 
     def compose(self) -> ComposeResult:
         yield Static(id="stepper-header")
@@ -138,6 +147,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         self.page = n
         self.error = self.stopped = None
         self.records, self.first_record, self.sources = [], [], {}
+        self.owners = {}
         self._shown.clear()
         self.ops.clear_steps()
         if ref is None:
@@ -179,6 +189,9 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         page = doc.resolve(ref)
         budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
         sources = {ref: page_content(doc, page, Budget(0, BUDGET_BYTES))[0]} if isinstance(page, Dict) else {}
+        owners = mcid_parents(doc, ref)
+        if owners and not worker.is_cancelled:
+            self.app.call_from_thread(setattr, self, "owners", owners)
         steps: list[Step] = []
         records: list[GlyphRecord] = []
         firsts: list[int] = []
@@ -252,7 +265,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             return
         self.quiet_until = time.monotonic() + QUIET
         step = steps[i]
-        state = state_text(step, steps[i - 1] if i else None)
+        state = state_text(step, steps[i - 1] if i else None, self.owners)
         # fixed-size panels are updated without a layout pass; the state panel only when it grows or shrinks
         rows = state.plain.count("\n")
         self.query_one("#step-state", Static).update(state, layout=rows != self._state_rows)
