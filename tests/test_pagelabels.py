@@ -76,3 +76,18 @@ def test_p_label_errors(labelled):
     assert r.returncode == 1 and "no page labelled 'nope'" in r.stderr
     r = _cli("text", labelled, "-p", "99")
     assert r.returncode == 1 and "no page 99" in r.stderr
+
+
+async def test_the_app_names_pages_by_number_and_label(labelled):
+    from conftest import press
+
+    from pdfinspect.tui.app import PdfInspectApp
+
+    app = PdfInspectApp(Document.open(labelled), "", None, ("stepper", 14))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot)
+        assert str(app.screen.query_one("#stepper-header").render()).startswith("page 14 (xiv)  ")
+        await press(pilot, "y")
+        assert str(app.screen.query_one("#glyphs-header").render()).startswith("page 14 (xiv)  ")
+    assert app.page_name(2) == "page 2 (ii)"
+    assert app.page_name(25) == "page 25 (2)"

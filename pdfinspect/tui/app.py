@@ -37,6 +37,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from pdfinspect.core.document import BackRef, Document
 from pdfinspect.core.objects import Dict, Ref
+from pdfinspect.core.pagelabels import page_labels
 from pdfinspect.present import goto
 from pdfinspect.present.goto import GoTo, parse_goto
 from pdfinspect.present.text import safe_line
@@ -120,6 +121,7 @@ class PdfInspectApp(App):
         self._loader_lock = threading.Lock()
         self.numbers: list[int] | None = None  # in-use object numbers, listed by a worker at start
         self.numbers_ready = Signal(self, "numbers-ready")
+        self._labels: list[str | None] | None = None  # page labels, read when a page is first named
         self.sub_title = (Path(doc.path).name if doc.path else "") + (
             "  [locked: no key, strings and streams stay encrypted]" if doc.locked else "")
 
@@ -287,6 +289,16 @@ class PdfInspectApp(App):
         if ref is None:
             self.notify(f"no page {n} (the file has {self.doc.page_count()})", severity="error", markup=False)
         return ref
+
+    def page_name(self, n: int) -> str:
+        """``page 3``, or ``page 3 (iii)`` when the document labels its pages (12.4.2)."""
+        if self._labels is None:
+            try:
+                self._labels = page_labels(self.doc) or []
+            except Exception:  # a broken /PageLabels: numbers only
+                self._labels = []
+        label = self._labels[n - 1] if 0 < n <= len(self._labels) else None
+        return f"page {n}" + (f" ({safe_line(label)})" if label is not None and label != str(n) else "")
 
     def page_ref(self, n: int) -> Ref | None:
         try:

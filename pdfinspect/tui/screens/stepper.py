@@ -163,7 +163,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             "cut short" if self.stopped is not None else "done"
         marks = ", ".join(breakpoint_label(b) for b in sorted(self.ops.breakpoints)) or "none"
         self.query_one("#stepper-header", Static).update(Text.assemble(
-            (f"page {self.page}", "bold"), f"  {count} operators ({status})  glyphs {len(self.records)}  "
+            (self.app.page_name(self.page), "bold"), f"  {count} operators ({status})  glyphs {len(self.records)}  "
             f"breakpoints: {safe_line(marks)}",
             (f"\n{safe_line(self.stopped)}" if self.stopped is not None else "", "yellow"),
             (f"\nerror: {safe_line(self.error)}" if self.error is not None else "", "red")))
