@@ -77,7 +77,7 @@ def test_fonts_counts_and_diagnosis(capsys):
     stdout, lines = _run(capsys, "fonts", sample("kappa.pdf"), "--json")
     (font,) = json.loads(stdout)
     assert font["methods"] == {"ToUnicode": 1, "FontProgram": 2, "TeXGlyphList": 1}
-    assert font["confidence"] == {"spec": 3, "heuristic": 1, "none": 0}
+    assert font["confidence"] == {"spec": 3, "heuristic": 1, "guess": 0, "none": 0}
     assert "ToUnicode misses 3 of 4 codes (7 0 R)" in font["diagnosis"] and "TeXGlyphList" in font["diagnosis"]
     missed = next(r for r in font["reasons"] if r["id"] == "tounicode_incomplete")
     assert sorted(missed["codes"]) == ["14", "20", "5b"]

@@ -13,6 +13,7 @@ from ..content.interpreter import iter_steps
 from ..content.order import ORDERS, ordered_text
 from ..content.textlayout import GlyphRecord, page_glyphs, page_text, step_records
 from .common import add_common_options, dump_json, open_document, page_number, page_of, page_spec, progress
+from ..core.diagnostics import PdfError, error
 from ..core.serialize import format_object
 from ..content.fontreports import font_reports
 from ..fonts.resolve import Resolver, format_unicode
@@ -44,10 +45,34 @@ def register(subparsers) -> None:
                                 "order (tagged PDF); columns: column-aware, from the page geometry")
         if name == "glyphs":
             s.add_argument("--path", action="store_true", help="show each glyph's resolution path")
+        if name in ("glyphs", "text"):
+            s.add_argument("--guesses", action="store_true",
+                           help="keep the text of heuristic results judged implausible (confidence 'guess'), "
+                                "which is otherwise left out")
+        if name in ("glyphs", "text", "fonts"):
+            s.add_argument("--shapes", metavar="TABLE",
+                           help="a shape table learned by 'audit --learn-shapes': glyphs no method resolves are "
+                                "read by their outline, and mappings their outline contradicts are flagged "
+                                "(default: the document's own shapes)")
         s.add_argument("--no-annots", dest="annots", action="store_false",
                        help="leave out the annotations' appearance streams (drawn after the page "
                             "content, each glyph marked with its annotation)")
         add_common_options(s)
+
+
+def resolver_for(args, doc) -> Resolver:
+    """The resolver the options ask for: guesses kept or not, a learned shape table or none."""
+    shapes = None
+    if getattr(args, "shapes", None):
+        from ..fonts.shapevote import ShapeTable
+
+        try:
+            shapes = ShapeTable.load(args.shapes)
+        except OSError as e:
+            raise PdfError(error("shapes-unreadable", f"--shapes {args.shapes}: {e.strerror or e}")) from None
+        except ValueError as e:
+            raise PdfError(error("shapes-unreadable", str(e))) from None
+    return Resolver(doc, guesses=getattr(args, "guesses", False), shapes=shapes)
 
 
 def _operand_text(v) -> str:
@@ -176,7 +201,7 @@ def box_json(box) -> dict:
 
 def cmd_glyphs(args, out) -> int:
     doc = open_document(args)
-    records = page_glyphs(doc, page_of(doc, args.page), annots=args.annots)
+    records = page_glyphs(doc, page_of(doc, args.page), resolver_for(args, doc), annots=args.annots)
     if args.json:
         stream_json(glyph_json(r) for r in records)
         return 0
@@ -203,7 +228,7 @@ def cmd_glyphs(args, out) -> int:
 def cmd_fonts(args, out) -> int:
     doc = open_document(args)
     pages = [page_number(doc, args.page)] if args.page else None
-    resolver = Resolver(doc)
+    resolver = resolver_for(args, doc)
     with progress("reading pages") as tick:  # the reports sum up every page: they come at the end
         reports = font_reports(doc, pages, resolver, annots=args.annots, progress=tick)
     records = [report_record(rep, resolver) for rep in reports]
@@ -222,8 +247,8 @@ def cmd_text(args, out) -> int:
     doc = open_document(args)
     order = getattr(args, "order", "content")
     if order != "content":  # the page content alone, reordered (content/order.py)
-        text = ordered_text(doc, page_number(doc, args.page), page_of(doc, args.page), order)
+        text = ordered_text(doc, page_number(doc, args.page), page_of(doc, args.page), order, resolver_for(args, doc))
     else:
-        text = page_text(doc, page_of(doc, args.page), annots=getattr(args, "annots", True))
+        text = page_text(doc, page_of(doc, args.page), resolver_for(args, doc), annots=getattr(args, "annots", True))
     out.line(safe(text).rstrip("\n"))
     return 0

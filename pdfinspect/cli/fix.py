@@ -36,7 +36,9 @@ def register(subparsers) -> None:
                    help="look at the glyphs of these pages only ('3', '2-5', '1,4-6'; default: every page)")
     s.add_argument("--from", dest="source", choices=SOURCES, default="heuristic",
                    help="'spec': only the spec's methods (Encoding + AGL, CID collection, font program); "
-                        "'heuristic' (default): also the named heuristics, each marked in the plan")
+                        "'heuristic' (default): also the named heuristics, each marked in the plan; 'shapes': the "
+                        "spec's methods and the glyph shapes (the document's own, or --shapes TABLE)")
+    s.add_argument("--shapes", metavar="TABLE", help="a shape table learned by 'audit --learn-shapes'")
     s.add_argument("--replace-conflicts", action="store_true",
                    help="where ToUnicode and another method disagree on real text, take the other "
                         "method's text (default: keep the ToUnicode text and list the conflict)")
@@ -80,7 +82,10 @@ def cmd_fix(args, out) -> int:
     elif not args.dry_run:
         check_updatable(doc)  # before the (long) walk over the pages
     chosen = _font_choice(args.font)
-    plan, before = walk(doc, args.pages, args.source, args.replace_conflicts, chosen)
+    from .content import resolver_for
+
+    plan, before = walk(doc, args.pages, args.source, args.replace_conflicts, chosen,
+                        shapes=resolver_for(args, doc).shapes)
     for line in plan_lines(plan):
         out.line(line)
     found = {f.ref for f in plan.fonts} | {n for f in plan.fonts for n in f.names}

@@ -13,7 +13,9 @@ For each font, every code shown on the chosen pages is looked at with its resolu
 
 ``source="spec"`` takes only the spec's methods (Encoding + AGL, CID collection, font
 program); ``"heuristic"`` also what the heuristics give (numeric glyph names, TeX glyph
-list…), each marked as such. The new CMap keeps every mapping the old one had for codes in
+list, glyph shapes…), each marked as such; ``"shapes"`` the spec's methods and the shape vote
+(``GlyphShape``: the mappings learned from the outlines). A guess (a heuristic's text judged
+implausible) is never written. The new CMap keeps every mapping the old one had for codes in
 the font's codespace, so nothing the file said is lost. :meth:`FixPlan.objects` gives the
 new objects: one ToUnicode stream per font and a new revision of the font dictionary.
 """
@@ -29,11 +31,12 @@ from ..core import writer
 from ..core.objects import Dict, Name, Ref, Stream
 from .cmap import CodespaceRange
 from .font import Font
+from .heuristics import GLYPH_SHAPE
 from .reasons import report
 from .resolve import ACTUAL_TEXT, CID_COLLECTION, ENCODING, HIT, TOUNICODE, PathStep, Resolution, text_flags
 from .tounicode_writer import ONE_BYTE, existing_mapping, in_codespace, tounicode_cmap
 
-SOURCES = ("spec", "heuristic")
+SOURCES = ("spec", "heuristic", "shapes")
 FIXABLE = ("no_tounicode", "tounicode_incomplete", "tounicode_conflict", "tounicode_degenerate",
            "tounicode_multibyte_on_simple_font")
 KEEP, ADD, REPLACE, CONFLICT, UNRESOLVED, UNUSABLE = \
@@ -119,6 +122,15 @@ class FixPlan:
         return writer.rewrite(doc, objects) if rewrite else writer.incremental_update(doc, objects, compress)
 
 
+def _from(source: str, step: PathStep) -> bool:
+    """Whether a fix from ``source`` may write what ``step`` gives."""
+    if step.confidence == "spec":
+        return True
+    if step.confidence != "heuristic":  # a guess, never
+        return False
+    return source == "heuristic" or (source == "shapes" and step.method == GLYPH_SHAPE.method)
+
+
 def step_confidence(step: PathStep) -> str:
     """``spec`` or ``heuristic`` (the resolver marks each step)."""
     return step.confidence
@@ -172,8 +184,7 @@ def _decide(res: Resolution, source: str, replace_conflicts: bool, degenerate: b
     tu = next((s for s in res.path if s.method == TOUNICODE), None)
     before = tu.unicode if tu is not None and tu.result == HIT else None
     alt = next((s for s in res.path if s.method not in (TOUNICODE, ACTUAL_TEXT) and s.result == HIT
-                and not unusable(s.unicode) and (source == "heuristic" or step_confidence(s) == "spec")),
-               None)
+                and not unusable(s.unicode) and _from(source, s)), None)
     if before is not None and tu is not None:
         kept = CodeFix(res.code, KEEP, before, before, TOUNICODE, "spec", tu.detail)
         if alt is None:
@@ -188,7 +199,8 @@ def _decide(res: Resolution, source: str, replace_conflicts: bool, degenerate: b
                            alt.detail, before)
         return CodeFix(res.code, CONFLICT, before, before, TOUNICODE, "spec", tu.detail, alt.unicode)
     if alt is None:
-        why = "no method gives text" if source == "heuristic" else "no spec method gives text"
+        why = {"heuristic": "no method gives text", "spec": "no spec method gives text"}.get(
+            source, "neither a spec method nor the glyph shapes give text")
         return CodeFix(res.code, UNRESOLVED, None, None, "None", "none", why)
     return CodeFix(res.code, ADD, None, alt.unicode, alt.method, step_confidence(alt), _why(alt))
 

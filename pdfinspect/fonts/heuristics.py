@@ -23,8 +23,10 @@ from pathlib import Path
 
 from fontTools.agl import toUnicode
 
-SPEC, HEURISTIC, NO_CONFIDENCE = "spec", "heuristic", "none"
-CONFIDENCES = (SPEC, HEURISTIC, NO_CONFIDENCE)
+# spec: one of ISO 32000's methods; heuristic: a fallback real readers apply; guess: a fallback's
+# text judged implausible (fonts.plausibility), kept in the path but out of the text; none: nothing
+SPEC, HEURISTIC, GUESS, NO_CONFIDENCE = "spec", "heuristic", "guess", "none"
+CONFIDENCES = (SPEC, HEURISTIC, GUESS, NO_CONFIDENCE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +66,25 @@ MISSING_FONT_SUBSTITUTE = Heuristic(
     "MissingFontSubstitute", "Tf names a font the page's /Font resources do not have: a default font stands in "
     "(Times-Roman's widths, WinAnsiEncoding) and the codes are read through its encoding",
     ("MuPDF (draws with Times-Roman)", "pdf.js (fallback font, WinAnsiEncoding)"))
+MAC_GLYPH_ORDER = Heuristic(
+    "MacGlyphOrder", "Identity-H/V CIDs of a TrueType font with no ToUnicode and no Unicode from the program, "
+    "read as glyph ids in the standard Macintosh order (the 258 names of a 'post' format 1 table) and the "
+    "names through the AGL; taken only when the font's CIDs read that way spell letters", ())
+GLYPH_SHAPE = Heuristic(
+    "GlyphShape", "the glyph's outline (fonts.shapes fingerprint) is drawn by fonts whose spec-grade, "
+    "conflict-free mapping gives one character: in this document, or in a learned shape table (--shapes)", ())
 HEURISTICS = (TEX_GLYPH_LIST, NUMERIC_GLYPH_NAME, BASE_ENCODING_FALLBACK, STANDARD_ENCODING_FALLBACK,
-              CODE_AS_UNICODE, CID_AS_UNICODE, LEGACY_CJK_CODEPAGE, MISSING_FONT_SUBSTITUTE)
+              CODE_AS_UNICODE, MAC_GLYPH_ORDER, CID_AS_UNICODE, LEGACY_CJK_CODEPAGE, MISSING_FONT_SUBSTITUTE,
+              GLYPH_SHAPE)
 BY_METHOD = {h.method: h for h in HEURISTICS}
+
+
+# -- the standard Macintosh glyph order ------------------------------------------------------------
+def mac_glyph_name(gid: int) -> str | None:
+    """The name of glyph ``gid`` in the standard Macintosh order (TrueType 'post' format 1), or None."""
+    from fontTools.ttLib.standardGlyphOrder import standardGlyphOrder
+
+    return standardGlyphOrder[gid] if 0 <= gid < len(standardGlyphOrder) else None
 
 
 # -- TeX glyph names -----------------------------------------------------------------------------

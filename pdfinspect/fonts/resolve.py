@@ -24,15 +24,17 @@ letter (``/Delta`` in cmr10 is Δ, not the AGL's ∆), flagged as an ambiguity.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.objects import Ref
 from . import heuristics as h
+from . import plausibility as plaus
 from .agl import glyph_to_unicode, is_meaningless
 from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, Font
-from .heuristics import HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
+from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
+from .shapevote import GlyphShapes, ShapeTable, letter_key
 
 TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM = "ToUnicode", "Encoding", "CIDCollection", "FontProgram"
 ACTUAL_TEXT, NONE = "ActualText", "None"
@@ -54,7 +56,7 @@ class PathStep:
     result: str
     detail: str
     unicode: str | None = None
-    confidence: str = SPEC  # "spec" for ISO 32000's methods, "heuristic" for the fallbacks
+    confidence: str = SPEC  # "spec" for ISO 32000's methods, "heuristic" for the fallbacks, "guess" when judged implausible
     used_by: tuple[str, ...] = ()  # readers known to apply the heuristic
 
     def __str__(self) -> str:
@@ -75,7 +77,9 @@ class Conflict:
 class Resolution:
     """How one code resolved. ``confidence`` is ``spec`` when one of ISO 32000's methods gave
     the text, ``heuristic`` when only a fallback did (``heuristic`` names it, ``used_by`` who
-    uses it), ``none`` when nothing did. ``spec_unicode`` is what the spec's methods alone
+    uses it), ``guess`` when only a fallback did and its text was judged implausible
+    (:mod:`.plausibility`: ``unicode`` is then empty unless the resolver keeps guesses, and the
+    path's step keeps the text), ``none`` when nothing did. ``spec_unicode`` is what the spec's methods alone
     give; ``tounicode_only`` what an extractor that trusts only ToUnicode outputs (the
     ToUnicode text, else the code itself as a character)."""
 
@@ -123,11 +127,20 @@ def no_text(text: str) -> bool:
 class Resolver:
     """Resolves codes for the fonts of one document, caching per (font, code)."""
 
-    def __init__(self, doc):
+    def __init__(self, doc, guesses: bool = False, shapes: ShapeTable | None = None):
         self.doc = doc
+        self.guesses = guesses  # keep the text of results judged implausible (confidence "guess")
+        # the shape vote (fonts.shapevote): a table learned from a corpus, else this document's own,
+        # learned the first time a glyph of an embedded or Type3 font finds no text
+        self.shapes = shapes
+        self._glyph_shapes: GlyphShapes | None = None
+        self._own_shapes: ShapeTable | None = None
         self._cache: dict[tuple[Font, bytes], Resolution] = {}
+        self._raw: dict[tuple[Font, bytes], Resolution] = {}  # before the plausibility judgement
         self._programs: dict[Font, FontProgram | None] = {}
         self._numeric: dict[tuple[Font, bool], h.NumericNames | None] = {}
+        self._verdicts: dict[tuple[Font, str], str | None] = {}
+        self._mac: dict[Font, tuple[bool, str]] = {}
 
     def program(self, font: Font) -> FontProgram | None:
         if font not in self._programs:
@@ -138,8 +151,117 @@ class Resolver:
         key = (font, code)
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = self._resolve(font, code, cid)
+            hit = self._judge(font, self._raw_resolve(font, code, cid))
+            if hit.confidence in (GUESS, NO_CONFIDENCE):
+                hit = self._by_shape(font, hit)
+            elif hit.confidence == SPEC and hit.unicode:
+                hit = self._against_shape(font, hit)
+            self._cache[key] = hit
         return hit
+
+    # -- the shape vote (fonts.shapevote) --------------------------------------------------------
+    def glyph_shapes(self) -> GlyphShapes:
+        if self._glyph_shapes is None:
+            self._glyph_shapes = GlyphShapes(self.doc)
+        return self._glyph_shapes
+
+    def _table(self, learn: bool) -> ShapeTable | None:
+        if self.shapes is not None:
+            return self.shapes
+        if self._own_shapes is None and learn:
+            from .shapevote import learn as learn_shapes
+
+            self._own_shapes = ShapeTable()  # resolving the document's fonts below must not learn again
+            self._own_shapes = learn_shapes(self.doc, self, self.glyph_shapes())
+        return self._own_shapes
+
+    def _by_shape(self, font: Font, res: Resolution) -> Resolution:
+        """A glyph no method resolves, or only a guess does, read by what its outline is elsewhere."""
+        if font.program_ref is None and font.subtype != "Type3":
+            return res
+        fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
+        table = self._table(learn=fp is not None)
+        vote = table.vote(fp) if table is not None and fp is not None else None
+        if vote is None or not vote.clear:
+            return res
+        step = _heuristic_step(h.GLYPH_SHAPE, font.program_ref or font.ref, "glyph outline", f"outline {fp}",
+                               HIT, f"{vote.describe()} → {format_unicode(vote.text)}", vote.text)
+        conflicts = res.conflicts + ((Conflict(res.method, res.path[-1].unicode or ""),)
+                                     if res.confidence == GUESS and res.path[-1].unicode else ())
+        flags = tuple(f for f in res.flags if f != "unresolved")
+        return replace(res, unicode=vote.text, method=step.method, path=res.path + (step,), conflicts=conflicts,
+                       flags=flags, confidence=HEURISTIC, heuristic=step.method, used_by=())
+
+    def _against_shape(self, font: Font, res: Resolution) -> Resolution:
+        """A spec-grade text that a clear shape vote of other fonts contradicts is flagged."""
+        table = self._table(learn=False)
+        if table is None or (font.program_ref is None and font.subtype != "Type3"):
+            return res
+        fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
+        vote = table.vote(fp) if fp is not None else None
+        if vote is None or not vote.clear or vote.fonts < 2 or letter_key(vote.text) == letter_key(res.unicode):
+            return res
+        return replace(res, flags=res.flags + (
+            f"mapping_contradicts_shape: {res.method} gives {format_unicode(res.unicode)}, but the glyph's "
+            f"outline is {format_unicode(vote.text)} ({vote.describe()})",))
+
+    def judged(self, font: Font, code: bytes, cid: int | None = None) -> Resolution:
+        """The resolution before the shape vote (what the vote learns from)."""
+        return self._judge(font, self._raw_resolve(font, code, cid))
+
+    def _raw_resolve(self, font: Font, code: bytes, cid: int | None) -> Resolution:
+        key = (font, code)
+        hit = self._raw.get(key)
+        if hit is None:
+            hit = self._raw[key] = self._resolve(font, code, cid)
+        return hit
+
+    # -- is a heuristic's text believable? (fonts.plausibility) ----------------------------------
+    def _judge(self, font: Font, res: Resolution) -> Resolution:
+        """A heuristic result whose text is implausible for this code or this font drops to
+        ``guess``: its step keeps the text, the resolution keeps it only with ``guesses``."""
+        if res.confidence != HEURISTIC or res.heuristic is None:
+            return res
+        verdict = plaus.judge_text(res.unicode) or \
+            (self.font_verdict(font, res.heuristic) if res.heuristic in JUDGED_PER_FONT else None)
+        if verdict is None:
+            return res
+        why = f"judged a guess ({verdict}): {plaus.VERDICTS[verdict]}"
+        winner = next(s for s in reversed(res.path) if s.method == res.heuristic and s.result == HIT)
+        path = tuple(replace(s, confidence=GUESS, detail=f"{s.detail}; {why}") if s is winner else s
+                     for s in res.path)
+        return replace(res, unicode=res.unicode if self.guesses else "", path=path, confidence=GUESS,
+                       flags=res.flags + (f"implausible_guess: {res.heuristic} {why}",))
+
+    def font_verdict(self, font: Font, method: str) -> str | None:
+        """The per-font plausibility verdict on ``method``'s text over the font's codes (those
+        its widths name), with the spec's text for its other codes as evidence; cached."""
+        key = (font, method)
+        if key not in self._verdicts:
+            self._verdicts[key] = None  # the sample below resolves codes of this font too
+            outputs, evidence, alternatives = [], [], []
+            for code, cid in _font_codes(font):
+                raw = self._raw_resolve(font, code, cid)
+                if raw.heuristic == method and raw.unicode:
+                    outputs.append(raw.unicode)
+                    if method == h.CID_AS_UNICODE.method and cid is not None:
+                        alternatives.append(_mac_text(cid))
+                elif raw.confidence == SPEC and raw.unicode:
+                    evidence.append(raw.unicode)
+            verdict = plaus.judge_font(outputs, evidence)
+            if verdict is None and alternatives and plaus.constant_offset(outputs, alternatives) is not None:
+                verdict = plaus.CONSTANT_OFFSET
+            self._verdicts[key] = verdict
+        return self._verdicts[key]
+
+    def mac_glyph_order(self, font: Font) -> tuple[bool, str]:
+        """Whether this Identity-mapped TrueType CIDFont's CIDs are glyph ids in the standard
+        Macintosh order, and why: read that way, the widths the font gives its CIDs follow the
+        widths of the same letters in Helvetica (Arial's metrics) far better than the CIDs read as
+        code points do, and the letters pass :func:`.plausibility.plausible_letters`."""
+        if font not in self._mac:
+            self._mac[font] = _mac_order_fits(font)
+        return self._mac[font]
 
     def _resolve(self, font: Font, code: bytes, cid: int | None) -> Resolution:
         flags: list[str] = []
@@ -234,8 +356,7 @@ class Resolver:
                 if text:
                     return tuple(steps)
         if font.is_type0:
-            step = self._cid_as_unicode(font, code, cid)
-            return (step,) if step is not None else ()
+            return self._cid_as_unicode(font, code, cid)
         prog_obj = self.program(font) if font.embedded else None
         readable = prog_obj is not None and bool(prog_obj.glyph_names or prog_obj.cmaps or prog_obj.builtin_encoding)
         if name and c in font.differences and not h.is_tex_font(font.base_font):
@@ -270,26 +391,43 @@ class Resolver:
                 f"character {format_unicode(text)}" if text else "a control code: nothing to output", text or None))
         return tuple(steps)
 
-    def _cid_as_unicode(self, font: Font, code: bytes, cid: int | None) -> PathStep | None:
-        """Type0 without ToUnicode: Identity CIDs (= codes) read as code points; with another
+    def _cid_as_unicode(self, font: Font, code: bytes, cid: int | None) -> tuple[PathStep, ...]:
+        """Type0 where the spec gives nothing: Identity CIDs of a TrueType font whose widths say they
+        are glyph ids in the Macintosh order read by that order (also under a ToUnicode that lacks the
+        code); else, with no ToUnicode, Identity CIDs (= codes) read as code points, and with another
         CMap of a private collection, the code itself."""
-        if font.tounicode is not None:
-            return None
         source = font.cid_font.ref if font.cid_font else font.ref
         if font.encoding_desc.startswith("Identity"):
             if cid is None:
-                return None
+                return ()
+            steps: tuple[PathStep, ...] = ()
+            if font.cid_font is not None and font.cid_font.subtype == "CIDFontType2":
+                fits, why = self.mac_glyph_order(font)
+                name = h.mac_glyph_name(cid) if fits else None
+                text = glyph_to_unicode(name).unicode if name else ""
+                mac = _heuristic_step(
+                    h.MAC_GLYPH_ORDER, source, f"{font.encoding_desc}, TrueType", f"CID {cid}", HIT if text else MISS,
+                    f"glyph {cid} of the standard Macintosh order is /{name} → {format_unicode(text)} ({why})" if text
+                    else f"glyph {cid} has no name in the standard Macintosh order (258 names)" if fits else why,
+                    text or None)
+                if text:
+                    return (mac,)
+                steps = (mac,)
+            if font.tounicode is not None:
+                return steps
             text = h._char(cid) if cid >= 0x20 else ""
-            return _heuristic_step(
+            return steps + (_heuristic_step(
                 h.CID_AS_UNICODE, source, f"{font.encoding_desc}, no ToUnicode", f"CID {cid}", HIT if text else MISS,
                 f"the CID read as a code point → {format_unicode(text)}; right only where the producer wrote "
-                "Unicode values as CIDs" if text else "CID is a control code or not a code point", text or None)
+                "Unicode values as CIDs" if text else "CID is a control code or not a code point", text or None),)
+        if font.tounicode is not None:
+            return ()
         value = int.from_bytes(code, "big")
         text = h._char(value) if value >= 0x20 else ""
-        return _heuristic_step(
+        return (_heuristic_step(
             h.CODE_AS_UNICODE, source, f"CMap {font.encoding_desc}, no ToUnicode", f"code <{code.hex()}>",
             HIT if text else MISS, f"the code read as a code point → {format_unicode(text)}"
-            if text else "code is a control code or not a code point", text or None)
+            if text else "code is a control code or not a code point", text or None),)
 
     def _base_name(self, font: Font, prog: FontProgram | None, c: int) -> tuple[str, str | None]:
         """The base encoding under /Differences and its name for ``c``: the named base, else the
@@ -404,6 +542,88 @@ class Resolver:
                      "no Unicode cmap entry and no glyph name for this GID"), gid, None
 
 
+MAX_SAMPLE = 2048  # codes of one font resolved to judge a heuristic or the Macintosh order
+# The heuristics that read a code or a CID as a value (and so can read a whole font wrong) are
+# judged over the font's codes too; the TeX list (a math font mixes Latin and Greek), the CJK code
+# pages (their bytes must decode cleanly) and the stand-in font (no evidence) per code only.
+JUDGED_PER_FONT = frozenset(x.method for x in (h.CID_AS_UNICODE, h.CODE_AS_UNICODE, h.BASE_ENCODING_FALLBACK,
+                                                 h.STANDARD_ENCODING_FALLBACK, h.NUMERIC_GLYPH_NAME))
+
+
+def _font_codes(font: Font) -> list[tuple[bytes, int | None]]:
+    """The codes a font says it has, ``(code, CID)``: an Identity CIDFont's CIDs in /W, a simple
+    font's codes with a non-zero /Widths entry. A font without them (a standard 14 font, a Type0
+    font with another CMap) gives none: nothing lists its codes."""
+    if font.is_type0:
+        cf = font.cid_font
+        if cf is None or not font.encoding_desc.startswith("Identity"):
+            return []
+        cids: list[int] = []
+        for first, last, _ in cf.widths:
+            cids.extend(range(first, min(last, first + MAX_SAMPLE) + 1))
+            if len(cids) >= MAX_SAMPLE:
+                break
+        return [(c.to_bytes(2, "big"), c) for c in cids[:MAX_SAMPLE] if 0 <= c <= 0xFFFF]
+    return [(bytes([font.first_char + i]), None) for i, w in enumerate(font.widths)
+            if w and 0 <= font.first_char + i <= 255]
+
+
+def _mac_text(cid: int) -> str:
+    name = h.mac_glyph_name(cid)
+    return glyph_to_unicode(name).unicode if name else ""
+
+
+def _rank_correlation(pairs: list[tuple[float, float]]) -> float:
+    """Spearman's rank correlation of the pairs (0 when either side is constant)."""
+    def ranks(values: list[float]) -> list[float]:
+        order = sorted(range(len(values)), key=values.__getitem__)
+        out = [0.0] * len(values)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                out[order[k]] = (i + j) / 2
+            i = j + 1
+        return out
+
+    if len(pairs) < 2:
+        return 0.0
+    a, b = ranks([p[0] for p in pairs]), ranks([p[1] for p in pairs])
+    ma, mb = sum(a) / len(a), sum(b) / len(b)
+    cov = sum((x - ma) * (y - mb) for x, y in zip(a, b))
+    va, vb = sum((x - ma) ** 2 for x in a), sum((y - mb) ** 2 for y in b)
+    return cov / (va * vb) ** 0.5 if va and vb else 0.0
+
+
+def _mac_order_fits(font: Font) -> tuple[bool, str]:
+    from pdfminer.fontmetrics import FONT_METRICS
+
+    cf = font.cid_font
+    if cf is None or not cf.widths:
+        return False, "no /W widths to judge whether the CIDs are glyph ids in the Macintosh order"
+    helvetica = FONT_METRICS["Helvetica"][1]
+    mac: list[tuple[float, float]] = []
+    as_unicode: list[tuple[float, float]] = []
+    letters: list[str] = []
+    for first, last, width in cf.widths:
+        for cid in range(first, min(last, first + MAX_SAMPLE) + 1):
+            text = _mac_text(cid)
+            if text in helvetica:
+                mac.append((width, helvetica[text]))
+                letters.append(text)
+            if 0x20 <= cid < 0x110000 and chr(cid) in helvetica:
+                as_unicode.append((width, helvetica[chr(cid)]))
+    if len(mac) < 5 or not plaus.plausible_letters(letters):
+        return False, "read as glyph ids in the Macintosh order, the font's CIDs are not letters"
+    fit, other = _rank_correlation(mac), _rank_correlation(as_unicode)
+    how = f"rank correlation of the widths with Helvetica's {fit:.2f}; as code points {other:.2f}"
+    if fit >= 0.6 and fit > other + 0.2:
+        return True, f"the font's widths follow that order: {how}"
+    return False, f"the font's widths do not follow the Macintosh order: {how}"
+
+
 def _code_as_text(code: bytes) -> str:
     """What an extractor that trusts only ToUnicode makes of an unmapped code."""
     n = int.from_bytes(code, "big")
@@ -424,12 +644,24 @@ def _substitute_step(font: Font, enc: PathStep) -> PathStep:
                            f"{font.encoding_desc}: {enc.detail}", enc.unicode)
 
 
+def _dingbats_names(font: Font) -> bool:
+    """Whether the font's glyph names are the ITC Zapf Dingbats list's (a1…a206): the ZapfDingbats
+    font by name, or any font whose /Differences name glyphs that way and whose numbers are not
+    its codes (a subset named otherwise, a Dingbats clone)."""
+    if "Dingbats" in font.base_font.split("+", 1)[-1]:
+        return True
+    if not font.differences:
+        return False
+    judged = h.judge_numeric_names(font.differences.items())
+    return judged is not None and judged.dingbats
+
+
 def _name_step(method, source, desc, looked, name: str, font: Font, flags: list) -> PathStep:
     """A glyph name → AGL step (9.10.2 step 2; AGL specification)."""
     if is_meaningless(name):
         flags.append(f"meaningless glyph name /{name}")
         return _step(method, source, desc, f"{looked} → /{name}", MISS, "glyph name carries no meaning")
-    res = glyph_to_unicode(name, zapf_dingbats=font.base_font.endswith("ZapfDingbats"))
+    res = glyph_to_unicode(name, zapf_dingbats=_dingbats_names(font))
     if not res.unicode:
         return _step(method, source, desc, f"{looked} → /{name}", MISS, f"AGL: {res.detail}")
     return _step(method, source, desc, f"{looked} → /{name}", HIT,

@@ -66,9 +66,10 @@ def same_file(a: str, b: str) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
 
-def _records(doc: Document, pages: list[int] | None):
-    """(page number, its glyph records) for ``pages`` (default: all)."""
-    resolver, fonts = Resolver(doc), FontCache(doc)
+def _records(doc: Document, pages: list[int] | None, shapes=None):
+    """(page number, its glyph records) for ``pages`` (default: all); ``shapes`` a learned
+    :class:`~pdfinspect.fonts.shapevote.ShapeTable` for the shape vote."""
+    resolver, fonts = Resolver(doc, shapes=shapes), FontCache(doc)
     for n in pages if pages is not None else range(1, doc.page_count() + 1):
         ref = doc.page_ref(n)
         if ref is not None:
@@ -80,11 +81,12 @@ def _text(records: list[GlyphRecord]) -> PageText:
 
 
 def walk(doc: Document, pages: list[int] | None = None, source: str = "heuristic",
-         replace_conflicts: bool = False, only: set | None = None) -> tuple[FixPlan, dict[int, PageText]]:
+         replace_conflicts: bool = False, only: set | None = None,
+         shapes=None) -> tuple[FixPlan, dict[int, PageText]]:
     """The fix plan for the glyphs on ``pages`` (default: all), and those pages' text."""
     texts: dict[int, PageText] = {}
     observed = []
-    for n, records in _records(doc, pages):
+    for n, records in _records(doc, pages, shapes):
         seen = set()
         for r in records:
             key = (id(r.step.font), r.glyph.code)
