@@ -118,10 +118,10 @@ def cmd_xref(args, out: Output) -> int:
 
         shift = offset_shift(doc)
         if shift is not None:
-            out.line(f"shifted by {shift.delta}: every object starts {abs(shift.delta)} bytes "
-                     f"{'after' if shift.delta > 0 else 'before'} the offset its entry gives ({shift.entries} "
-                     "entries" + (", and startxref, whose table is found only with the shift)" if shift.startxref
-                                  else ")"))
+            where = "after" if shift.delta > 0 else "before"
+            out.line(f"shifted by {shift.delta}: all {shift.entries} wrong entries are off by the same amount, "
+                     f"each object starting {abs(shift.delta)} bytes {where} the offset its entry gives"
+                     + (" (and startxref too: its table is found only with the shift)" if shift.startxref else ""))
     report_repairs(doc)
     return EXIT_OK
 
