@@ -96,3 +96,21 @@ async def test_the_stepper_names_the_structure_element_of_the_marked_content():
         element = owner[mcid]
         state = text_of(screen.query_one("#step-state"))
         assert f"element /{element.type} {element.ref} owns MCID {mcid}" in state
+
+
+async def test_go_to_an_offset_shows_the_bytes_and_opens_their_object():
+    from pdfinspect.tui.screens.browser import BrowserScreen
+    from pdfinspect.tui.screens.bytes import BytesScreen
+
+    path = sample("minimal.pdf")
+    at = path.read_bytes().index(b"5 0 obj") + 2
+    app = PdfInspectApp(Document.open(path), "")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "g", *f"@{at:#x}", "enter")
+        screen = app.screen
+        assert isinstance(screen, BytesScreen)
+        assert text_of(screen.query_one("#bytes-title")) == f"offset {at} ({at:#x}): 2 bytes into object 5 (enter opens it)"
+        assert text_of(screen.query_one("#bytes-dump")).startswith(f"{at:08x}  30 20 6f 62 6a")
+        await press(pilot, "enter")
+        assert isinstance(app.screen, BrowserScreen)
+        assert str(app.screen.query_one("#object-header").render()).startswith("5 0 obj")

@@ -8,7 +8,7 @@ import sys
 from ..core.objects import Dict, Name, Stream, type_name
 from ..core.parser import Parser
 from ..core.xref import FREE, IN_FILE
-from ..present.objects import object_header, object_lines, trailer_header
+from ..present.objects import object_at, object_header, object_lines, trailer_header
 from ..present.streams import LEXERS, StreamHeader, stream_kind
 from ..present.summary import document_summary
 from ..present.text import bytes_as_text, hexdump, looks_like_text, safe_line
@@ -132,9 +132,9 @@ def cmd_bytes(args, out: Output) -> int:
         err(f"offset {args.offset} is past the end of the file ({doc.size} bytes)")
         return EXIT_UNREADABLE
     data = bytes(doc.buf[args.offset:args.offset + args.length])
-    starts = sorted((e.a, num) for num, e in doc.xref().items() if e.kind == IN_FILE and e.a <= args.offset)
-    if starts:
-        at, num = starts[-1]
+    found = object_at(doc, args.offset)
+    if found is not None:
+        num, at = found
         out.line(f"% offset {args.offset} ({args.offset:#x}) is {args.offset - at} bytes into object {num} "
                  f"(its xref entry says it starts at {at})")
     out.line(hexdump(data, start=args.offset))

@@ -9,7 +9,7 @@ Global keys (ids in brackets):
 | key | action |
 | --- | --- |
 | `q` | quit (`quit`) |
-| `g` | go to object N, `N G` or `p N` (`go-to`) |
+| `g` | go to object N, `N G`, `p N`, or `@OFFSET` for the file's bytes there (`go-to`) |
 | `o` / `b` / `v` / `/` | overview / browser / revisions / search (`show-overview` …) |
 | `c` / `y` | content stepper / glyph inspector of the page shown (`show-stepper`, `show-glyphs`) |
 | `F` | every font of the document with the `fonts` report (`show-fonts`) |
@@ -47,6 +47,7 @@ from .failures import Cancelled, append_log, failure_line, failure_report
 from .memory import building
 from .messages import ContentView, ObjectRequested, Target, object_ref
 from .screens.browser import BrowserScreen
+from .screens.bytes import BytesScreen
 from .screens.fonts import FontsScreen
 from .screens.structure import StructureScreen
 from .screens.help import HelpScreen
@@ -252,6 +253,8 @@ class PdfInspectApp(App):
             self.goto_page(target.num)
         elif target.kind == goto.FONTS:
             self.goto_fonts(target.num)
+        elif target.kind == goto.OFFSET:
+            self.push_screen(BytesScreen(target.num))
         else:
             self.open_content_view("stepper" if target.kind == goto.STEP else "glyphs", target.num)
 
@@ -344,7 +347,8 @@ class PdfInspectApp(App):
                   ("lists", LineView.BINDINGS), ("tree", Tree.BINDINGS), ("go-to prompt", GotoBar.KEYS),
                   ("stepper", StepperScreen.BINDINGS), ("glyph inspector", GlyphScreen.BINDINGS),
                   ("fonts", [*GlyphsPickList.BINDINGS, *FontsScreen.BINDINGS]),
-                  ("structure", [*GlyphsPickList.BINDINGS, *StructureScreen.BINDINGS])]
+                  ("structure", [*GlyphsPickList.BINDINGS, *StructureScreen.BINDINGS]),
+                  ("bytes (g @OFFSET)", BytesScreen.BINDINGS)]
         here = type(self.screen).BINDINGS  # the keys of the screen help is asked on come first
         self.push_screen(HelpScreen(sorted(groups, key=lambda group: group[1] is not here)))
 
