@@ -35,25 +35,29 @@ sys.path.insert(0, str(HERE.parent))
 from pdfinspect.content.fontreports import font_reports  # noqa: E402
 from pdfinspect.content.textlayout import page_glyphs  # noqa: E402
 from pdfinspect.core.document import Document  # noqa: E402
+from pdfinspect.fonts.font import PUBLIC_COLLECTIONS  # noqa: E402
 from pdfinspect.fonts.resolve import Resolver  # noqa: E402
 from pdfinspect.fonts.shapevote import ShapeTable, learn  # noqa: E402
 
 
-def candidates(path: Path) -> list[int]:
-    """Object numbers of the clean Type0/TrueType fonts with a ToUnicode drawn on page 1."""
+def candidates(path: Path) -> tuple[list[int], set[str]]:
+    """Object numbers and resource names of the clean Type0 fonts with a ToUnicode drawn on page 1
+    (the copies are matched by name: pikepdf renumbers the objects it writes)."""
     try:
         doc = Document.open(path)
         if doc.page_count() == 0:
-            return []
+            return [], set()
         reports = font_reports(doc, [1])
     except Exception:
-        return []
-    out = []
+        return [], set()
+    out, names = [], set()
     for rep in reports:
         f = rep.font
         if not (f.is_type0 and f.tounicode is not None and f.cid_font is not None and f.ref is not None
                 and rep.codes >= 3):
             continue
+        if (f.cid_font.registry, f.cid_font.ordering) in PUBLIC_COLLECTIONS:
+            continue  # the CID collection maps it by the spec: stripping would leave text behind
         reasons = {r.id for r in rep.reasons}
         truetype = f.cid_font.subtype == "CIDFontType2" and f.program_key == "FontFile2" and not reasons
         # CID-keyed CFF: its charset names are cid00042 (numeric names, no meaning) and stay
@@ -61,7 +65,8 @@ def candidates(path: Path) -> list[int]:
             and reasons <= {"numeric_glyph_names"}
         if truetype or cid_cff:
             out.append(f.ref.num)
-    return out
+            names.update(rep.names)
+    return out, names
 
 
 def strip_program(data: bytes) -> bytes:
@@ -116,11 +121,11 @@ def write_copies(path: Path, nums: list[int], work: Path) -> tuple[Path, Path]:
     return stripped, shifted
 
 
-def page_texts(path: Path, nums: list[int], resolver_factory) -> list[str]:
+def page_texts(path: Path, names: set[str], resolver_factory) -> list[str]:
     doc = Document.open(path)
     resolver = resolver_factory(doc)
     return [r.unicode for r in page_glyphs(doc, doc.page_ref(1), resolver, annots=False)
-            if r.step.font is not None and r.step.font.ref is not None and r.step.font.ref.num in nums]
+            if r.step.gstate.text.font_name in names]
 
 
 def main() -> None:
@@ -162,7 +167,7 @@ def main() -> None:
     shifted_flagged = shifted_total = 0
     worst = []
     for path in files:
-        nums = candidates(path)
+        nums, names = candidates(path)
         if not nums:
             continue
         try:
@@ -174,8 +179,8 @@ def main() -> None:
         for p, t in tables.items():
             if p != path:
                 others.merge(t)
-        truth = page_texts(path, nums, lambda doc: Resolver(doc))
-        got = page_texts(stripped, nums, lambda doc: Resolver(doc, shapes=others))
+        truth = page_texts(path, names, lambda doc: Resolver(doc))
+        got = page_texts(stripped, names, lambda doc: Resolver(doc, shapes=others))
         ok = sum(1 for a, b in zip(truth, got) if a == b)
         bad = sum(1 for a, b in zip(truth, got) if b and a != b)
         recovered += ok
@@ -184,7 +189,7 @@ def main() -> None:
         worst.append((len(truth) - ok, path.name, ok, bad, len(truth)))
         doc = Document.open(shifted)
         for rep in font_reports(doc, [1]):
-            if rep.font.ref is not None and rep.font.ref.num in nums:
+            if set(rep.names) & names:
                 shifted_total += 1
                 shifted_flagged += rep.reason("tounicode_shifted") is not None
     n = recovered + wrong + left

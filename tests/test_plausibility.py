@@ -161,7 +161,7 @@ def test_strewn_scripts_are_a_guess_kept_out_of_the_text():
     step = rec.path[-1]
     assert step.method == "CIDAsUnicode" and step.confidence == "guess" and step.unicode
     assert "mixed_scripts" in step.detail
-    assert any(f.startswith("implausible_guess") for f in rec.resolution.flags)
+    assert rec.resolution.has_flag("implausible_guess")
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

@@ -60,6 +60,7 @@ def register(subparsers) -> None:
 
 def cmd_audit(args, out) -> int:
     from ..audit import AuditError, Options, run_audit, summarize
+    from ..core.atomic import check_target
 
     try:
         if args.summary:
@@ -72,8 +73,8 @@ def cmd_audit(args, out) -> int:
             return EXIT_USAGE
         if args.scheduler and args.engine != "dask":
             raise AuditError("--scheduler needs --engine dask")
-        if args.learn_shapes and not os.path.isdir(os.path.dirname(os.path.abspath(args.learn_shapes))):
-            raise AuditError(f"--learn-shapes {args.learn_shapes}: no such directory")
+        if args.learn_shapes:
+            check_target(args.learn_shapes)  # a folder, or a folder that is not there: refused before the audit
         options = Options(pages=args.pages, password=os.fsencode(args.password or ""))
         progress = _Progress(sys.stderr.isatty())
         start = time.monotonic()

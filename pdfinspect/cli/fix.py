@@ -10,12 +10,13 @@ import argparse
 import re
 
 from .common import err, add_common_options, open_document
+from ..core.atomic import check_target
 from ..core.diagnostics import PdfError, error
 from ..core.document import Document
 from ..core.objects import Ref
 from ..core.writer import check_encryptable, check_updatable
 from ..fonts.fix import SOURCES
-from ..present.fix import diff_lines, diffs, plan_lines, same_file, walk
+from ..present.fix import diff_lines, diffs, plan_lines, walk
 from ..present.text import safe
 
 _REF = re.compile(r"(\d+)(?:\s+(\d+))?(?:\s*R)?")
@@ -72,8 +73,8 @@ def _font_choice(values: list[str] | None) -> set | None:
 def cmd_fix(args, out) -> int:
     if not args.dry_run and not args.output:
         raise PdfError(error("usage", "fix needs -o OUT (or --dry-run)"))
-    if args.output and same_file(args.file, args.output):
-        raise PdfError(error("usage", f"-o {args.output} is the input file; the input is never written"))
+    if args.output:
+        check_target(args.output, inputs=[args.file])  # before the (long) walk over the pages
     doc = open_document(args)
     if args.pages and args.pages[-1] > doc.page_count():
         raise PdfError(error("page-missing", f"no page {args.pages[-1]} (the document has {doc.page_count()})"))
@@ -99,15 +100,13 @@ def cmd_fix(args, out) -> int:
     if not plan.to_write:
         err(f"nothing to fix; {args.output} not written")
         return 0
-    data = plan.write(doc, rewrite=args.rewrite, compress=not args.no_compress)
-    with open(args.output, "wb") as f:
-        f.write(data)
-    fixed = Document(data, args.output, password=args.password or b"")
-    how = "new file" if args.rewrite else \
-        f"incremental update at offset {len(doc.buf)}: revision {len(fixed.revisions) - 1}, " \
-        f"xref {fixed.revisions[-1].sections[0].kind}"
-    out.line(f"wrote {safe(args.output)} ({len(data)} bytes; {how})")
-    changed = diffs(before, fixed)
+    size = plan.save(doc, args.output, rewrite=args.rewrite, compress=not args.no_compress)
+    with Document.open(args.output, password=args.password or b"") as fixed:
+        how = "new file" if args.rewrite else \
+            f"incremental update at offset {len(doc.buf)}: revision {len(fixed.revisions) - 1}, " \
+            f"xref {fixed.revisions[-1].sections[0].kind}"
+        out.line(f"wrote {safe(args.output)} ({size} bytes; {how})")
+        changed = diffs(before, fixed)
     for line in diff_lines(changed) or ["no page's 9.10.2 extraction changed"]:
         out.line(line)
     return 0

@@ -12,7 +12,7 @@ import sys
 
 from ..core.diagnostics import PdfError
 from .common import (EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, Output, add_common_options, err,
-                     non_negative, open_document, page_spec, report_all_repairs)
+                     non_negative, open_document, pages_or_label, report_all_repairs)
 
 # Every command lives in a module of this package, imported only when one of its commands runs
 # (the content commands pull in the interpreter, fontTools, Pillow…). Each module has
@@ -29,6 +29,8 @@ COMMAND_MODULES = {
     "structure": "structure",
     "diff": "history",
     "search": "search",
+    "hidden": "hidden",
+    "codes": "codes",
 }
 COMMANDS = tuple(COMMAND_MODULES)
 
@@ -73,7 +75,7 @@ def build_open_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("-r", dest="num", type=int, help="print object N and exit (like hpdft -r N)")
     p.add_argument("--raw", action="store_true", help="with -r: the object's bytes as stored")
-    p.add_argument("-p", dest="text_page", type=page_spec, metavar="N",
+    p.add_argument("-p", dest="text_page", type=pages_or_label, metavar="N",
                    help="print the text of page N and exit (like hpdft -p N)")
     p.add_argument("--object", type=int, help="open the app at object N")
     p.add_argument("--page", type=int, help="open the app at page N")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from . import repair
 from .diagnostics import Diagnostic, Severity, warning
-from .objects import is_integer
+from .objects import Stream, is_integer
 from .xref import IN_FILE, read_revisions
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def check(doc: Document, progress: Callable[[int, int], object] | None = None) -
     total = len(doc.object_numbers())
     objects = streams = failed = 0
     for objects, obj in enumerate(doc.iter_objects(cache=False), 1):
-        if obj.is_stream and not doc.locked:
+        if isinstance(obj.value, Stream) and not doc.locked:
             streams += 1
             res = doc.stream_data(obj)
             if res.error:
@@ -80,6 +80,7 @@ def check(doc: Document, progress: Callable[[int, int], object] | None = None) -
     elif doc.locked:
         encryption = f"{facts.describe()}; locked (streams not checked)"
     else:
+        assert doc.security is not None  # an unlocked encrypted document has its handler
         encryption = f"{facts.describe()}; opened with the {doc.security.authenticated_as} password"
     found = doc.diagnostics
     return CheckReport(doc.version, encryption, pages, objects, streams, failed,

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..core import writer
+from ..core.atomic import atomic_write
 from ..core.objects import Dict, Name, Ref, Stream
 from .cmap import CodespaceRange
 from .font import Font
@@ -107,6 +108,7 @@ class FixPlan:
         out: dict[Ref, object] = {}
         num = first_number
         for fix in self.to_write:
+            assert fix.ref is not None  # a font without its own object is skipped
             holder = doc.get(fix.ref.num)
             stream_ref = Ref(num, 0)
             num += 1
@@ -120,6 +122,19 @@ class FixPlan:
         """The fixed file: an incremental update of ``doc`` (or, with ``rewrite``, a new file)."""
         objects = self.objects(doc, writer.next_free_number(doc))
         return writer.rewrite(doc, objects) if rewrite else writer.incremental_update(doc, objects, compress)
+
+    def save(self, doc, target, rewrite: bool = False, compress: bool = True) -> int:
+        """Write the fixed file to ``target`` atomically (never over ``doc``'s own file, see
+        :func:`pdfinspect.core.atomic.check_target`); the number of bytes written."""
+        objects = self.objects(doc, writer.next_free_number(doc))
+        if rewrite:
+            writer.check_encryptable(doc)
+        else:
+            writer.check_updatable(doc)  # refused before a temporary file exists
+        with atomic_write(target, inputs=[doc.path]) as f:
+            if rewrite:
+                return writer.write_rewrite(doc, objects, f)
+            return writer.write_update(doc, objects, f, compress)
 
 
 def _from(source: str, step: PathStep) -> bool:
@@ -151,14 +166,14 @@ def spec_extraction(font: Font | None, res: Resolution) -> str:
     raw code where a ToUnicode exists but lacks it (Acrobat); else Encoding or CID collection."""
     steps = {s.method: s for s in res.path}
     tu = steps.get(TOUNICODE)
-    if tu is not None and tu.result == HIT:
+    if tu is not None and tu.result == HIT and tu.unicode is not None:  # a hit always has text
         return tu.unicode
     if font is not None and font.tounicode is not None:
         n = int.from_bytes(res.code, "big")
         return chr(n) if n < 0x110000 else ""
     for method in (ENCODING, CID_COLLECTION):
         s = steps.get(method)
-        if s is not None and s.result == HIT and step_confidence(s) == "spec":
+        if s is not None and s.result == HIT and s.unicode is not None and step_confidence(s) == "spec":
             return s.unicode
     return ""
 
@@ -176,6 +191,7 @@ def decide(res: Resolution, source: str = "heuristic", replace_conflicts: bool =
     one character count as no text)."""
     fix = _decide(res, source, replace_conflicts, degenerate)
     if fix.action in (ADD, REPLACE):
+        assert fix.after is not None  # an added or replaced entry has text
         fix = dataclasses.replace(fix, after=for_tounicode(fix.after))
     return dataclasses.replace(fix, extracted=spec_extraction(font, res))
 
@@ -192,6 +208,7 @@ def _decide(res: Resolution, source: str, replace_conflicts: bool, degenerate: b
                                                              "spec", "no other method gives text")
         if degenerate or unusable(before):
             return CodeFix(res.code, REPLACE, before, alt.unicode, alt.method, step_confidence(alt), _why(alt))
+        assert alt.unicode is not None  # unusable(None) is true
         if same_text(before, alt.unicode):
             return kept
         if replace_conflicts:
@@ -235,6 +252,7 @@ def plan_font(font: Font, names: Iterable[str], resolutions: Iterable[Resolution
     dropped = tuple(sorted(code for code in old if code not in mapping))
     for c in codes:
         if c.action in (ADD, REPLACE):
+            assert c.after is not None  # an added or replaced entry has text
             mapping[c.code] = c.after
     fix = FontFix(font, tuple(sorted(set(names))), fixable, codes, space, mapping, dropped)
     outside = [c.code for c in fix.changed if not in_codespace(c.code, space)]

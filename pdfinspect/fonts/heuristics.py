@@ -39,8 +39,8 @@ class Heuristic:
 
 
 TEX_GLYPH_LIST = Heuristic(
-    "TeXGlyphList", "glyph names of TeX fonts outside the AGL (lcdf-typetools texglyphlist.txt, the "
-    "list pdfTeX's glyphtounicode.tex is made from); cmex size variants reduced to their symbol; "
+    "TeXGlyphList", "glyph names of TeX fonts outside the AGL (the Computer Modern, AMS and cmex names, "
+    "as pdfTeX's glyphtounicode.tex reads them); cmex size variants reduced to their symbol; "
     "Delta/Omega/mu read as Greek in TeX fonts", ("MuPDF", "pypdf (cmex names)", "pdfTeX (writing ToUnicode)"))
 NUMERIC_GLYPH_NAME = Heuristic(
     "NumericGlyphName", "a glyph name that is a number in disguise (a86, g3A, C65, cid00042, 65, "
@@ -89,8 +89,8 @@ def mac_glyph_name(gid: int) -> str | None:
 
 # -- TeX glyph names -----------------------------------------------------------------------------
 _DATA = Path(__file__).resolve().parent / "data"
-# AGL names TeX fonts use for another character (texglyphlist.txt's second alternative for
-# Delta and Omega; cmmi's mu is the Greek letter, the AGL's is MICRO SIGN).
+# AGL names TeX fonts use for another character (cmr's Delta and Omega are the Greek letters,
+# the AGL's are INCREMENT and OHM SIGN; cmmi's mu is the Greek letter, the AGL's is MICRO SIGN).
 TEX_GREEK = {"Delta": "\u0394", "Omega": "\u03a9", "mu": "\u03bc"}
 # Computer Modern, Latin Modern, AMS, Euler, tx/px fonts: CMR10, cmmi7, LMRoman10-Regular, MSBM10…
 _TEX_FONT = re.compile(r"(?:(?:cm|lm|eu|ms|rtx|rpx|tx|px)[a-z]*\d+[a-z]*|lm(?:roman|math|sans|mono)\S*|"
@@ -101,7 +101,7 @@ _TEX_SIZE = re.compile(r"(.+?)(?:bigg|Bigg|big|Big|display|text)")
 
 @lru_cache(maxsize=1)
 def _tex_table() -> dict:
-    with open(_DATA / "texglyphlist.json", encoding="utf-8") as f:
+    with open(_DATA / "texglyphs.json", encoding="utf-8") as f:  # made by tools/make_tex_glyphs.py
         return json.load(f)
 
 
@@ -114,7 +114,7 @@ def tex_glyph(name: str) -> tuple[str, str] | None:
     """(text, how) for a TeX glyph name the AGL lacks, or None."""
     names = _tex_table()["names"]
     if name in names:
-        return names[name], "texglyphlist.txt"
+        return names[name], "TeX glyph names"
     m = _TEX_SIZE.fullmatch(name)
     if m is None:
         return None

@@ -18,7 +18,10 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from ..core.objects import Ref
+from ..spec.codes import Registry
 from .agl import is_meaningless
+from .codes import (AGL_NO_MAPPING, AGL_TEX_AMBIGUITY, CONTROL_CHARACTER, MAPPING_CONTRADICTS_SHAPE, PRIVATE_USE,
+                    REPLACEMENT_CHARACTER)
 from .font import Font
 from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, GUESS, HEURISTIC, NO_CONFIDENCE, NUMERIC_GLYPH_NAME,
                          is_lead_byte, legacy_cjk_codec)
@@ -63,6 +66,14 @@ REASON_DOCS: dict[str, str] = {
     "unresolved": "codes that resolve to nothing by any method or heuristic",
 }
 REASON_IDS: tuple[str, ...] = tuple(REASON_DOCS)
+_REASON_CLAUSES = {"no_tounicode": "9.10.2", "tounicode_incomplete": "9.10.3", "tounicode_conflict": "9.10.2",
+                   "tounicode_degenerate": "9.10.3", "tounicode_multibyte_on_simple_font": "9.10.3",
+                   "identity_cid_no_tounicode": "9.10.2", "font_program_unreadable": "9.9", "font_missing": "9.3.1"}
+REASONS = Registry("reason", "Font reasons",
+                   "Why a font's text extracts badly: the `reasons[].id` of `fonts --json`, audit records and the "
+                   "app's font panel (`detail` says the same for people).")
+for _rid, _doc in REASON_DOCS.items():
+    REASONS.add(_rid, _doc, _REASON_CLAUSES.get(_rid))
 
 
 @dataclass(frozen=True)
@@ -172,11 +183,12 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
                          + (f"{len(read)} read as codes by the NumericGlyphName heuristic" if read else
                             "none read as codes (the numbers are glyph indices, not codes)")))
     unknown = _codes(resolutions, lambda r: r.code not in numeric and any(
-        s.method in (ENCODING, FONT_PROGRAM) and s.result == MISS and s.detail.startswith("AGL:") for s in r.path))
+        s.method in (ENCODING, FONT_PROGRAM) and s.code == AGL_NO_MAPPING for s in r.path))
     found.append(out("unknown_glyph_names", unknown,
                      f"{len(unknown)} glyph names no AGL rule maps (/{_first_name(resolutions, unknown)}…): "
                      + _how_found([r for r in resolutions if r.code in set(unknown)])))
-    if font.is_type0 and font.tounicode is None and font.encoding_desc.startswith("Identity"):
+    if font.is_type0 and font.cid_font is not None and font.tounicode is None \
+            and font.encoding_desc.startswith("Identity"):
         found.append(out("identity_cid_no_tounicode", every,
                          f"{font.encoding_desc} with no ToUnicode, {font.cid_font.registry}-{font.cid_font.ordering} "
                          f"CIDs: " + _how_found(resolutions)))
@@ -186,20 +198,21 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
     if program is not None and any(d.code == "font-program-unreadable" for d in program.diagnostics) \
             and not (program.glyph_names or program.cmaps or program.builtin_encoding):
         found.append(out("font_program_unreadable", every, program.diagnostics[0].message))
-    found.append(out("pua_output", _codes(resolutions, lambda r: "private-use" in r.flags),
+    found.append(out("pua_output", _codes(resolutions, lambda r: r.has_flag(PRIVATE_USE)),
                      "text in a Private Use Area"))
     found.append(out("control_or_fffd_output",
-                     _codes(resolutions, lambda r: "control-character" in r.flags or "replacement-character" in r.flags),
+                     _codes(resolutions, lambda r: r.has_flag(CONTROL_CHARACTER)
+                            or r.has_flag(REPLACEMENT_CHARACTER)),
                      "text is a control character or U+FFFD"))
     found.append(out("mapping_contradicts_shape",
-                     _codes(resolutions, lambda r: any(f.startswith("mapping_contradicts_shape") for f in r.flags)),
+                     _codes(resolutions, lambda r: r.has_flag(MAPPING_CONTRADICTS_SHAPE)),
                      "the text given disagrees with what fonts drawing the same outline say it is"))
     codec = legacy_cjk_codec(font.base_font) if not font.is_type0 else None
     if codec:
         leads = _codes(resolutions, lambda r: bool(r.code) and is_lead_byte(codec, r.code[0]))
         found.append(out("legacy_cjk_bytes_in_simple_font", leads,
                          f"{font.base_font} names a CJK family: its bytes ≥ 0x81 read as {codec.upper()} double-byte text"))
-    greek = _codes(resolutions, lambda r: any("AGL/TeX ambiguity" in f for f in r.flags))
+    greek = _codes(resolutions, lambda r: r.has_flag(AGL_TEX_AMBIGUITY))
     found.append(out("agl_tex_ambiguity", greek, "AGL names TeX fonts use for Greek letters: the Greek letter is taken"))
     by_heuristic: dict[str, int] = {}
     for r in resolutions:

@@ -21,12 +21,12 @@ import gzip
 import hashlib
 import json
 import os
-import tempfile
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.atomic import write_bytes
 from ..core.objects import Dict, Name, Ref
 from . import plausibility as plaus
 from .shapes import Outline, ShapeError, glyph_order, program_outlines, type3_fingerprint
@@ -61,8 +61,10 @@ def _name(text: str) -> str:
 
 
 def letter_key(text: str) -> str:
-    """Texts that differ only by script read alike: 'LATIN CAPITAL LETTER A' and 'CYRILLIC CAPITAL
-    LETTER A' both give 'CAPITAL LETTER A'."""
+    """Texts that read alike: a ligature and its letters (ﬁ and fi, compared in NFKC), and letters
+    that differ only by script ('LATIN CAPITAL LETTER A' and 'CYRILLIC CAPITAL LETTER A' both give
+    'CAPITAL LETTER A')."""
+    text = unicodedata.normalize("NFKC", text)
     if len(text) != 1:
         return text
     name = unicodedata.name(text, "")
@@ -112,21 +114,12 @@ class ShapeTable:
                            for fp, texts in sorted(self.entries.items())}}
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the table atomically (a temporary file in the target's folder, then renamed)."""
+        """Write the table atomically (:func:`pdfinspect.core.atomic.write_bytes`)."""
         path = Path(path)
         data = json.dumps(self.to_json(), ensure_ascii=True, separators=(",", ":")).encode()
         if path.suffix == ".gz":
             data = gzip.compress(data, mtime=0)
-        fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        write_bytes(path, data)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "ShapeTable":

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import os
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
@@ -57,13 +56,6 @@ class PageDiff:
 def spec_text(r: GlyphRecord) -> str:
     """The glyph's text from an extractor that follows 9.10.2 alone (ActualText wins)."""
     return r.unicode if r.method == ACTUAL_TEXT else spec_extraction(r.step.font, r.resolution)
-
-
-def same_file(a: str, b: str) -> bool:
-    """Whether path ``b`` names file ``a`` (through links and relative parts too)."""
-    if os.path.exists(a) and os.path.exists(b):
-        return os.path.samefile(a, b)
-    return os.path.realpath(a) == os.path.realpath(b)
 
 
 def _records(doc: Document, pages: list[int] | None, shapes=None):

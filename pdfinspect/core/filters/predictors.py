@@ -12,6 +12,7 @@ unknown PNG row type stops decoding at that row.
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
 from itertools import accumulate
 
 from pdfinspect.core.filters.base import Decoded, int_param, join
@@ -28,7 +29,8 @@ def _sub(row: bytes, bpp: int) -> bytearray:
     """Undo differencing against the byte ``bpp`` to the left (PNG Sub, TIFF at 8 bpc)."""
     cur = bytearray(row)
     for k in range(min(bpp, len(row))):
-        cur[k::bpp] = bytes(accumulate(row[k::bpp], _add8))
+        sums: Iterator[int] = accumulate(row[k::bpp], _add8)
+        cur[k::bpp] = bytes(sums)
     return cur
 
 
@@ -72,6 +74,7 @@ def _png(data: bytes, colors: int, bpc: int, columns: int) -> Decoded:
     rowlen = (colors * bpc * columns + 7) // 8
     out = bytearray()
     prev = b""
+    cur: bytes | bytearray
     for row_no, i in enumerate(range(0, len(data), rowlen + 1)):
         kind, row = data[i], data[i + 1 : i + 1 + rowlen]
         prev = prev.ljust(len(row), b"\0")

@@ -59,7 +59,7 @@ class FontsScreen(ReportsFailures, Screen):
 
     @work(thread=True, exclusive=True, group="fonts", exit_on_error=False)
     def load(self) -> None:
-        doc = self.app.reopen()
+        doc = self.app.worker_doc()
         resolver = Resolver(doc)
         worker = get_current_worker()
 

@@ -94,7 +94,7 @@ class StructureScreen(ReportsFailures, Screen):
 
     @work(thread=True, exclusive=True, group="structure", exit_on_error=False)
     def load(self) -> None:
-        doc = self.app.reopen()
+        doc = self.app.worker_doc()
         tree = read_structure(doc)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self.loaded, doc, tree)
