@@ -198,8 +198,21 @@ def test_deep_nesting_is_bounded():
 
 
 def test_diagnostics_per_operation_are_capped():
-    (op,) = ops(b")" * 10_000 + b" q")
+    (op,) = ops(b"<zz> " * 10_000 + b" q")
     assert len(op.diagnostics) <= 51 and op.diagnostics[-1].code == "diagnostics-suppressed"
+
+
+def test_a_run_of_stray_delimiters_is_one_diagnostic():
+    (op,) = ops(b")" * 10_000 + b" q")
+    assert op.op == b"q" and codes(op) == ["stray-delimiter", "stray-delimiter"]
+    assert "9999 more stray" in op.diagnostics[1].message and op.diagnostics[1].offset == 1
+
+
+def test_nesting_too_deep_is_skipped_in_one_pass():
+    data = b"[" * 1_000_000 + b"1 0 0 1 0 0 cm"
+    result = ops(data)
+    assert result[-1].op == b"cm"
+    assert len([d for op in result for d in op.diagnostics]) < 100
 
 
 def _check_spans(data: bytes, result: list[Operation]) -> None:
@@ -346,3 +359,10 @@ def test_inline_images_are_the_bi_operations_and_a_bi_in_a_string_is_none():
     assert [op.start for op in found] == [data.index(b"BI /W 1"), data.index(b"BI /W 2")]
     assert found[0].operands[1] == b"\x80" and found[1].operands[1] == b"ab"
     assert found[0].operands[0]["W"] == 1 and data[found[0].start:found[0].end].endswith(b"EI")
+
+
+def test_huge_operands_are_bounded():
+    got = ops(b"BT /F1 " + b"9" * 5000 + b" Tf " + b"9" * 400 + b".5 0 Td ET")
+    tf, td = got[1], got[2]
+    assert tf.operands[1] == (1 << 63) - 1 and td.operands[0] == 3.403e38
+    assert "number-out-of-range" in codes(tf) and "number-out-of-range" in codes(td)

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Iterator
 
+from ..core.numbers import json_encoder
 from .records import FileResult
 from .schema import KINDS, SCHEMA_VERSION, arrow_schema, normalize
 
@@ -159,7 +160,8 @@ class ShardWriter:
 
     def _write(self, path: Path, kind: str, records: list[dict]) -> None:
         if self.fmt == "jsonl":
-            data = "".join(json.dumps(normalize(r, kind), ensure_ascii=True) + "\n" for r in records)
+            encode = json_encoder(ensure_ascii=True)
+            data = "".join(encode(normalize(r, kind)) + "\n" for r in records)
             self._atomic_write(path, data.encode("ascii"))
             return
         import pyarrow as pa

@@ -6,15 +6,15 @@
 """
 from __future__ import annotations
 
-import json
 import sys
 
 from ..content.interpreter import iter_steps
 from ..content.order import ORDERS, ordered_text
-from ..content.textlayout import GlyphRecord, page_text, step_records
+from ..content.textlayout import GlyphRecord, page_glyphs, page_text, step_records
 from .common import (add_common_options, dump_json, open_document, page_number, page_numbers, page_of, page_spec,
                      pages_or_label, progress)
 from ..core.diagnostics import PdfError, error
+from ..core.numbers import json_encoder
 from ..core.serialize import format_object
 from ..content.fontreports import font_reports
 from ..fonts.resolve import Resolver, format_unicode
@@ -22,6 +22,7 @@ from ..present.content import changes
 from ..present.fontreport import report_lines, report_record, report_title
 from ..present.glyphs import GlyphRow, gap_json, gap_text, page_glyph_facts, visibility_text
 from ..present.text import safe, safe_line
+from ..spec.extractors import NAMES as EXTRACTOR_NAMES
 
 _FLAT = 10 ** 9  # format_object width that keeps every value on one line
 
@@ -51,6 +52,10 @@ def register(subparsers) -> None:
                                 "order (tagged PDF); columns: column-aware, from the page geometry")
         if name == "glyphs":
             s.add_argument("--path", action="store_true", help="show each glyph's resolution path")
+        if name == "text":
+            s.add_argument("--as", dest="as_extractor", choices=EXTRACTOR_NAMES, metavar="NAME",
+                           help="the text extractor NAME would output, emulated from its rules (never "
+                                "run): " + ", ".join(EXTRACTOR_NAMES))
         if name in ("glyphs", "text"):
             s.add_argument("--guesses", action="store_true",
                            help="keep the text of heuristic results judged implausible (confidence 'guess'), "
@@ -104,7 +109,7 @@ STREAM_CHUNK = 256  # records per write: streamed, without a system call per rec
 def stream_json(records) -> None:
     """A JSON array on stdout written as ``records`` yields them (one record a line, ASCII,
     a few hundred records per write); the array is closed even when the records stop early."""
-    write, dumps = sys.stdout.write, json.JSONEncoder(ensure_ascii=True).encode
+    write, dumps = sys.stdout.write, json_encoder(ensure_ascii=True)
     chunk, sep = ["["], "\n"
     try:
         for rec in records:
@@ -267,14 +272,19 @@ def cmd_text(args, out) -> int:
         pages = (n, n)
     order = getattr(args, "order", "content")
 
-    def text_of(n: int, ref) -> str:
+    def one(n: int, ref) -> str:
+        if getattr(args, "as_extractor", None):
+            from ..extractors import emulate, page_frame
+
+            return emulate(args.as_extractor, list(page_glyphs(doc, ref, resolver)), page_frame(doc, ref)).text
         if order != "content":  # the page content alone, reordered (content/order.py)
             return ordered_text(doc, n, ref, order, resolver)
         return page_text(doc, ref, resolver, annots=annots)
+
     if pages is not None and pages[0] == pages[1]:
-        out.line(safe(text_of(pages[0], page_of(doc, pages[0]))).rstrip("\n"))
+        out.line(safe(one(pages[0], page_of(doc, pages[0]))).rstrip("\n"))
         return 0
     for n, ref in page_numbers(doc, pages):
-        sys.stdout.write(safe(text_of(n, ref)) + "\f")
+        sys.stdout.write(safe(one(n, ref)) + "\f")
         sys.stdout.flush()
     return 0

@@ -190,6 +190,7 @@ class _Run:
         self.tm: Matrix | None = None
         self.tlm: Matrix | None = None
         self.marked: tuple[MarkedContent, ...] = ()
+        self.bt_marked = 0  # len(marked) at the last BT
         self.font: Font | None = None
         self.index = 0
         self.forms: list[int] = []  # forms and glyph procedures being run, by object number
@@ -280,7 +281,7 @@ class _Run:
                bbox: Rect | None = None) -> Iterator[Step]:
         """Run a form, appearance stream or glyph procedure with its own state stack, clipped
         to its ``bbox`` (form space, 8.10.1)."""
-        saved = (self.gs, self.stack, self.tm, self.tlm, self.font, self.marked)
+        saved = (self.gs, self.stack, self.tm, self.tlm, self.font, self.marked, self.bt_marked)
         self.gs = replace(self.gs, ctm=ctm)
         if bbox is not None:
             x0, y0, x1, y1 = bbox
@@ -293,7 +294,7 @@ class _Run:
             yield from self.content(data, resources, depth, ref)
         finally:
             self.forms.pop()
-            self.gs, self.stack, self.tm, self.tlm, self.font, self.marked = saved
+            self.gs, self.stack, self.tm, self.tlm, self.font, self.marked, self.bt_marked = saved
 
     def run_charproc(self, proc, resources: Dict, depth: int) -> Iterator[Step]:
         """A Type3 glyph procedure that draws text, in the glyph's space (9.6.5)."""
@@ -686,11 +687,21 @@ def _BT(run, ops, res, diags):
     run.tm = run.tlm = IDENTITY
     run.text_object += 1
     run.adjust = 0.0
+    run.bt_marked = len(run.marked)
 
 
 def _ET(run, ops, res, diags):
     if run.tm is None:
         diags.append(warning("et-unbalanced", "ET without BT", clause="9.4.1"))
+    elif len(run.marked) > run.bt_marked:
+        # An ActualText span begun in this text object and left open (its EMC missing) ends
+        # here: it replaces the glyphs it was written for, not every word after it (14.6:
+        # marked content nests with text objects).
+        inner = run.marked[run.bt_marked:]
+        if any(m.actual_text is not None for m in inner):
+            run.marked = run.marked[:run.bt_marked] + tuple(m for m in inner if m.actual_text is None)
+            diags.append(warning("actualtext-unclosed", "a span with /ActualText begun in this text object "
+                                 "is still open at ET; ended here", clause="14.6"))
     run.tm = run.tlm = None
 
 

@@ -453,8 +453,15 @@ class Document:
                                            repair="used the index from the object stream header"))
                     obj = stm.member(idx) if idx is not None else None
                 if obj is None:
+                    # the xref's entry is unusable: the object the scan found at a real offset
+                    # stands in, as MuPDF's repair does
+                    found = self._scan_headers().get(num)
                     self.note(warning("objstm-member-missing", f"object {num} not found in object stream "
-                                       f"{entry.a}", ref=(num, 0), clause="7.5.7"))
+                                       f"{entry.a}", ref=(num, 0), clause="7.5.7",
+                                       repair=f"used '{num} {found[1]} obj' found at offset {found[0]} by scanning"
+                                       if found else None))
+                    if found is not None:
+                        obj = self._load_at(num, XrefEntry(IN_FILE, found[0], found[1]))
             if obj is not None:
                 for d in obj.diagnostics:
                     self.note(d)

@@ -83,6 +83,8 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
     AUTO_FOCUS = "#ops"
     BINDINGS = [
         Binding("n", "step(1)", "Step", id="step-forward", tooltip="Next operator"),
+        Binding("E", "extractors", "Extractors", show=False, id="stepper-extractors",
+                tooltip="What the real text extractors output for this page, against their emulation"),
         Binding("N", "step(-1)", "Back", id="step-back", tooltip="Previous operator"),
         Binding("t", "text(1)", "Next text", id="next-text", tooltip="Next text-showing operator"),
         Binding("T", "text(-1)", "Prev text", show=False, id="previous-text",
@@ -353,6 +355,10 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         panel.update(Content("\n").join(lines[max(0, last - height + 1):last + 1]), layout=False)
 
     # -- actions ---------------------------------------------------------------------
+    def action_extractors(self) -> None:
+        if self.page is not None:
+            self.app.open_extractors(self.page)
+
     def action_step(self, delta: int) -> None:
         self.ops.cursor += delta
 
