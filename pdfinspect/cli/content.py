@@ -6,6 +6,7 @@
 """
 from __future__ import annotations
 
+import json
 import sys
 
 from ..content.interpreter import iter_steps
