@@ -33,6 +33,8 @@ SHOTS = [
     ("glyphs-80x24", "kappa.pdf", None, ["y"]),
     ("browser-80x24", "kappa.pdf", 4, []),
     ("revisions-80x24", "incremental.pdf", None, ["v"]),
+    ("fonts", "cid-identity.pdf", None, ["F"]),
+    ("fonts-80x24", "kappa.pdf", None, ["F"]),
     ("preview", "content.pdf", None, ["ctrl+p", *"step 1", "enter", "t", "t", "i"]),
     ("preview-zoom", "content.pdf", None, ["ctrl+p", *"step 1", "enter", "t", "t", "i", "Z"]),
 ]

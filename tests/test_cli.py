@@ -217,6 +217,26 @@ def test_refs_prints_each_referrer_as_the_scan_finds_it():
         "refs", sample("pages.pdf"), 2).stdout.splitlines()[1:]]
 
 
+def test_xref_check_states_a_uniform_shift():
+    out = run("xref", sample("damaged-bad-offsets.pdf"), "--check").stdout
+    assert ("shifted by -7: all 5 wrong entries are off by the same amount, each object starting 7 bytes before "
+            "the offset its entry gives") in out
+    assert "shifted by" not in run("xref", sample("minimal.pdf"), "--check").stdout
+    out = run("xref", corpus_file("damaged-xref-offsets-shifted.pdf"), "--check").stdout
+    assert "shifted by 777" in out and "and startxref" in out
+
+
+def test_bytes_dumps_the_file_at_an_offset():
+    f = sample("minimal.pdf")
+    data = f.read_bytes()
+    at = data.index(b"5 0 obj") + 2
+    out = run("bytes", f, hex(at), 16).stdout.splitlines()
+    assert out[0].startswith(f"% offset {at} ({at:#x}) is 2 bytes into object 5")
+    assert out[1].startswith(f"{at:08x}  30 20 6f 62 6a") and len(out) == 2
+    p = run("bytes", f, len(data) + 5, check=False)
+    assert p.returncode == 1 and "past the end of the file" in p.stderr and "Traceback" not in p.stderr
+
+
 def test_check_quiet_prints_only_the_verdict():
     p = run("check", "--quiet", sample("damaged-bad-offsets.pdf"), check=False)
     assert p.returncode == 3 and p.stdout.strip().splitlines() == ["no errors; 5 warning(s) found"], p.stdout

@@ -141,6 +141,18 @@ def test_text_composes_ot1_accents_drawn_over_letters(capsys, name):
     assert "\u00a8o" in chars and "ö" not in chars
 
 
+def test_ops_shows_the_text_each_operator_draws(capsys):
+    f = corpus_file("platex-dvipdfmx-ja-ipa-cidtype2.pdf")
+    _, lines = _run(capsys, "ops", f)
+    assert any(ln.split("%")[0].rstrip().endswith("TJ") and 'text "雨ニモマケズ"' in ln for ln in lines)
+    stdout, _ = _run(capsys, "ops", f, "--json")
+    records = json.loads(stdout)
+    tj = next(r for r in records if r["op"] == "TJ")
+    assert tj["text"] == "雨ニモマケズ" and "6 glyphs" in tj["changes"]
+    assert tj["state"]["font"] == "F1" and tj["state"]["size"] > 0 and len(tj["state"]["ctm"]) == 6
+    assert all(r["text"] is None for r in records if r["op"] != "TJ" and r["op"] != "Tj")
+
+
 PDFJS = corpus_file.__globals__["ROOT"].parent / "shared" / "corpus-pdfjs"
 
 

@@ -247,7 +247,8 @@ def test_glyph_inspector_and_fonts_command_give_the_same_reasons(name):
     ("p 3", GoTo(goto.PAGE, 3)), ("page3", GoTo(goto.PAGE, 3)),
     ("fonts of page 2", GoTo(goto.FONTS, 2)), ("s 4", GoTo(goto.STEP, 4)),
     ("step through page 4", GoTo(goto.STEP, 4)), ("glyphs of page 5", GoTo(goto.GLYPHS, 5)),
-    ("gl 5", GoTo(goto.GLYPHS, 5)),
+    ("gl 5", GoTo(goto.GLYPHS, 5)), ("@336", GoTo(goto.OFFSET, 336)), ("@0x150", GoTo(goto.OFFSET, 336)),
+    ("offset 336", GoTo(goto.OFFSET, 336)), ("p 03", GoTo(goto.PAGE, 3)),
     ("twelve", None), ("12 x", None), ("p", None), ("", None),
 ])
 def test_parse_goto(text, target):

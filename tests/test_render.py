@@ -323,3 +323,27 @@ def test_a_few_bytes_claiming_a_huge_inline_image_are_refused_not_padded():
         inline_picture(doc, params, b"\x00" * 12, 1 << 20)
     small = inline_picture(doc, Dict({"W": 4, "H": 1, "BPC": 8, "CS": Name("G")}), b"\x00\x80", 1 << 20)
     assert small.size == (4, 1) and small.getpixel((3, 0)) == 255  # a short small image is padded
+
+
+def test_render_op_boxes_are_labelled_with_operator_numbers(tmp_path):
+    from pdfinspect.render.boxes import OPERATOR
+
+    f = sample("content.pdf")
+    out = tmp_path / "ops.png"
+    assert "op boxes" in run("render", f, "-o", out, "--boxes", "op", "--scale", 2).stdout
+    ops = [r for r in json.loads(run("ops", f, "--json").stdout) if r["text"]]
+    glyphs = json.loads(run("glyphs", f, "--json").stdout)
+    first = ops[0]["index"]
+    x0 = min(g["bbox"][0] for g in glyphs if g["op"] == first)
+    y1 = max(g["bbox"][3] for g in glyphs if g["op"] == first)
+    doc = Document.open(f)
+    top = float(doc.resolve(doc.resolve(doc.page_ref(1)).get("MediaBox"))[3])
+    px, py = round(x0 * 2), round((top - y1) * 2)
+    image = Image.open(out).convert("RGB")
+    def inked(image):  # the label's strokes (antialiased: blue-dominant) just above the box's top edge
+        return any(b > r + 60 for r, _, b in (image.getpixel((x, y)) for x in range(px, px + 12)
+                                              for y in range(max(py - 12, 0), py - 1)))
+    assert OPERATOR == (0, 120, 255) and inked(image)
+    plain = tmp_path / "plain.png"
+    run("render", f, "-o", plain, "--scale", 2)
+    assert not inked(Image.open(plain).convert("RGB"))

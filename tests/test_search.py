@@ -57,6 +57,30 @@ def test_text_queries_match_utf16_strings_and_lines_count_cr_lf_and_crlf():
     assert [line_at(b"a\rb\r\nc\nd", i) for i in (0, 2, 5, 7)] == [1, 2, 3, 4]
 
 
+def test_search_command_uses_the_same_engine():
+    import json
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    def run(*argv):
+        return subprocess.run([sys.executable, "-m", "pdfinspect", "search", *map(str, argv)], capture_output=True,
+                              text=True, cwd=ROOT)
+    f = sample("content.pdf")
+    (hit,) = json.loads(run(f, "wa ve", "--json").stdout)
+    doc = Document.open(f)
+    (expected,) = search_page_text(doc, 1, compile_text_query("wa ve", False))
+    assert (hit["page"], hit["op"], hit["offset"]) == (1, expected.step, expected.offset)
+    assert run(f, "wa ve").stdout.startswith("page    1  op ")
+    hits = json.loads(run(sample("minimal.pdf"), "hello, WORLD", "--objects", "--json").stdout)
+    assert [(h["ref"], h["where"], h["line"]) for h in hits] == [("4 0 R", "stream", 1)]
+    nothing = run(f, "no such words anywhere")
+    assert nothing.returncode == 1 and nothing.stdout == ""
+    bad = run(f, "(", "--regex")
+    assert bad.returncode == 1 and "bad regular expression" in bad.stderr
+
+
 def _ligature_page(tmp_path):
     """'oﬃce' (Helvetica's /ffi through /Differences) and 葛 followed by the variation selector
     U+E0100 (a ToUnicode of two code points) on one page."""

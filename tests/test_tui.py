@@ -5,10 +5,11 @@ import asyncio
 import gc
 import re
 import subprocess
+import sys
 import threading
 
 import pikepdf
-from conftest import corpus_file, press, run_command, sample, settle
+from conftest import ROOT, corpus_file, press, run_command, sample, settle
 
 from pdfinspect.core.document import Document
 from pdfinspect.tui import start_target
@@ -499,3 +500,30 @@ async def test_a_search_the_core_fails_on_says_so_instead_of_searching_forever(m
         status = str(app.screen.query_one("#search-status").render())
         assert "searching" not in status
         assert "error: RuntimeError: core bug [b]x[/b]" in status and "\x1b" not in status
+
+
+async def test_revisions_show_a_stream_diff_under_the_new_value(tmp_path):
+    """Content stream 4 changed in revision 1: its decoded data as a unified diff; in a fix
+    output, the font's new /ToUnicode diffed against the old one (as `pdfinspect diff`)."""
+    app = make_app(sample("incremental.pdf"))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "v", "left_square_bracket")
+        screen = app.screen
+        rows = [num for _, num, _ in screen.query_one("#changed-objects").rows]
+        await press(pilot, "tab", *["down"] * rows.index(4))
+        after = [c.plain for c, _, _ in screen.query_one("#after-view").items]
+        assert "% stream (content), decoded: 41 → 59 bytes" in after
+        assert "-BT /F1 24 Tf 72 720 Td (Revision 1) Tj ET" in after
+        assert "+BT /F1 24 Tf 72 720 Td (Revision 2: object 4 changed) Tj ET" in after
+    fixed = tmp_path / "fixed.pdf"
+    subprocess.run([sys.executable, "-m", "pdfinspect", "fix", str(sample("kappa.pdf")), "-o", str(fixed)],
+                   check=True, capture_output=True, cwd=ROOT)
+    app = make_app(fixed)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "v")
+        screen = app.screen
+        rows = [num for _, num, _ in screen.query_one("#changed-objects").rows]
+        await press(pilot, "tab", *["down"] * rows.index(5))
+        after = [c.plain for c, _, _ in screen.query_one("#after-view").items]
+        assert any(line.startswith("% /ToUnicode now 9 0 R instead of 7 0 R") for line in after)
+        assert "+<14> <03ba>" in after and "-1 beginbfchar" in after

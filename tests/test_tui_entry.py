@@ -94,3 +94,29 @@ async def test_escape_gives_up_on_the_password(tmp_path):
         await pilot.press("escape")
         await settle(pilot)
     assert app.return_value is None
+
+
+async def test_a_locked_file_opens_read_only_without_its_key(tmp_path):
+    """ctrl+o at the password prompt: the app browses what needs no key (the catalog, the page
+    tree, /Encrypt), says the file is locked, and an encrypted stream shows its decode error."""
+    from pdfinspect.tui.app import PdfInspectApp
+    from pdfinspect.tui.screens.browser import BrowserScreen
+
+    path = locked_pdf(tmp_path)
+    prompt = PasswordApp(path, encryption_facts(path), "no password")
+    async with prompt.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+    doc = prompt.return_value
+    assert isinstance(doc, Document) and doc.locked and prompt.password == ""
+    with pikepdf.open(path, password="secret") as pdf:
+        contents = pdf.pages[0].Contents.objgen[0]
+    app = PdfInspectApp(doc, "")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "locked" in app.sub_title
+        await press(pilot, "g", *str(contents), "enter")
+        assert isinstance(app.screen, BrowserScreen)
+        assert str(app.screen.query_one("#object-header").render()).startswith(f"{contents} 0 obj")
+        await press(pilot, "S", "F", "c")  # the views that need the key say what failed, none crashes
+        assert app.is_running

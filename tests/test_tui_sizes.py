@@ -601,9 +601,18 @@ def test_every_key_in_the_readme_is_bound_where_it_says_and_every_binding_is_in_
     from pdfinspect.tui.widgets.line_view import LineView
     from pdfinspect.tui.widgets.object_tree import ObjectTree
 
+    from pdfinspect.tui.password import PasswordApp
+    from pdfinspect.tui.screens.fonts import FontsScreen
+    from pdfinspect.tui.screens.structure import StructureScreen
+    from pdfinspect.tui.widgets.column_list import GlyphsPickList
+
     screens = {"overview": OverviewScreen, "browser": BrowserScreen, "revisions": RevisionsScreen,
-               "search": SearchScreen, "stepper": StepperScreen, "glyphs": GlyphScreen}
+               "search": SearchScreen, "stepper": StepperScreen, "glyphs": GlyphScreen, "fonts": FontsScreen,
+               "structure": StructureScreen}
     where = {name: bound_keys(cls.BINDINGS) for name, cls in screens.items()}
+    for name in ("fonts", "structure"):  # their lists' enter opens glyphs
+        where[name] |= bound_keys(GlyphsPickList.BINDINGS)
+    where["password prompt"] = bound_keys(PasswordApp.BINDINGS)
     where["everywhere"] = bound_keys(PdfInspectApp.BINDINGS, App.BINDINGS, Screen.BINDINGS) | {"ctrl+p"}
     where["lists"] = bound_keys(LineView.BINDINGS)
     where["browser tree"] = bound_keys(ObjectTree.BINDINGS)

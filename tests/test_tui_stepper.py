@@ -412,6 +412,32 @@ async def test_a_page_the_core_fails_on_says_so_instead_of_running_forever(monke
 
 
 @pytest.mark.asyncio
+async def test_breakpoints_on_a_font_resource_and_on_a_code():
+    app = PdfInspectApp(Document.open(sample("cid-identity.pdf")), "", None, ("stepper", 1))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot)
+        screen = app.screen
+        shows = [i for i, s in enumerate(screen.ops.steps) if s.glyphs]
+        f1, f2 = shows  # /F1 draws 日本語 ABC, /F2 Hi!😀ffi…
+        screen.ops.cursor = f2
+        await press(pilot, "M")
+        assert screen.ops.breakpoints == {"font:F2"} and "breakpoints: font /F2" in str(
+            screen.query_one("#stepper-header").render())
+        await press(pilot, "home", "c")
+        assert screen.ops.cursor == f2
+        await press(pilot, "M", "home", "c")  # off again
+        assert screen.ops.cursor == 0
+        code = screen.ops.steps[f1].glyphs[0].code
+        screen.ops.cursor = f1
+        await press(pilot, "B")
+        assert screen.ops.breakpoints == {"code:" + code.hex()} and "●" in screen.ops.build_line(f1).plain
+        await press(pilot, "home", "c")
+        assert screen.ops.cursor == f1
+        await press(pilot, "c")
+        assert screen.ops.cursor == f1  # no other operator draws that code
+
+
+@pytest.mark.asyncio
 async def test_glyph_inspector_visibility_filter_and_stepper_gap(tmp_path):
     # "A", then "B" with a TJ gap of 110, then "C" in render mode 3 (invisible): built with pikepdf
     pdf = pikepdf.new()

@@ -80,9 +80,42 @@ def open_document(args, allow_locked: bool = False) -> Document:
     return doc
 
 
-def page_of(doc: Document, n: int) -> Ref:
-    """Page ``n`` (1-based) of ``doc``, or the one-line error every page command gives."""
-    ref = doc.page_ref(n)
+def page_spec(text: str) -> int | str:
+    """An argparse type for ``-p``: a page number (``12``), a page label (``xiv``, ``A-3``) or
+    ``label:TEXT`` (a label even when it looks like a number); :func:`page_number` decides."""
+    return int(text) if text.isdigit() else text
+
+
+def page_number(doc: Document, spec: int | str) -> int:
+    """The physical page (1-based) that ``spec`` names. A number is the physical page when
+    the document has it (``-p 1503`` is the 1503rd page); any other text, or ``label:TEXT``,
+    is a page label (12.4.2) that must name exactly one page (``-p label:1503`` is the page
+    a viewer numbers 1503)."""
+    from ..core.pagelabels import page_labels, pages_labelled
+
+    count = doc.page_count()
+    if isinstance(spec, int) or spec.isdigit():
+        n = int(spec)
+        if 1 <= n <= count:
+            return n
+    label = spec[6:] if isinstance(spec, str) and spec.startswith("label:") else str(spec)
+    labels = page_labels(doc)
+    found = pages_labelled(labels, label) if labels else []
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        raise PdfError(error("page-label-ambiguous", f"page label {label!r} names pages "
+                                                     f"{', '.join(map(str, found[:10]))}: give the page number"))
+    if isinstance(spec, int) or spec.isdigit():
+        raise PdfError(error("page-missing", f"no page {spec} (the document has {count})"))
+    raise PdfError(error("page-missing", f"no page labelled {label!r}" + (
+        "" if labels else " (the document has no page labels)") + f"; the document has {count} pages"))
+
+
+def page_of(doc: Document, n: int | str) -> Ref:
+    """Page ``n`` (1-based, or a label: see :func:`page_number`) of ``doc``, or the one-line
+    error every page command gives."""
+    ref = doc.page_ref(page_number(doc, n))
     if ref is None:
         raise PdfError(error("page-missing", f"no page {n} (the document has {doc.page_count()})"))
     return ref
@@ -146,6 +179,17 @@ def pages_arg(text: str) -> tuple[int, int | None]:
     if a < 1 or (b is not None and b < a):
         raise argparse.ArgumentTypeError(f"not a page range: {text!r}")
     return a, b
+
+
+def pages_or_label(text: str) -> tuple[int, int | None] | str:
+    """``-p`` of ``text``: a page or range as :func:`pages_arg` reads it, else a page label
+    (``xiv``, ``A-3``, ``label:3``) that :func:`page_number` resolves."""
+    try:
+        return pages_arg(text)
+    except argparse.ArgumentTypeError:
+        if not text.strip():
+            raise
+        return text
 
 
 def page_numbers(doc: Document, pages: tuple[int, int | None] | None) -> Iterator[tuple[int, Ref]]:

@@ -6,17 +6,21 @@
 """
 from __future__ import annotations
 
+import json
 import sys
 
 from ..content.interpreter import iter_steps
-from ..content.textlayout import GlyphRecord, page_glyphs, page_text
-from .common import add_common_options, dump_json, open_document, page_numbers, page_of, pages_arg, progress
+from ..content.order import ORDERS, ordered_text
+from ..content.textlayout import GlyphRecord, page_glyphs, page_text, step_records
+from .common import (add_common_options, dump_json, open_document, page_number, page_numbers, page_of, page_spec,
+                     pages_or_label, progress)
 from ..core.diagnostics import PdfError, error
 from ..core.numbers import json_encoder
 from ..core.serialize import format_object
 from ..content.fontreports import font_reports
 from ..fonts.resolve import Resolver, format_unicode
 from ..present.content import changes
+from ..present.fontreport import report_lines, report_record, report_title
 from ..present.glyphs import GlyphRow, gap_json, gap_text, page_glyph_facts, visibility_text
 from ..present.text import safe, safe_line
 from ..spec.extractors import NAMES as EXTRACTOR_NAMES
@@ -34,15 +38,19 @@ def register(subparsers) -> None:
         s = subparsers.add_parser(name, help=helptext)
         s.add_argument("file")
         if name == "text":
-            s.add_argument("-p", "--page", type=pages_arg, default=None,
-                           help="page number or range (3, 3-7, 3-), 1-based (default: every page, each "
-                                "followed by a form feed as pdftotext does)")
+            s.add_argument("-p", "--page", type=pages_or_label, default=None,
+                           help="page number or range (3, 3-7, 3-), 1-based, or a page label (default: every "
+                                "page, each followed by a form feed as pdftotext does)")
         else:
-            s.add_argument("-p", "--page", type=int, default=None if name == "fonts" else 1,
-                           help="page number, 1-based" + (" (default: every page)" if name == "fonts" else
-                                                          " (default 1)"))
+            s.add_argument("-p", "--page", type=page_spec, default=None if name == "fonts" else 1,
+                           help="page number, 1-based, or page label" + (" (default: every page)" if name == "fonts"
+                                                                          else " (default 1)"))
         if name in ("ops", "glyphs", "fonts"):
             s.add_argument("--json", action="store_true", help="machine-readable records")
+        if name == "text":
+            s.add_argument("--order", choices=ORDERS, default="content",
+                           help="content: as the content stream draws; structure: the structure tree's "
+                                "order (tagged PDF); columns: column-aware, from the page geometry")
         if name == "glyphs":
             s.add_argument("--path", action="store_true", help="show each glyph's resolution path")
         if name == "text":
@@ -120,11 +128,18 @@ def stream_json(records) -> None:
 def cmd_ops(args, out) -> int:
     doc = open_document(args)
     steps = iter_steps(doc, page_of(doc, args.page), annots=args.annots)
+    text_of = _shown_text(Resolver(doc))
     if args.json:
-        stream_json({"index": s.index, "op": s.op, "operands": [_operand_json(v) for v in s.operands],
-                     "offset": s.span[0], "end": s.span[1], "depth": s.depth, "source": _ref(s.source),
-                     "annotation": _ref(s.annotation), "charproc": _ref(s.charproc),
-                     "diagnostics": [str(d) for d in s.diagnostics]} for s in steps)
+        def records():
+            prev = None
+            for s in steps:
+                yield {"index": s.index, "op": s.op, "operands": [_operand_json(v) for v in s.operands],
+                       "offset": s.span[0], "end": s.span[1], "depth": s.depth, "source": _ref(s.source),
+                       "annotation": _ref(s.annotation), "charproc": _ref(s.charproc),
+                       "diagnostics": [str(d) for d in s.diagnostics], "text": text_of(s),
+                       "changes": changes(prev, s), "state": _state_json(s)}
+                prev = s
+        stream_json(records())
         return 0
     prev = None
     for s in steps:
@@ -133,12 +148,36 @@ def cmd_ops(args, out) -> int:
         if len(operands) > 120:
             operands = operands[:117] + "…"
         text = f"{pad}{operands} {s.op}".rstrip() if operands else f"{pad}{s.op}"
-        note = "; ".join(changes(prev, s))
+        shown = text_of(s)
+        note = "; ".join(changes(prev, s) + ([f"text {json.dumps(shown, ensure_ascii=False)}"] if shown else []))
         out.line(f"{s.index:>6} @{s.span[0]:<7} " + safe_line(text) + (f"   % {safe_line(note)}" if note else ""))
         for d in s.diagnostics:
             out.line(f"{'':>15}{pad}! {safe_line(str(d))}")
         prev = s
     return 0
+
+
+def _shown_text(resolver: Resolver):
+    """A function giving the text a step shows (its glyphs resolved, /ActualText applied), or None."""
+    used: set[int] = set()
+    given: list = []  # keeps the ActualText sequences in ``used`` alive (see step_records)
+
+    def text(step) -> str | None:
+        if not step.glyphs:
+            return None
+        records = step_records(step, resolver, used, 0)
+        given.append(records[0].actual_text)
+        return "".join(r.unicode for r in records)
+    return text
+
+
+def _state_json(s) -> dict:
+    gs, ts = s.gstate, s.gstate.text
+    return {"ctm": list(gs.ctm), "tm": list(s.tm) if s.tm is not None else None, "font": ts.font_name,
+            "font_ref": _ref(ts.font_ref), "size": ts.size, "Tc": ts.char_spacing, "Tw": ts.word_spacing,
+            "Tz": ts.scale, "TL": ts.leading, "Ts": ts.rise, "Tr": ts.render,
+            "fill": [gs.fill_space, *gs.fill_color], "stroke": [gs.stroke_space, *gs.stroke_color],
+            "marked": [{"tag": m.tag, "mcid": m.mcid} for m in s.marked]}
 
 
 # -- glyphs --------------------------------------------------------------------------------------
@@ -206,53 +245,18 @@ def cmd_glyphs(args, out) -> int:
 # -- fonts ---------------------------------------------------------------------------------------
 def cmd_fonts(args, out) -> int:
     doc = open_document(args)
-    pages = [args.page] if args.page else None
-    if args.page:
-        page_of(doc, args.page)
+    pages = [page_number(doc, args.page)] if args.page else None
     resolver = resolver_for(args, doc)
-    records = []
     with progress("reading pages") as tick:  # the reports sum up every page: they come at the end
         reports = font_reports(doc, pages, resolver, annots=args.annots, progress=tick)
-    for rep in reports:
-        font = rep.font
-        prog = resolver.program(font) if font.embedded else None
-        rec = {"ref": _ref(rep.ref), "names": list(rep.names), "subtype": rep.subtype,
-               "base_font": rep.base_font, "missing": font.substitute_for is not None, "encoding": font.encoding_desc,
-               "tounicode": _ref(font.tounicode_ref) if font.tounicode else None,
-               "embedded": (f"/{font.program_key} {font.program_kind} {font.program_ref}"
-                            if font.embedded else None),
-               "descendant": (f"{font.cid_font.subtype} {font.cid_font.registry}-{font.cid_font.ordering}"
-                              if font.cid_font else None),
-               "pages": list(rep.pages), "codes": rep.codes, "methods": rep.methods,
-               "confidence": rep.confidence,
-               "conflicts": sum(1 for r in rep.resolutions if r.conflicts),
-               "reasons": [{"id": r.id, "codes": [c.hex() for c in r.codes], "detail": r.detail}
-                           for r in rep.reasons],
-               "diagnosis": rep.diagnosis,
-               "diagnostics": [str(d) for d in font.diagnostics + (prog.diagnostics if prog else ())]}
-        records.append(rec)
+    records = [report_record(rep, resolver) for rep in reports]
     if args.json:
         dump_json(records)
         return 0
     for rec in records:
-        where = "(not in the resources: a stand-in)" if rec["missing"] else rec["ref"] or "(direct)"
-        out.line(f"{where}  {'/'.join(safe_line(n) for n in rec['names'])}  "
-                 f"{safe_line(rec['subtype'])}  {safe_line(rec['base_font'])}")
-        out.line(f"    encoding:  {safe_line(rec['encoding'])}")
-        if rec["descendant"]:
-            out.line(f"    CIDFont:   {safe_line(rec['descendant'])}")
-        out.line(f"    ToUnicode: {rec['tounicode'] or 'none'}")
-        out.line(f"    program:   {safe_line(rec['embedded'] or 'not embedded')}")
-        methods = ", ".join(f"{m} {k}" for m, k in rec["methods"].items()) or "no glyphs drawn"
-        sure = ", ".join(f"{k} {c}" for c, k in rec["confidence"].items() if k)
-        out.line(f"    codes:     {rec['codes']} distinct — {methods}" + (f" ({sure})" if sure else "")
-                 + (f"; {rec['conflicts']} with conflicts" if rec["conflicts"] else ""))
-        for r in rec["reasons"]:
-            out.line(f"    reason:    {r['id']}: {safe_line(r['detail'])}")
-        if rec["diagnosis"]:
-            out.line(f"    diagnosis: {safe_line(rec['diagnosis'])}")
-        for d in rec["diagnostics"]:
-            out.line(f"    ! {safe_line(d)}")
+        out.line(report_title(rec))
+        for line in report_lines(rec):
+            out.line(line)
     return 0
 
 
@@ -264,18 +268,24 @@ def cmd_text(args, out) -> int:
     annots = getattr(args, "annots", True)
     resolver = resolver_for(args, doc)
     pages = args.page
+    if isinstance(pages, str):  # a page label: that page alone
+        n = page_number(doc, pages)
+        pages = (n, n)
+    order = getattr(args, "order", "content")
 
-    def one(ref) -> str:
+    def one(n: int, ref) -> str:
         if getattr(args, "as_extractor", None):
             from ..extractors import emulate, page_frame
 
             return emulate(args.as_extractor, list(page_glyphs(doc, ref, resolver)), page_frame(doc, ref)).text
+        if order != "content":  # the page content alone, reordered (content/order.py)
+            return ordered_text(doc, n, ref, order, resolver)
         return page_text(doc, ref, resolver, annots=annots)
 
     if pages is not None and pages[0] == pages[1]:
-        out.line(safe(one(page_of(doc, pages[0]))).rstrip("\n"))
+        out.line(safe(one(pages[0], page_of(doc, pages[0]))).rstrip("\n"))
         return 0
-    for _, ref in page_numbers(doc, pages):
-        sys.stdout.write(safe(one(ref)) + "\f")
+    for n, ref in page_numbers(doc, pages):
+        sys.stdout.write(safe(one(n, ref)) + "\f")
         sys.stdout.flush()
     return 0

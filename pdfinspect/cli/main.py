@@ -12,7 +12,7 @@ import sys
 
 from ..core.diagnostics import PdfError
 from .common import (EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, Output, add_common_options, err,
-                     non_negative, open_document, report_all_repairs)
+                     non_negative, open_document, pages_or_label, report_all_repairs)
 
 # Every command lives in a module of this package, imported only when one of its commands runs
 # (the content commands pull in the interpreter, fontTools, Pillow…). Each module has
@@ -20,12 +20,15 @@ from .common import (EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, Output, add_common_op
 # entry here.
 COMMAND_MODULES = {
     "show": "objects", "info": "objects", "trailer": "objects", "xref": "objects", "refs": "objects",
-    "pages": "objects", "objects": "objects",
+    "pages": "objects", "objects": "objects", "bytes": "objects",
     "ops": "content", "glyphs": "content", "fonts": "content", "text": "content",
     "audit": "audit",
     "render": "render", "extract": "render",
     "fix": "fix",
     "check": "check",
+    "structure": "structure",
+    "diff": "history",
+    "search": "search",
     "extractors": "extractors",
     "hidden": "hidden",
     "codes": "codes",
@@ -73,7 +76,7 @@ def build_open_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("-r", dest="num", type=int, help="print object N and exit (like hpdft -r N)")
     p.add_argument("--raw", action="store_true", help="with -r: the object's bytes as stored")
-    p.add_argument("-p", dest="text_page", type=int, metavar="N",
+    p.add_argument("-p", dest="text_page", type=pages_or_label, metavar="N",
                    help="print the text of page N and exit (like hpdft -p N)")
     p.add_argument("--object", type=int, help="open the app at object N")
     p.add_argument("--page", type=int, help="open the app at page N")

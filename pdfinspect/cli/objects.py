@@ -2,18 +2,19 @@
 ``objects``. They need the core and the inspection layer only."""
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..core.diagnostics import PdfError, error
 from ..core.objects import Dict, Name, Stream, type_name
 from ..core.parser import Parser
 from ..core.xref import FREE, IN_FILE
-from ..present.objects import object_header, object_lines, trailer_header
+from ..present.objects import object_at, object_header, object_lines, trailer_header
 from ..present.streams import LEXERS, StreamHeader, stream_kind
 from ..present.summary import document_summary
 from ..present.text import bytes_as_text, hexdump, looks_like_text, safe_line
-from .common import (EXIT_OK, EXIT_UNREADABLE, Output, add_common_options, err, non_negative, open_document,
-                     progress, report_repairs)
+from .common import (EXIT_OK, EXIT_UNREADABLE, Output, add_common_options, dump_json, err, non_negative,
+                     open_document, progress, report_repairs)
 
 
 def cmd_show(args, out: Output) -> int:
@@ -114,8 +115,42 @@ def cmd_xref(args, out: Output) -> int:
             out.line(f"  {num:>7} {flag} {e.describe()}{note}")
     if args.check:
         out.line(f"checked: {bad} wrong offset(s)")
+        from ..core.check import offset_shift
+
+        shift = offset_shift(doc)
+        if shift is not None:
+            where = "after" if shift.delta > 0 else "before"
+            out.line(f"shifted by {shift.delta}: all {shift.entries} wrong entries are off by the same amount, "
+                     f"each object starting {abs(shift.delta)} bytes {where} the offset its entry gives"
+                     + (" (and startxref too: its table is found only with the shift)" if shift.startxref else ""))
     report_repairs(doc)
     return EXIT_OK
+
+
+def cmd_bytes(args, out: Output) -> int:
+    doc = open_document(args, allow_locked=True)  # the bytes need no key
+    if args.offset >= doc.size:
+        err(f"offset {args.offset} is past the end of the file ({doc.size} bytes)")
+        return EXIT_UNREADABLE
+    data = bytes(doc.buf[args.offset:args.offset + args.length])
+    found = object_at(doc, args.offset)
+    if found is not None:
+        num, at = found
+        out.line(f"% offset {args.offset} ({args.offset:#x}) is {args.offset - at} bytes into object {num} "
+                 f"(its xref entry says it starts at {at})")
+    out.line(hexdump(data, start=args.offset))
+    return EXIT_OK
+
+
+def _offset(text: str) -> int:
+    """A byte offset, decimal or 0x-hexadecimal (diagnostics give decimal, hex dumps hex)."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an offset: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
 
 
 def cmd_refs(args, out: Output) -> int:
@@ -135,9 +170,18 @@ def cmd_refs(args, out: Output) -> int:
 
 
 def cmd_pages(args, out: Output) -> int:
+    from ..core.pagelabels import page_labels
+
     doc = open_document(args)
-    for i, ref in enumerate(doc.page_refs(), 1):
-        out.line(f"{i:>5}  {ref}")
+    refs = doc.page_refs()
+    labels = page_labels(doc) or [None] * len(refs)
+    if args.json:
+        dump_json([{"page": i, "label": label, "ref": str(ref)} for i, (ref, label) in enumerate(zip(refs, labels), 1)])
+        report_repairs(doc)
+        return EXIT_OK
+    width = max((len(safe_line(x)) for x in labels if x), default=0)
+    for i, (ref, label) in enumerate(zip(refs, labels), 1):
+        out.line(f"{i:>5}  " + (f"{safe_line(label or ''):<{width}}  " if width else "") + str(ref))
     report_repairs(doc)
     return EXIT_OK
 
@@ -175,11 +219,13 @@ def register(sub) -> None:
     add_common_options(s)
 
     for name, helptext in (("trailer", "show the trailer dictionary"),
-                           ("pages", "list pages: page number → page object")):
+                           ("pages", "list pages: page number, page label (/PageLabels) → page object")):
         s = sub.add_parser(name, help=helptext)
         s.add_argument("file")
         if name == "trailer":
             s.add_argument("--revision", type=int, help="trailer of revision K (0 = oldest)")
+        else:
+            s.add_argument("--json", action="store_true", help="[{page, label, ref}…]")
         add_common_options(s)
 
     s = sub.add_parser("info", help="version, producer, encryption, pages, revisions, repairs")
@@ -191,6 +237,12 @@ def register(sub) -> None:
     s = sub.add_parser("xref", help="every revision's cross-reference entries")
     s.add_argument("file")
     s.add_argument("--check", action="store_true", help="compare each offset with where the object starts")
+    add_common_options(s)
+
+    s = sub.add_parser("bytes", help="the file's bytes at an offset (a diagnostic's), as a hex dump")
+    s.add_argument("file")
+    s.add_argument("offset", type=_offset, help="byte offset in the file (decimal, or 0x… hexadecimal)")
+    s.add_argument("length", type=non_negative(), nargs="?", default=256, help="how many bytes (default 256)")
     add_common_options(s)
 
     s = sub.add_parser("refs", help="every object that refers to object N, with key paths")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import err, add_common_options, open_document, page_of
+from .common import err, add_common_options, open_document, page_number, page_of, page_spec
 from ..content.geometry import union
 from ..content.textlayout import page_glyphs
 from ..core.atomic import atomic_path
@@ -26,9 +26,9 @@ def register(subparsers) -> None:
     s = subparsers.add_parser("render", help="write page N as a PNG (pdfium), with glyph boxes drawn",
                               description="Render page N with pdfium and draw the glyph boxes our "
                                           "interpreter computes: --boxes all (every glyph), op (one box per "
-                                          "text-showing operator), font (every glyph, one colour per font).")
+                                          "text-showing operator, labelled with its number as ops prints it), font (every glyph, one colour per font).")
     s.add_argument("file")
-    s.add_argument("-p", "--page", type=int, default=1, help="page number, 1-based (default 1)")
+    s.add_argument("-p", "--page", type=page_spec, default=1, help="page number, 1-based, or page label (default 1)")
     s.add_argument("-o", "--output", required=True, help="PNG file to write")
     s.add_argument("--boxes", choices=BOX_KINDS, help="draw glyph boxes (default: none)")
     s.add_argument("--scale", type=float, default=2.0, help="pixels per point (default 2: 144 dpi)")
@@ -78,12 +78,22 @@ def box_layers(records, kind: str) -> list[tuple[tuple[int, int, int], list]]:
     return [(OPERATOR, quads)]
 
 
+def op_labels(records) -> list[tuple[float, float, str]]:
+    """For ``--boxes op``: each operator's number (as ``ops`` prints it) at its box's top-left."""
+    by_step: dict = {}
+    for r in records:
+        if r.bbox is not None:
+            by_step.setdefault(r.step.index, []).append(r.bbox.rect)
+    return [(x0, y1, str(index)) for index, rects in by_step.items() for x0, _, _, y1 in [union(rects)]]
+
+
 def cmd_render(args, out) -> int:
-    from ..render.boxes import draw_quads
+    from ..render.boxes import OPERATOR, draw_labels, draw_quads
     from ..render.page import RenderError, Renderer, View
 
     doc = open_document(args)
     ref = page_of(doc, args.page)
+    args.page = page_number(doc, args.page)
     if not 0 < args.scale <= 20:
         raise PdfError(error("scale-bad", f"--scale {args.scale} is not between 0 and 20"))
     target = guard(doc, args.output)
@@ -98,9 +108,12 @@ def cmd_render(args, out) -> int:
         renderer.close()
     count = 0
     if args.boxes:
-        for colour, quads in box_layers(page_glyphs(doc, ref), args.boxes):
+        records = list(page_glyphs(doc, ref))
+        for colour, quads in box_layers(records, args.boxes):
             draw_quads(image, view, quads, colour)
             count += len(quads)
+        if args.boxes == "op":
+            draw_labels(image, view, op_labels(records), OPERATOR)
     with atomic_path(target, [doc.path]) as tmp:
         image.save(tmp, "PNG")
     out.line(f"{safe_line(str(target))}: page {args.page}, {image.width}×{image.height} pixels"

@@ -786,7 +786,7 @@ def _BDC(run, ops, res, diags):
         mcid = m if is_integer(m) else None
         a = run.doc.resolve(props.get("ActualText"))
         actual = decode_text(a.value, diags) if isinstance(a, String) else None
-    run.marked += (MarkedContent(str(tag), name, mcid, actual),)
+    run.marked += (MarkedContent(str(tag), name, mcid, actual, depth=len(run.forms)),)
 
 
 def _EMC(run, ops, res, diags):

@@ -82,7 +82,8 @@ class MarkedContent:
     """One open marked-content sequence (14.6): ``BMC`` or ``BDC`` and its properties.
 
     ``actual_text`` is the decoded ``/ActualText`` (14.9.4), ``mcid`` the ``/MCID`` that
-    links the sequence to the structure tree (14.7.4.2).
+    links the sequence to the structure tree (14.7.4.2), ``depth`` the form nesting of the
+    stream holding the ``BDC`` (0: the page content), which the MCID belongs to.
     """
 
     tag: str
@@ -90,6 +91,7 @@ class MarkedContent:
     mcid: int | None = None
     actual_text: str | None = None
     offset: int = 0
+    depth: int = 0
 
 
 _T = TypeVar("_T")

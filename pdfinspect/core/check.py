@@ -3,12 +3,16 @@ decoded, lengths and offsets compared with the data, the page tree walked, the e
 read. The result is a :class:`CheckReport` that the CLI prints and the app can show."""
 from __future__ import annotations
 
+import bisect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from . import repair
 from .diagnostics import Diagnostic, Severity, warning
 from .objects import Stream, is_integer
+from .xref import IN_FILE, read_revisions
 
 if TYPE_CHECKING:
     from .document import Document
@@ -82,3 +86,54 @@ def check(doc: Document, progress: Callable[[int, int], object] | None = None) -
     return CheckReport(doc.version, encryption, pages, objects, streams, failed,
                        tuple(d for d in found if d.severity is Severity.ERROR),
                        tuple(d for d in found if d.severity is Severity.WARNING))
+
+
+@dataclass(frozen=True, slots=True)
+class Shift:
+    """Every wrong cross-reference offset is off by the same ``delta`` bytes (the object
+    starts ``delta`` bytes after where its entry says): ``entries`` wrong ones, and whether
+    ``startxref`` is shifted too (then the table was found only by applying the shift)."""
+
+    delta: int
+    entries: int
+    startxref: bool
+
+
+_XREF_KEYWORD = re.compile(rb"(?:^|[\r\n])xref[\s]")
+_XREF_STREAM = re.compile(rb"/Type\s*/XRef\b")
+
+
+def offset_shift(doc: Document) -> Shift | None:
+    """The uniform shift of the file's xref offsets (7.5.4), if there is one: bytes inserted
+    or removed before the objects by a broken transfer or editor. The tables read are checked
+    first; when ``startxref`` points at no table, each xref section found in the file is
+    tried at the distance from ``startxref`` and kept if it places every object right."""
+    deltas: list[int] = []
+    for r in doc.revisions:
+        if r.startxref < 0:
+            continue
+        for num, e in r.entries.items():
+            if e.kind == IN_FILE:
+                found = doc.scan_offset(num)
+                if found is not None and found != e.a:
+                    deltas.append(found - e.a)
+    if deltas:
+        return Shift(deltas[0], len(deltas), False) if len(set(deltas)) == 1 and len(deltas) > 1 else None
+    if doc.startxref is None or any(r.startxref >= 0 for r in doc.revisions):
+        return None
+    buf = doc.buf
+    headers = sorted(offset for offset, _ in repair.scan_headers(buf).values())
+    candidates = [m.start() + (buf[m.start()] in b"\r\n") for m in _XREF_KEYWORD.finditer(buf)]
+    for m in _XREF_STREAM.finditer(buf):
+        k = bisect.bisect_right(headers, m.start()) - 1
+        if k >= 0:
+            candidates.append(headers[k])
+    for at in sorted(set(candidates), reverse=True):  # the last section is the newest
+        delta = at - doc.startxref
+        if not delta:
+            continue
+        revisions, _ = read_revisions(buf, doc.startxref, delta)
+        placed = [(num, e.a) for r in revisions for num, e in r.entries.items() if e.kind == IN_FILE]
+        if placed and all(doc.scan_offset(num) == a for num, a in placed):
+            return Shift(delta, len(placed), True)
+    return None

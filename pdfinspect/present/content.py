@@ -101,3 +101,28 @@ def changes(prev: Step | None, step: Step) -> list[str]:
     if step.glyphs:
         out.append(f"{len(step.glyphs)} glyph{'s' if len(step.glyphs) != 1 else ''}")
     return out
+
+
+# Breakpoints of the stepper: an operator name ("Tj"), a font resource ("font:F27": any operator
+# showing glyphs with /F27) or a glyph code ("code:14": any operator drawing code <14>, hex).
+FONT_BREAK, CODE_BREAK = "font:", "code:"
+
+
+def breaks_at(breakpoints: set[str], step: Step) -> bool:
+    """Whether ``step`` stops a run to the next breakpoint."""
+    if step.op in breakpoints:
+        return True
+    if not step.glyphs:
+        return False
+    font = step.gstate.text.font_name
+    return (font is not None and FONT_BREAK + font in breakpoints) or \
+        any(CODE_BREAK + g.code.hex() in breakpoints for g in step.glyphs)
+
+
+def breakpoint_label(key: str) -> str:
+    """How a breakpoint is shown: ``Tj``, ``font /F27``, ``code <14>`` (terminal-safe)."""
+    if key.startswith(FONT_BREAK):
+        return f"font /{safe_line(key[len(FONT_BREAK):])}"
+    if key.startswith(CODE_BREAK):
+        return f"code <{key[len(CODE_BREAK):]}>"
+    return safe_line(key)

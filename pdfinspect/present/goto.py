@@ -6,13 +6,14 @@ command palette read the same words.
 ``f 3``, ``fonts of page 3``                       the font resources of page 3
 ``s 3``, ``step page 3``                           the content stepper on page 3
 ``gl 3``, ``glyphs of page 3``                     the glyph inspector on page 3
+``@336``, ``@0x150``, ``offset 336``               the file's bytes at offset 336 (a diagnostic's)
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-OBJECT, PAGE, FONTS, STEP, GLYPHS = "object", "page", "fonts", "step", "glyphs"
+OBJECT, PAGE, FONTS, STEP, GLYPHS, OFFSET = "object", "page", "fonts", "step", "glyphs", "offset"
 
 _PATTERNS = (
     (OBJECT, re.compile(r"(?:g|go\s*to|o|obj|object)?\s*(\d+)(?:\s+(\d+))?(?:\s+R)?", re.IGNORECASE)),
@@ -20,6 +21,7 @@ _PATTERNS = (
     (FONTS, re.compile(r"(?:f|fonts?)\s*(?:of\s+page\s*)?(\d+)", re.IGNORECASE)),
     (STEP, re.compile(r"(?:s|step)(?:\s+through)?\s*(?:page\s*)?(\d+)", re.IGNORECASE)),
     (GLYPHS, re.compile(r"(?:gl|glyphs?)\s*(?:of\s+)?(?:page\s*)?(\d+)", re.IGNORECASE)),
+    (OFFSET, re.compile(r"(?:@|offset\s*|bytes\s+at\s*)(0x[0-9a-f]+|\d+)", re.IGNORECASE)),
 )
 
 
@@ -36,7 +38,7 @@ class GoTo:
         if self.kind == OBJECT:
             return f"object {self.num}" + (f" {self.gen}" if self.gen is not None else "")
         return {PAGE: "page {}", FONTS: "fonts of page {}", STEP: "step through page {}",
-                GLYPHS: "glyphs of page {}"}[self.kind].format(self.num)
+                GLYPHS: "glyphs of page {}", OFFSET: "bytes at offset {}"}[self.kind].format(self.num)
 
 
 def parse_goto(text: str) -> GoTo | None:
@@ -46,5 +48,5 @@ def parse_goto(text: str) -> GoTo | None:
         m = pattern.fullmatch(text)
         if m is not None:
             gen = int(m[2]) if kind == OBJECT and m[2] else None
-            return GoTo(kind, int(m[1]), gen)
+            return GoTo(kind, int(m[1], 16) if m[1][:2].lower() == "0x" else int(m[1]), gen)
     return None

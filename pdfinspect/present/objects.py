@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number
 from ..core.serialize import format_name, format_object
 from ..core.textstrings import decode_text
+from ..core.xref import IN_FILE
 from .text import Parts, plain, safe_line
 
 MAX_LINES = 20_000
@@ -245,3 +246,13 @@ def object_lines(value, limit: int | None = MAX_LINES, width: int = 88) -> list[
     if limit is not None and len(out) >= limit:
         out.append(ObjectLine(f"% … truncated after {limit} lines", None, None))
     return out
+
+
+def object_at(doc, offset: int, revision: int | None = None) -> tuple[int, int] | None:
+    """(object number, its offset) of the object stored last before ``offset`` in the file
+    (by the cross-reference entries as of ``revision``): where a byte offset falls."""
+    best = None
+    for num, e in doc.xref(revision).items():
+        if e.kind == IN_FILE and e.a <= offset and (best is None or e.a > best[1]):
+            best = (num, e.a)
+    return best

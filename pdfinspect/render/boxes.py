@@ -1,7 +1,7 @@
 """Glyph and operator boxes drawn over a rendered picture (Pillow)."""
 from __future__ import annotations
 
-from PIL import ImageDraw
+from PIL import ImageDraw, ImageFont
 
 from .page import View
 
@@ -24,3 +24,17 @@ def draw_quads(image, view: View, quads, colour, width: int = 1) -> None:
             draw.point((round(xs[0]), round(ys[0])), fill=colour)
             continue
         draw.line([(round(x), round(y)) for x, y in points + points[:1]], fill=colour, width=width)
+
+
+def draw_labels(image, view: View, labels, colour) -> None:
+    """Write each ``(x, y, text)`` label (page space: a box's top-left corner) just above
+    that point, on a white ground so it reads over the page (``render --boxes op`` numbers
+    the operators as ``ops`` and the stepper do)."""
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default()
+    for x, y, text in labels:
+        px, py = view.to_pixel(x, y)
+        left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
+        at = (round(px), max(round(py) - (bottom - top) - 2, 0))
+        draw.rectangle((at[0], at[1] + top, at[0] + right - left, at[1] + bottom), fill=(255, 255, 255))
+        draw.text(at, text, fill=colour, font=font)

@@ -9,9 +9,11 @@ Global keys (ids in brackets):
 | key | action |
 | --- | --- |
 | `q` | quit (`quit`) |
-| `g` | go to object N, `N G` or `p N` (`go-to`) |
+| `g` | go to object N, `N G`, `p N`, or `@OFFSET` for the file's bytes there (`go-to`) |
 | `o` / `b` / `v` / `/` | overview / browser / revisions / search (`show-overview` …) |
 | `c` / `y` | content stepper / glyph inspector of the page shown (`show-stepper`, `show-glyphs`) |
+| `F` | every font of the document with the `fonts` report (`show-fonts`) |
+| `S` | the structure tree of a tagged PDF (`show-structure`) |
 | `backspace`, `alt+left` / `alt+right` | back / forward (`back`, `forward`), also to the stepper and glyph inspector |
 | `?`, `f1` | help (`help`) |
 | `ctrl+p` | command palette |
@@ -35,6 +37,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from pdfinspect.core.document import BackRef, Document
 from pdfinspect.core.objects import Dict, Ref
+from pdfinspect.core.pagelabels import page_labels
 from pdfinspect.present import goto
 from pdfinspect.present.goto import GoTo, parse_goto
 from pdfinspect.present.text import safe_line
@@ -44,12 +47,16 @@ from .failures import Cancelled, append_log, failure_line, failure_report
 from .memory import building
 from .messages import ContentView, ObjectRequested, Target, object_ref
 from .screens.browser import BrowserScreen
+from .screens.bytes import BytesScreen
+from .screens.fonts import FontsScreen
+from .screens.structure import StructureScreen
 from .screens.help import HelpScreen
 from .screens.overview import OverviewScreen
 from .screens.revisions import RevisionsScreen
 from .screens.search import SearchScreen, hit_target
 from .screens.glyphs import GlyphScreen
 from .screens.stepper import StepperScreen
+from .widgets.column_list import GlyphsPickList
 from .widgets.goto_bar import GotoBar
 from .widgets.line_view import LineView
 
@@ -60,7 +67,8 @@ class PdfInspectApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "pdfinspect"
     MODES = {"overview": OverviewScreen, "browser": BrowserScreen, "revisions": RevisionsScreen,
-             "search": SearchScreen, "stepper": StepperScreen, "glyphs": GlyphScreen}
+             "search": SearchScreen, "stepper": StepperScreen, "glyphs": GlyphScreen, "fonts": FontsScreen,
+             "structure": StructureScreen}
     DEFAULT_MODE = "overview"
     COMMANDS = App.COMMANDS | {PdfCommands}
     BINDINGS = [
@@ -78,6 +86,10 @@ class PdfInspectApp(App):
                 tooltip="Step through the content of the page shown (page 1 at first)"),
         Binding("y", "content_view('glyphs')", "Glyphs", show=False, id="show-glyphs",
                 tooltip="Inspect the glyphs of the page shown (page 1 at first)"),
+        Binding("F", "switch_mode('fonts')", "Fonts", show=False, id="show-fonts",
+                tooltip="Every font of the document with its report (pdfinspect fonts); enter: its glyphs"),
+        Binding("S", "switch_mode('structure')", "Structure", show=False, id="show-structure",
+                tooltip="The structure tree of a tagged PDF (pdfinspect structure); enter: an element's glyphs"),
         Binding("backspace,alt+left", "back", "Back", id="back", tooltip="Back to the previous object"),
         Binding("alt+right", "forward", "Forward", show=False, id="forward", tooltip="Forward again"),
         Binding("question_mark,f1", "help", "Help", id="help", tooltip="List every key"),
@@ -111,7 +123,9 @@ class PdfInspectApp(App):
         self._loader_lock = threading.Lock()
         self.numbers: list[int] | None = None  # in-use object numbers, listed by a worker at start
         self.numbers_ready = Signal(self, "numbers-ready")
-        self.sub_title = Path(doc.path).name if doc.path else ""
+        self._labels: list[str | None] | None = None  # page labels, read when a page is first named
+        self.sub_title = (Path(doc.path).name if doc.path else "") + (
+            "  [locked: no key, strings and streams stay encrypted]" if doc.locked else "")
 
     def on_resize(self, event: events.Resize) -> None:
         """Classes the styles key on: -narrow under 120 columns, -short under 32 rows."""
@@ -240,6 +254,8 @@ class PdfInspectApp(App):
             self.goto_page(target.num)
         elif target.kind == goto.FONTS:
             self.goto_fonts(target.num)
+        elif target.kind == goto.OFFSET:
+            self.push_screen(BytesScreen(target.num))
         else:
             self.open_content_view("stepper" if target.kind == goto.STEP else "glyphs", target.num)
 
@@ -285,6 +301,16 @@ class PdfInspectApp(App):
             self.notify(f"no page {n} (the file has {self.doc.page_count()})", severity="error", markup=False)
         return ref
 
+    def page_name(self, n: int) -> str:
+        """``page 3``, or ``page 3 (iii)`` when the document labels its pages (12.4.2)."""
+        if self._labels is None:
+            try:
+                self._labels = page_labels(self.doc) or []
+            except Exception:  # a broken /PageLabels: numbers only
+                self._labels = []
+        label = self._labels[n - 1] if 0 < n <= len(self._labels) else None
+        return f"page {n}" + (f" ({safe_line(label)})" if label is not None and label != str(n) else "")
+
     def page_ref(self, n: int) -> Ref | None:
         try:
             return self.doc.page_ref(n)
@@ -327,7 +353,10 @@ class PdfInspectApp(App):
         groups = [("global", self.BINDINGS), ("overview", OverviewScreen.BINDINGS), ("browser", BrowserScreen.BINDINGS),
                   ("revisions", RevisionsScreen.BINDINGS), ("search", SearchScreen.BINDINGS),
                   ("lists", LineView.BINDINGS), ("tree", Tree.BINDINGS), ("go-to prompt", GotoBar.KEYS),
-                  ("stepper", StepperScreen.BINDINGS), ("glyph inspector", GlyphScreen.BINDINGS)]
+                  ("stepper", StepperScreen.BINDINGS), ("glyph inspector", GlyphScreen.BINDINGS),
+                  ("fonts", [*GlyphsPickList.BINDINGS, *FontsScreen.BINDINGS]),
+                  ("structure", [*GlyphsPickList.BINDINGS, *StructureScreen.BINDINGS]),
+                  ("bytes (g @OFFSET)", BytesScreen.BINDINGS)]
         here = type(self.screen).BINDINGS  # the keys of the screen help is asked on come first
         self.push_screen(HelpScreen(sorted(groups, key=lambda group: group[1] is not here)))
 

@@ -19,7 +19,8 @@ HITS = {goto.OBJECT: ("Go to {}", "Show the object in the browser"),
         goto.PAGE: ("Go to {}", "Show the page object"),
         goto.FONTS: ("{}", "Open the page's /Resources /Font dictionary"),
         goto.STEP: ("{}", "Operators one by one with the graphics and text state"),
-        goto.GLYPHS: ("{}", "Codes per font → Unicode, method, conflicts, resolution paths")}
+        goto.GLYPHS: ("{}", "Codes per font → Unicode, method, conflicts, resolution paths"),
+        goto.OFFSET: ("{}", "The file's bytes there as a hex dump, and the object they belong to")}
 
 
 class PdfCommands(Provider):

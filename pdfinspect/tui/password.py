@@ -2,7 +2,10 @@
 password given (ISO 32000-1 7.6.3): what is known about the encryption first, then the prompt.
 
 It is a small app of its own because the inspector needs an open :class:`Document`; it
-returns the document once a password opens it, or ``None`` when the user gives up.
+returns the document once a password opens it, or ``None`` when the user gives up. ``ctrl+o``
+opens the file without its key instead (read-only, ``Document.locked``): the trailer, the
+xref, ``/Encrypt`` and every object's structure can be browsed; strings and streams stay
+encrypted (a stream shows its decode error).
 """
 from __future__ import annotations
 
@@ -20,11 +23,14 @@ from pdfinspect.present.text import safe_line
 
 
 class PasswordApp(App[Document | None]):
-    """``enter`` tries the password typed, ``escape`` gives up."""
+    """``enter`` tries the password typed, ``ctrl+o`` opens without the key, ``escape`` gives up."""
 
     CSS_PATH = "app.tcss"
     TITLE = "pdfinspect"
-    BINDINGS = [Binding("escape", "give_up", "Cancel", id="cancel-password", tooltip="Quit without opening the file")]
+    BINDINGS = [Binding("escape", "give_up", "Cancel", id="cancel-password", tooltip="Quit without opening the file"),
+                Binding("ctrl+o", "open_locked", "Open locked", id="open-locked",
+                        tooltip="Browse without the key: xref, trailer, /Encrypt, objects; strings and "
+                                "streams stay encrypted")]
 
     def __init__(self, path: str | Path, facts: list[str], reason: str) -> None:
         super().__init__()
@@ -58,6 +64,14 @@ class PasswordApp(App[Document | None]):
         else:
             self.password = event.value
             self.exit(doc)
+
+    def action_open_locked(self) -> None:
+        try:
+            doc = Document.open(self.path, allow_locked=True)
+        except PdfError as e:
+            self.query_one("#password-status", Static).update(Text(safe_line(str(e)), style="red"))
+            return
+        self.exit(doc)
 
     def action_give_up(self) -> None:
         self.exit(None)

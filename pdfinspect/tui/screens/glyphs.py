@@ -178,7 +178,7 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         self.show_path(table.cursor)
         active = ", ".join(FILTERS[f][0] for f in sorted(self.filters)) or "none (u x f m toggle)"
         problems = [f"{safe_line(self.font_name(f))}: {safe_line(d)}" for f, d in self.diagnoses.items() if d]
-        header = Text.assemble((f"page {self.page}", "bold"),
+        header = Text.assemble((self.app.page_name(self.page), "bold"),
                                f"  {len(self.rows)} distinct codes in {len(self.diagnoses)} fonts, {len(rows)} shown  "
                                f"filters: {active}  glyphs: {self.visibility} (h; "
                                f"{sum(map(len, self.hidden_codes.values()))} hidden)")

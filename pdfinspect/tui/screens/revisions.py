@@ -2,7 +2,10 @@
 
 Left: the revisions, oldest first. Middle: the objects the selected revision wrote,
 marked ``+`` added, ``~`` changed, ``-`` freed, ``=`` written again unchanged. Right: the
-object under the cursor as of the previous revision beside its value in this one.
+object under the cursor as of the previous revision beside its value in this one; under a
+stream's new value, its decoded data as a unified diff against the previous revision (or a
+byte summary for binary data), and so for a stream a key now points at instead of another
+(``fix``'s new /ToUnicode), as ``pdfinspect diff`` prints them.
 
 Comparing revisions reads every cross-reference entry (126,639 in TeX Live's
 source3.pdf) and an object may be huge, so both run in workers on the app's loader
@@ -24,6 +27,7 @@ from textual.worker import Worker, get_current_worker
 from pdfinspect.core.document import RevisionChanges
 from pdfinspect.core.objects import Ref
 from pdfinspect.core.xref import XrefEntry
+from pdfinspect.present.history import object_diff
 from pdfinspect.present.text import safe_line
 
 from ..memory import building
@@ -83,6 +87,30 @@ def side(doc, ref: Ref, rev: int, k: int, width: int) -> tuple[Text, list[Item]]
         return Text(f"{'Before' if rev < k else 'After'}: {label} in revision {rev}"), object_items(value, width=width)
     except Exception as e:  # a broken object shows its error in place
         return Text(f"revision {rev}: error", style="red"), object_items(None, [f"% error: {safe_line(str(e))}"])
+
+
+DIFF_STYLES = (("+++", "bold"), ("---", "bold"), ("@@", "$text-muted"), ("+", "$text-success"),
+               ("-", "$text-error"))
+
+
+def stream_diff_items(doc, num: int, a: int, b: int) -> list[Item]:
+    """Object ``num``'s stream data (and any stream a key of it now points at instead of
+    another) as a unified diff from revision ``a`` to ``b``, one terminal-safe line each."""
+    try:
+        d = object_diff(doc, num, a, b)
+    except Exception as e:  # a broken stream says so in place
+        return [note(f"% stream diff: error: {safe_line(str(e))}")]
+    parts = [(f"% stream ({d.stream.kind}), decoded: {d.stream.before} → {d.stream.after} bytes", d.stream)
+             ] if d.stream is not None and not d.stream.same else []
+    parts += [(f"% /{r.key} now {r.after} instead of {r.before}: {r.stream.kind}, {r.stream.before} → "
+               f"{r.stream.after} bytes", r.stream) for r in d.replaced]
+    items: list[Item] = []
+    for title, diff in parts:
+        items.append(note(title))
+        for line in diff.lines:
+            style = next((s for prefix, s in DIFF_STYLES if line.startswith(prefix)), "")
+            items.append((Content(line).stylize(style) if style else Content(line), None, None))
+    return items
 
 
 class ChangeList(LineView):
@@ -211,8 +239,10 @@ class RevisionsScreen(ReportsFailures, Screen):
             if get_current_worker().is_cancelled:
                 return
             before, after = side(doc, ref, k - 1, k, width), side(doc, ref, k, k, width)
+            streams = stream_diff_items(doc, ref.num, k - 1, k) if k > 0 and ref != TRAILER_REF else []
         if k > 0:  # mark the lines the other side does not have (a line-wise diff)
             before, after = (before[0], lines_not_in(before[1], after[1])), (after[0], lines_not_in(after[1], before[1]))
+            after[1].extend(streams)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show_sides, token, before, after)
 

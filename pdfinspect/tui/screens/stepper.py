@@ -22,10 +22,12 @@ from textual.worker import Worker, get_current_worker
 from pdfinspect.content.gaps import glyph_layouts
 from pdfinspect.content.geometry import Geometry
 from pdfinspect.content.interpreter import Budget, Step, iter_steps, page_content
+from pdfinspect.content.structure import mcid_key
 from pdfinspect.content.textlayout import GlyphRecord, layout, step_records
 from pdfinspect.core.objects import Dict, Ref, Stream
+from pdfinspect.core.structtree import mcid_parents
 from pdfinspect.fonts.resolve import Resolver
-from pdfinspect.present.content import DIAGNOSTIC, state_rows
+from pdfinspect.present.content import CODE_BREAK, DIAGNOSTIC, FONT_BREAK, breakpoint_label, breaks_at, state_rows
 from pdfinspect.present.glyphs import gap_text
 from pdfinspect.present.text import Row, safe, safe_line
 
@@ -50,13 +52,19 @@ MARK = "reverse bold"  # the current operator's glyphs in the text drawn so far
 SOURCE_LINES, SOURCE_BEFORE = 8, 3  # lines of source shown, at most this many before the operator's
 
 
-def state_text(step: Step, prev: Step | None = None, gap: str | None = None) -> Text:
+def state_text(step: Step, prev: Step | None = None, gap: str | None = None, owners: dict | None = None) -> Text:
     """The state panel: :func:`pdfinspect.present.content.state_rows`, labels in bold; what
     the operator changed, what went wrong and (``gap``, :func:`~pdfinspect.present.glyphs.gap_text`)
-    the gap before a text operator's first glyph come right under the step (80x24 shows six rows)."""
+    the gap before a text operator's first glyph come right under the step (80x24 shows six rows).
+    ``owners`` (MCID → structure element, from the /ParentTree) adds the element that owns
+    the operator's marked content."""
     first, *rest = state_rows(step, prev)
     if gap is not None:
         rest.append(Row("gap", gap.removeprefix("gap before: ")))
+    key = mcid_key(step) if owners else None
+    if key is not None and key[0] is None and key[1] in owners:
+        ref, kind = owners[key[1]]
+        rest.append(Row("element", f"/{safe_line(kind)} {ref.num} {ref.gen} R owns MCID {key[1]} (structure tree)"))
     out = Text()
     for row in [first, *sorted(rest, key=lambda r: not (r.role == DIAGNOSTIC or r.label in ("changed", "gap")))]:
         if row.role == DIAGNOSTIC:
@@ -83,6 +91,10 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
                 tooltip="Previous text-showing operator"),
         Binding("m", "breakpoint", "Breakpoint", id="toggle-breakpoint",
                 tooltip="Toggle a breakpoint on the current operator's name"),
+        Binding("M", "breakpoint('font')", "Font break", show=False, id="toggle-font-breakpoint",
+                tooltip="Toggle a breakpoint on the font resource the current operator shows glyphs with"),
+        Binding("B", "breakpoint('code')", "Code break", show=False, id="toggle-code-breakpoint",
+                tooltip="Toggle a breakpoint on the code of the selected glyph (in any font)"),
         Binding("c", "continue", "Continue", id="run-to-breakpoint", tooltip="Run to the next breakpoint"),
         Binding("home", "jump(0)", "First", show=False, id="first-operator", priority=True,
                 tooltip="First operator"),
@@ -111,6 +123,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         self.quiet_until = 0.0  # time.monotonic() until which the worker leaves the GIL to the UI
         self._shown: dict[str, object] = {}  # panel → what it shows: an unchanged panel is not redrawn
         self.selected = 0  # the glyph picked among the operator's (its path and its preview highlight)
+        self.owners: dict[int, tuple[Ref, str]] = {}  # MCID → structure element of the page (/ParentTree)
 
     def compose(self) -> ComposeResult:
         yield Static(id="stepper-header")
@@ -141,6 +154,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         self.page = n
         self.error = self.stopped = None
         self.records, self.first_record, self.sources = [], [], {}
+        self.owners = {}
         self._shown.clear()
         self.ops.clear_steps()
         if ref is None:
@@ -154,9 +168,9 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         count = len(self.ops.steps)
         status = "running…" if self.running else "failed" if self.error is not None else \
             "cut short" if self.stopped is not None else "done"
-        marks = ", ".join(sorted(self.ops.breakpoints)) or "none"
+        marks = ", ".join(breakpoint_label(b) for b in sorted(self.ops.breakpoints)) or "none"
         self.query_one("#stepper-header", Static).update(Text.assemble(
-            (f"page {self.page}", "bold"), f"  {count} operators ({status})  glyphs {len(self.records)}  "
+            (self.app.page_name(self.page), "bold"), f"  {count} operators ({status})  glyphs {len(self.records)}  "
             f"breakpoints: {safe_line(marks)}",
             (f"\n{safe_line(self.stopped)}" if self.stopped is not None else "", "yellow"),
             (f"\nerror: {safe_line(self.error)}" if self.error is not None else "", "red")))
@@ -182,6 +196,9 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         page = doc.resolve(ref)
         budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
         sources = {ref: page_content(doc, page, Budget(0, BUDGET_BYTES))[0]} if isinstance(page, Dict) else {}
+        owners = mcid_parents(doc, ref)
+        if owners and not worker.is_cancelled:
+            self.app.call_from_thread(setattr, self, "owners", owners)
         steps: list[Step] = []
         records: list[GlyphRecord] = []
         firsts: list[int] = []
@@ -259,7 +276,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         gap = None
         if step.glyphs and start < len(self.records):  # a text operator: the gap before its first glyph
             gap = gap_text(glyph_layouts(self.records[max(start - 1, 0):start + 1])[-1], line=False)
-        state = state_text(step, steps[i - 1] if i else None, gap)
+        state = state_text(step, steps[i - 1] if i else None, gap, self.owners)
         # fixed-size panels are updated without a layout pass; the state panel only when it grows or shrinks
         rows = state.plain.count("\n")
         self.query_one("#step-state", Static).update(state, layout=rows != self._state_rows)
@@ -356,7 +373,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             self.notify("no breakpoints: m sets one on the current operator's name", severity="warning")
             return
         marks = self.ops.breakpoints
-        self._seek(1, lambda s: s.op in marks, "no breakpoint ahead" + (" yet (still running)" if self.running else ""))
+        self._seek(1, lambda s: breaks_at(marks, s), "no breakpoint ahead" + (" yet (still running)" if self.running else ""))
 
     def _seek(self, direction: int, match, failure: str) -> None:
         steps, i = self.ops.steps, self.ops.cursor + direction
@@ -367,12 +384,24 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             i += direction
         self.notify(failure, severity="warning")
 
-    def action_breakpoint(self) -> None:
+    def action_breakpoint(self, kind: str = "op") -> None:
+        """``m``: on the operator's name; ``M``: on its font resource; ``B``: on the selected glyph's code."""
         if not self.ops.steps:
             return
-        op = self.ops.steps[self.ops.cursor].op
-        on = self.ops.toggle_breakpoint(op)
-        self.notify(f"breakpoint {'on' if on else 'off'}: {safe_line(op)}", markup=False)
+        step = self.ops.steps[self.ops.cursor]
+        if kind == "op":
+            key = step.op
+        elif not step.glyphs:
+            self.notify("this operator shows no glyphs: put the cursor on one that does", severity="warning")
+            return
+        elif kind == "font":
+            key = FONT_BREAK + (step.gstate.text.font_name or "")
+        else:
+            glyphs = self.shown_glyphs
+            glyph = glyphs[self.selected].glyph if 0 <= self.selected < len(glyphs) else step.glyphs[0]
+            key = CODE_BREAK + glyph.code.hex()
+        on = self.ops.toggle_breakpoint(key)
+        self.notify(f"breakpoint {'on' if on else 'off'}: {breakpoint_label(key)}", markup=False)
         self.update_header()
 
     def on_pick_list_picked(self, event: PickList.Picked) -> None:

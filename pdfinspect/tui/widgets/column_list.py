@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
+from textual.binding import Binding
 from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
@@ -57,6 +58,14 @@ class PickList(PanelList):
     def action_follow(self) -> None:
         if self.line_count:
             self.post_message(self.Picked(self, self.cursor))
+
+
+class GlyphsPickList(PickList):
+    """A PickList whose ``enter`` opens glyphs (the Fonts and Structure screens' lists): the
+    footer and the help say so."""
+
+    BINDINGS = [Binding("enter", "follow", "Glyphs", id="open-glyphs",
+                        tooltip="Open the glyph inspector on the page of the font or element under the cursor")]
 
 
 @dataclass(frozen=True, slots=True)

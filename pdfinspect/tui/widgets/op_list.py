@@ -10,6 +10,7 @@ from textual.content import Content
 
 from pdfinspect.content.interpreter import Step
 from pdfinspect.core.serialize import format_object
+from pdfinspect.present.content import breaks_at
 from pdfinspect.present.text import safe_line
 
 from .line_view import LineView
@@ -47,7 +48,8 @@ class OpList(LineView):
         self.refresh()
 
     def toggle_breakpoint(self, op: str) -> bool:
-        """Toggle a breakpoint on operator ``op``; True when it is now set."""
+        """Toggle a breakpoint (an operator name, or a font or code key of
+        :func:`~pdfinspect.present.content.breaks_at`); True when it is now set."""
         self.breakpoints ^= {op}
         self._lines.clear()
         self.refresh()
@@ -56,7 +58,7 @@ class OpList(LineView):
     def build_line(self, index: int) -> Content:
         """``index  op  operands``: the operator first, so a narrow list still shows it."""
         s = self.steps[index]
-        mark = ("●", "bold $text-error") if s.op in self.breakpoints else " "
+        mark = ("●", "bold $text-error") if breaks_at(self.breakpoints, s) else " "
         return Content.assemble((f"{s.index:>6}", "dim"), mark, "  " * s.depth,
                                 (f"{safe_line(s.op):<3}", "bold $text-accent" if s.glyphs else "bold"),
                                 ("!" if s.diagnostics else " ", "$text-error"),

@@ -1,0 +1,87 @@
+"""Page labels (ISO 32000-1 12.4.2): the numbers a viewer shows, from the catalog's /PageLabels.
+
+/PageLabels is a number tree from the first page index (0-based) of each range to a label
+dictionary: /S the numbering style (D decimal, R/r upper/lower roman, A/a upper/lower
+letters: A…Z, AA…ZZ, AAA…), /P a prefix, /St the value of the range's first page (default
+1). A range without /S has labels made of the prefix alone. Pages before the first range
+have no label (ISO 32000 requires a range at 0).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .diagnostics import warning
+from .numbertree import number_tree
+from .objects import Dict, Name, String, is_integer
+from .textstrings import decode_text
+
+if TYPE_CHECKING:
+    from .document import Document
+
+_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
+          (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
+MAX_ROMAN = 100_000  # bigger values are written in decimal (a damaged /St must not build megabytes)
+
+
+def roman(n: int) -> str:
+    if n <= 0 or n > MAX_ROMAN:
+        return str(n)
+    out = []
+    for value, digits in _ROMAN:
+        count, n = divmod(n, value)
+        out.append(digits * count)
+    return "".join(out)
+
+
+def letters(n: int) -> str:
+    """1 → a, 26 → z, 27 → aa, 52 → zz, 53 → aaa (12.4.2, Table 159)."""
+    if n <= 0:
+        return str(n)
+    return chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
+
+
+def format_label(style: str | None, prefix: str, value: int) -> str:
+    if style == "D":
+        number = str(value)
+    elif style in ("R", "r"):
+        number = roman(value) if style == "r" else roman(value).upper()
+    elif style in ("A", "a"):
+        number = letters(value) if style == "a" else letters(value).upper()
+    else:
+        number = ""
+    return prefix + number
+
+
+def page_labels(doc: Document) -> list[str | None] | None:
+    """The label of every page (index 0 = page 1; ``None`` before the first range), or
+    ``None`` when the document has no /PageLabels. Problems are noted on ``doc``."""
+    root = doc.catalog.get("PageLabels")
+    if root is None:
+        return None
+    ranges, diags = number_tree(doc, root, "/PageLabels")
+    for d in diags:
+        doc.note(d)
+    count = doc.page_count()
+    labels: list[str | None] = [None] * count
+    starts = sorted(k for k in ranges if 0 <= k < count)
+    for i, start in enumerate(starts):
+        spec = doc.resolve(ranges[start])
+        if not isinstance(spec, Dict):
+            doc.note(warning("pagelabel-invalid", f"/PageLabels entry for page index {start} is not a dictionary",
+                             clause="12.4.2"))
+            spec = Dict()
+        s = doc.resolve(spec.get("S"))
+        p = doc.resolve(spec.get("P"))
+        st = doc.resolve(spec.get("St"))
+        style = str(s) if isinstance(s, Name) else None
+        prefix = decode_text(p.value) if isinstance(p, String) else ""
+        first = st if is_integer(st) and st >= 1 else 1
+        end = starts[i + 1] if i + 1 < len(starts) else count
+        for index in range(start, end):
+            labels[index] = format_label(style, prefix, first + index - start)
+    return labels
+
+
+def pages_labelled(labels: list[str | None], label: str) -> list[int]:
+    """The 1-based pages whose label is ``label``."""
+    return [n for n, text in enumerate(labels, 1) if text == label]

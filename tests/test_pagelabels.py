@@ -1,0 +1,93 @@
+"""Page labels (ISO 32000-1 12.4.2): ``pages`` lists them, ``-p`` accepts them."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from pdfinspect.core.document import Document
+from pdfinspect.core.pagelabels import letters, page_labels, roman
+
+pikepdf = pytest.importorskip("pikepdf")
+
+
+def _cli(*argv) -> subprocess.CompletedProcess:
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    return subprocess.run([sys.executable, "-m", "pdfinspect", *map(str, argv)], capture_output=True, text=True,
+                          env=env, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def labelled(tmp_path_factory):
+    """30 pages like a book: i–xxiii, then 1–4, then A-2… (a prefix and /St), each page
+    showing its physical number; the label "Z" is given to two pages (an ambiguous label)."""
+    path = tmp_path_factory.mktemp("labels") / "book.pdf"
+    pdf = pikepdf.Pdf.new()
+    font = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                                                BaseFont=pikepdf.Name.Helvetica))
+    for n in range(1, 33):
+        pdf.add_blank_page()
+        page = pdf.pages[-1]
+        page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+        page.Contents = pdf.make_stream(f"BT /F1 12 Tf 72 720 Td (physical {n}) Tj ET".encode())
+    D = pikepdf.Name.D
+    pdf.Root.PageLabels = pikepdf.Dictionary(Kids=pikepdf.Array([pdf.make_indirect(pikepdf.Dictionary(Nums=pikepdf.Array([
+        0, pikepdf.Dictionary(S=pikepdf.Name.r), 23, pikepdf.Dictionary(S=D),
+        27, pikepdf.Dictionary(S=D, P=pikepdf.String("A-"), St=2),
+        30, pikepdf.Dictionary(P=pikepdf.String("Z")), 31, pikepdf.Dictionary(P=pikepdf.String("Z"))])))]))
+    pdf.save(path)
+    return path
+
+
+def test_label_styles():
+    assert [roman(n) for n in (1, 4, 9, 14, 23, 1994)] == ["i", "iv", "ix", "xiv", "xxiii", "mcmxciv"]
+    assert [letters(n) for n in (1, 26, 27, 53)] == ["a", "z", "aa", "aaa"]
+
+
+def test_labels_of_every_page(labelled):
+    with Document.open(labelled) as doc:
+        labels = page_labels(doc)
+    assert labels[:3] == ["i", "ii", "iii"] and labels[22] == "xxiii"
+    assert labels[23:27] == ["1", "2", "3", "4"]
+    assert labels[27:30] == ["A-2", "A-3", "A-4"] and labels[30:] == ["Z", "Z"]
+
+
+def test_pages_lists_labels(labelled):
+    lines = _cli("pages", labelled).stdout.splitlines()
+    assert lines[13].split()[:2] == ["14", "xiv"] and lines[23].split()[:2] == ["24", "1"]
+    rec = json.loads(_cli("pages", labelled, "--json").stdout)
+    assert rec[28] == {"page": 29, "label": "A-3", "ref": rec[28]["ref"]}
+
+
+@pytest.mark.parametrize("spec, physical", [("xiv", 14), ("A-3", 29), ("3", 3), ("label:3", 26), ("label:xiv", 14)])
+def test_p_accepts_a_label(labelled, spec, physical):
+    r = _cli("text", labelled, "-p", spec)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == f"physical {physical}"
+
+
+def test_p_label_errors(labelled):
+    r = _cli("text", labelled, "-p", "Z")
+    assert r.returncode == 1 and "names pages 31, 32" in r.stderr
+    r = _cli("text", labelled, "-p", "nope")
+    assert r.returncode == 1 and "no page labelled 'nope'" in r.stderr
+    r = _cli("text", labelled, "-p", "99")
+    assert r.returncode == 1 and "no page 99" in r.stderr
+
+
+async def test_the_app_names_pages_by_number_and_label(labelled):
+    from conftest import press
+
+    from pdfinspect.tui.app import PdfInspectApp
+
+    app = PdfInspectApp(Document.open(labelled), "", None, ("stepper", 14))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot)
+        assert str(app.screen.query_one("#stepper-header").render()).startswith("page 14 (xiv)  ")
+        await press(pilot, "y")
+        assert str(app.screen.query_one("#glyphs-header").render()).startswith("page 14 (xiv)  ")
+    assert app.page_name(2) == "page 2 (ii)"
+    assert app.page_name(25) == "page 25 (2)"

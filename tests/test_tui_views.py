@@ -1,0 +1,116 @@
+"""Pilot tests of the Fonts and Structure screens at 80x24 and 120x40."""
+from __future__ import annotations
+
+import pytest
+from conftest import corpus_file, press, sample
+
+from pdfinspect.core.document import Document
+from pdfinspect.tui.app import PdfInspectApp
+from pdfinspect.tui.screens.fonts import FontsScreen
+from pdfinspect.tui.screens.glyphs import GlyphScreen
+
+SIZES = [(80, 24), (120, 40)]
+
+
+def drawn(widget) -> list[str]:
+    return [widget.render_line(y).text.rstrip() for y in range(widget.size.height)]
+
+
+def text_of(widget) -> str:
+    return str(widget.render())
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_fonts_screen_lists_every_font_and_opens_its_glyphs(size):
+    doc = Document.open(sample("cid-identity.pdf"))
+    app = PdfInspectApp(doc, "")
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "F")
+        screen = app.screen
+        assert isinstance(screen, FontsScreen)
+        assert [r["names"] for r in screen.records] == [["F1"], ["F2"]]
+        assert text_of(screen.query_one("#fonts-header")).startswith("2 fonts in 1 pages")
+        lines = [line for line in drawn(screen.query_one("#font-list")) if line.strip()]
+        assert len(lines) == 2 and "F1" in lines[0] and "Type0" in lines[0]
+        report = text_of(screen.query_one("#font-report"))
+        assert "encoding:" in report and "CIDFont:" in report and "pages:     1" in report
+        await press(pilot, "down")
+        assert "F2" in text_of(screen.query_one("#font-report")).splitlines()[0]
+        assert "ToUnicode: " in text_of(screen.query_one("#font-report"))
+        await press(pilot, "enter")
+        assert isinstance(app.screen, GlyphScreen) and app.screen.page == 1
+        await press(pilot, "F", "d")
+        assert app.current_mode == "browser"
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_structure_screen_walks_the_tree_and_opens_glyphs(size):
+    from pdfinspect.tui.screens.structure import StructureScreen
+
+    doc = Document.open(corpus_file("libreoffice-ru-el-ja-tagged-pdfa2b.pdf"))
+    app = PdfInspectApp(doc, "")
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "S")
+        screen = app.screen
+        assert isinstance(screen, StructureScreen)
+        assert text_of(screen.query_one("#structure-header")).startswith("StructTreeRoot 63 0 R: 23 elements, 0 problem")
+        tree = [line.strip() for line in drawn(screen.query_one("#structure-tree")) if line.strip()]
+        assert tree[0].startswith("Document") and tree[1].startswith("H1") and tree[2].startswith("Standard → P")
+        await press(pilot, "down")
+        facts = text_of(screen.query_one("#structure-element"))
+        assert "marked content: p1 MCID 0" in facts and "text: “Зимний вечер”" in facts
+        glyphs = [line for line in drawn(screen.query_one("#structure-glyphs")) if line.strip()]
+        assert len(glyphs) >= len("Зимний вечер") - 1 and "U+0417" in glyphs[0]
+        await press(pilot, "enter")
+        assert isinstance(app.screen, GlyphScreen) and app.screen.page == 1
+        await press(pilot, "S", "d")
+        assert app.current_mode == "browser"
+
+
+async def test_structure_screen_on_an_untagged_file():
+    from pdfinspect.tui.screens.structure import StructureScreen
+
+    app = PdfInspectApp(Document.open(sample("minimal.pdf")), "")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "S", "enter")
+        assert isinstance(app.screen, StructureScreen)
+        assert "not tagged" in text_of(app.screen.query_one("#structure-header"))
+
+
+async def test_the_stepper_names_the_structure_element_of_the_marked_content():
+    """From a glyph to the element that owns it: the stepper's state panel reads the page's
+    /ParentTree entry for the operator's MCID."""
+    from pdfinspect.core.structtree import read_structure
+    from pdfinspect.tui.screens.stepper import StepperScreen
+
+    path = corpus_file("libreoffice-ru-el-ja-tagged-pdfa2b.pdf")
+    doc = Document.open(path)
+    owner = {m.mcid: e for e in read_structure(doc).walk() for m in e.mcids}
+    app = PdfInspectApp(doc, "", None, ("stepper", 1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await press(pilot, "t")
+        screen = app.screen
+        assert isinstance(screen, StepperScreen)
+        step = screen.ops.steps[screen.ops.cursor]
+        mcid = next(m.mcid for m in reversed(step.marked) if m.mcid is not None)
+        element = owner[mcid]
+        state = text_of(screen.query_one("#step-state"))
+        assert f"element /{element.type} {element.ref} owns MCID {mcid}" in state
+
+
+async def test_go_to_an_offset_shows_the_bytes_and_opens_their_object():
+    from pdfinspect.tui.screens.browser import BrowserScreen
+    from pdfinspect.tui.screens.bytes import BytesScreen
+
+    path = sample("minimal.pdf")
+    at = path.read_bytes().index(b"5 0 obj") + 2
+    app = PdfInspectApp(Document.open(path), "")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "g", *f"@{at:#x}", "enter")
+        screen = app.screen
+        assert isinstance(screen, BytesScreen)
+        assert text_of(screen.query_one("#bytes-title")) == f"offset {at} ({at:#x}): 2 bytes into object 5 (enter opens it)"
+        assert text_of(screen.query_one("#bytes-dump")).startswith(f"{at:08x}  30 20 6f 62 6a")
+        await press(pilot, "enter")
+        assert isinstance(app.screen, BrowserScreen)
+        assert str(app.screen.query_one("#object-header").render()).startswith("5 0 obj")
