@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from ..core.budget import DEFAULT_LIMITS
+from ..core.diagnostics import warning
 from ..core.objects import Dict
 from ..fonts.font import Font, FontCache
 from ..fonts.reasons import FontReport, report
@@ -77,7 +79,10 @@ def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | N
         page = doc.resolve(ref) if ref is not None else None
         if not isinstance(page, Dict):
             continue
-        found = font_strings(doc, page_content(doc, page)[0], page_resources(doc, page), fonts)
+        budget = getattr(doc, "limits", DEFAULT_LIMITS).budget()
+        found = font_strings(doc, page_content(doc, page, budget)[0], page_resources(doc, page), fonts, budget)
+        if budget.stopped is not None:
+            doc.note(warning("budget-spent", f"page {n}: {budget.stopped}", ref=(ref.num, ref.gen)))
         if found is None:
             tally.steps(iter_steps(doc, ref, fonts, annots=annots), n)
             continue
