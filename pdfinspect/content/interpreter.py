@@ -127,7 +127,7 @@ def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budge
         data, diags = page_content(doc, page, budget)
         run.pending.extend(diags)
         yield from run.content(data, resources, 0, page_ref)
-    if annots and budget.stopped is None:
+    if annots and not budget.halted:
         yield from run.annotations(page, page_ref, resources)
     if own and budget.stopped is not None:
         spent = warning("budget-spent", f"page {page_ref}: {budget.stopped}", ref=(page_ref.num, page_ref.gen))
@@ -178,7 +178,7 @@ class _Run:
     def content(self, data: bytes, resources: Dict, depth: int, source: Ref | None) -> Iterator[Step]:
         budget = self.budget
         for operation in iter_operations(data):
-            if budget is not None and (budget.stopped is not None or self.index >= budget.operators):
+            if budget is not None and (budget.halted or self.index >= budget.operators):
                 budget.stop("operator", budget.operators, f"at offset {operation.start} of "
                             f"{'form ' + str(source) if depth else 'the page content'}")
                 return

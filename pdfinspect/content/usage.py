@@ -58,7 +58,7 @@ _SCAN = re.compile(
     + rb"|/(?P<do>[^" + _D + rb"]*)" + _END + _WS + rb"Do" + _END
     + rb"|/(?P<gs>[^" + _D + rb"]*)" + _END + _WS + rb"gs" + _END
     + rb"|(?P<q>[qQ])" + _END
-    + rb"|" + _QUIET + rb"(?:" + _WS + _QUIET + rb")*"
+    + rb"|" + _QUIET + rb"(?:" + _WS + _QUIET + rb"){0,1000}"  # bounded: the matcher's memory grows with a run
     + rb"|(?P<eos>\Z)"
     + rb"|(?P<other>[\s\S]))")
 _STRINGS = re.compile(rb"(?P<lit>" + _LIT + rb")|<(?P<hex>[^>]*)>")
@@ -87,7 +87,7 @@ class _Scan:
         self.doc = doc
         self.fonts = fonts
         self.budget = budget
-        self.matches = 0  # matches of _SCAN: Python's work, counted against the operator budget
+        self.matches = 0  # operators scanned (estimated), counted against the operator budget
         self.invoked = 0
         self.font: Font | None = None
         self.name = ""
@@ -112,8 +112,8 @@ class _Scan:
     def run(self, data: bytes, resources: Dict) -> None:
         budget = self.budget
         for m in _SCAN.finditer(data):
-            if budget is not None:
-                self.matches += 1
+            if budget is not None:  # a quiet run counts as the operators its bytes could hold
+                self.matches += 1 + (m.end() - m.start()) // 12
                 if self.matches > budget.operators:
                     budget.stop("operator", budget.operators, f"at offset {m.start()} of "
                                 f"{'form ' + str(self.forms[-1]) if self.forms else 'the page content'}")
@@ -167,8 +167,6 @@ class _Scan:
             res = self.doc.stream_data(obj, limit=budget.take_bytes())
             data = res.data
             budget.spend_bytes(len(data), res.error is not None, f"form {value}")
-            if budget.stopped is not None:
-                raise _Spent
         own = self.doc.resolve(stream.dict.get("Resources"))
         saved = self.font, self.name, self.stack
         self.stack = []

@@ -19,10 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 MIB = 1024 * 1024
-OPERATORS = 2_000_000  # per page run: ~10 s of interpretation
-CONTENT_BYTES = 256 * MIB  # per page run: decoded content of the page and what it draws
-INVOCATIONS = 50_000  # per page run: forms, appearance streams and glyph procedures run
-GLYPHS = 4_000_000  # per page run
+OPERATORS = 500_000  # per page run: 5–20 s of `ops` output on a busy machine
+CONTENT_BYTES = 128 * MIB  # per page run: decoded content of the page and what it draws
+INVOCATIONS = 20_000  # per page run: forms, appearance streams and glyph procedures run
+GLYPHS = 1_000_000  # per page run
 DECODED_BYTES = 2048 * MIB  # per Document (per command): every stream decoded, together
 
 
@@ -36,6 +36,7 @@ class Budget:
     invocations: int = INVOCATIONS
     glyphs: int = GLYPHS
     stopped: str | None = None
+    halted: bool = False  # the run must end (content bytes running out only cut the stream decoded)
     content_limit: int = 0  # content_bytes as it started, for the message
 
     def __post_init__(self) -> None:
@@ -49,12 +50,13 @@ class Budget:
         """``n`` bytes of ``what`` were decoded; ``cut``: its decoding stopped early."""
         self.content_bytes -= n
         if cut and self.content_bytes <= 0:
-            self.stop("decoded content byte", self.content_limit, f"decoding {what}")
+            self.stop("decoded content byte", self.content_limit, f"decoding {what}", halt=False)
 
-    def stop(self, what: str, limit: int, where: str) -> None:
-        """Record that ``what`` ran out (the first reason wins)."""
+    def stop(self, what: str, limit: int, where: str, halt: bool = True) -> None:
+        """Record that ``what`` ran out (the first reason wins); ``halt``: the run ends."""
         if self.stopped is None:
             self.stopped = spent(what, limit, where)
+        self.halted = self.halted or halt
 
 
 def spent(what: str, limit: int, where: str) -> str:
