@@ -113,3 +113,13 @@ def test_budget_multiplies_the_limits_on_the_command_line(tmp_path):
     assert p.returncode == 0 and "Traceback" not in p.stderr
     lines = [line for line in p.stderr.splitlines() if "budget" in line]
     assert len(lines) == 1 and "invocation budget (20)" in lines[0] and "--budget N" in lines[0]
+
+
+def test_a_bfrange_destination_longer_than_512_bytes_is_cut():
+    from pdfinspect.fonts.cmap import parse_cmap
+
+    cmap = parse_cmap(b"1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfrange <00> <FF> <"
+                      + b"0041" * 32000 + b"> endbfrange endcmap")
+    text, entry = cmap.lookup_unicode(b"\x02")
+    assert len(entry.dest) == 512 and text == "A" * 255 + "C"
+    assert "cmap-dest-too-long" in {d.code for d in cmap.diagnostics}
