@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import resource
+import stat
 import time
 from dataclasses import dataclass, field
 
@@ -54,7 +55,11 @@ class FileResult:
 
 
 def file_sha256(path: str) -> str | None:
+    """The file's SHA-256; ``None`` when it cannot be read or is not a regular file (a FIFO
+    would block the parent forever, a symlink to /dev/zero never end)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         h = hashlib.sha256()
         with open(path, "rb") as f:  # hashlib.file_digest needs Python 3.11
             for chunk in iter(lambda: f.read(1 << 20), b""):
