@@ -26,6 +26,7 @@ COMMAND_MODULES = {
     "render": "render", "extract": "render",
     "fix": "fix",
     "check": "check",
+    "signatures": "signatures",
 }
 COMMANDS = tuple(COMMAND_MODULES)
 

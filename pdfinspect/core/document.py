@@ -205,6 +205,7 @@ class Document:
 
     def __setstate__(self, state) -> None:
         self.__dict__.update(state)
+        assert self.path is not None  # __getstate__ refuses a Document without one
         self.buf = _read(self.path)[0]
         self._owns_buf = True
         self._init_caches()
@@ -239,7 +240,7 @@ class Document:
                                offset=0, clause="7.5.2"))
         eof = buf.rfind(b"%%EOF")
         if eof >= 0:  # what follows, judged without copying it (it may be gigabytes)
-            start = _EOLS.match(buf, eof + 5).end()
+            start = _EOLS.match(buf, eof + 5).end()  # type: ignore[union-attr]  # matches the empty string
             if start < self.size:
                 kind = "white space" if _NOT_WHITE.search(buf, start) is None else "data"
                 self.note(warning("trailing-garbage", f"{self.size - start} bytes of {kind} after the last "

@@ -45,7 +45,7 @@ def _sub(row: bytes, bpp: int) -> bytearray:
     return cur
 
 
-def _up(row: bytes, prev: bytes) -> bytes:
+def _up(row: bytes, prev: bytes | bytearray) -> bytes:
     """Add ``prev`` to ``row`` byte by byte mod 256 (PNG Up), the whole row at once.
 
     Adding the low seven bits of every byte cannot carry into the next byte; the top bit
@@ -94,6 +94,7 @@ def _png(data: bytes, colors: int, bpc: int, columns: int) -> Decoded:
             if slow < 0:
                 return Decoded(bytes(out), f"PNG predictor: Average and Paeth rows past {SLOW_ROWS_LIMIT:,} "
                                            f"bytes not undone (row {row_no} on)")
+        cur: bytes | bytearray
         if kind == 0:
             cur = row
         elif kind == 1:
@@ -145,7 +146,7 @@ _UNPACK = {bpc: [tuple((b >> (8 - bpc * (k + 1))) & ((1 << bpc) - 1) for k in ra
 
 def _tiff(data: bytes, colors: int, bpc: int, columns: int) -> Decoded:
     rowlen = (colors * bpc * columns + 7) // 8
-    out = []
+    out: list[bytes] = []
     slow = SLOW_ROWS_LIMIT  # values handled one by one in Python (all but 8 bits per component)
     for row_no, i in enumerate(range(0, len(data), rowlen)):
         row = data[i : i + rowlen]
