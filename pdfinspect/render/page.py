@@ -15,8 +15,11 @@ is killed and replaced, and the caller gets a one-line :class:`RenderError`.
 from __future__ import annotations
 
 import math
-import multiprocessing
+import os
+import subprocess
+import sys
 import threading
+from multiprocessing.connection import Connection
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -114,30 +117,26 @@ class Renderer:
         self._lock = threading.Lock()
         self._cache: OrderedDict = OrderedDict()
         self._pages: dict[int, Page] = {}
-        self._child = None  # (process, connection) running pdfium
+        self._child = None  # (process, send, receive) running pdfium
 
     def _call(self, *request):
         """Run ``request`` in pdfium's process (started when needed); its answer, or
         :class:`RenderError` when pdfium fails, dies or runs out of time (the process is then
         killed and the next call starts another)."""
         if self._child is None:
-            ctx = multiprocessing.get_context("spawn")  # no fork of a threaded app
-            here, there = ctx.Pipe()
-            child = ctx.Process(target=_serve, args=(there, self.source, self.password, RENDER_MEMORY),
-                                daemon=True, name="pdfium")
-            child.start()
-            there.close()
-            self._child = (child, here)
-        child, conn = self._child
+            self._child = _start(self.source, self.password)
+        proc, send, recv = self._child
         try:
-            conn.send(request)
-            if not conn.poll(RENDER_TIMEOUT):
+            send.send(request)
+            if not recv.poll(RENDER_TIMEOUT):
                 self._stop()
                 raise RenderError(f"pdfium did not finish page {request[1] + 1} in {RENDER_TIMEOUT:g} s; stopped")
-            status, value = conn.recv()
-        except (EOFError, OSError, BrokenPipeError):
-            child.join(1)
-            code = child.exitcode
+            status, value = recv.recv()
+        except (EOFError, OSError):
+            try:
+                code = proc.wait(2)
+            except subprocess.TimeoutExpired:
+                code = None
             self._stop()
             how = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
             raise RenderError(f"pdfium crashed on page {request[1] + 1} ({how}); the app goes on") from None
@@ -147,12 +146,13 @@ class Renderer:
 
     def _stop(self) -> None:
         if self._child is not None:
-            child, conn = self._child
+            proc, send, recv = self._child
             self._child = None
-            conn.close()
-            if child.is_alive():
-                child.kill()
-            child.join(5)
+            send.close()
+            recv.close()
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
 
     def page(self, index: int) -> Page:
         """Page ``index`` (0-based) as pdfium displays it."""
@@ -259,12 +259,37 @@ class Renderer:
             self._cache.clear()
 
 
-def _serve(conn, source, password: str | None, memory: int | None) -> None:
+def _start(source, password: str | None):
+    """pdfium's process, as a fresh interpreter (not a fork of a threaded app, and not
+    multiprocessing's spawn, which would run the caller's main module again), with a pipe
+    each way; the first message gives it the file and its limits."""
+    down_r, down_w = os.pipe()
+    up_r, up_w = os.pipe()
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+    try:
+        proc = subprocess.Popen([sys.executable, "-c", "from pdfinspect.render.page import _serve; _serve()",
+                                 str(down_r), str(up_w)], pass_fds=(down_r, up_w), env=env,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    finally:
+        os.close(down_r)
+        os.close(up_w)
+    send, recv = Connection(down_w, readable=False), Connection(up_r, writable=False)
+    send.send((source, password, RENDER_MEMORY))
+    return proc, send, recv
+
+
+def _serve() -> None:
     """pdfium's process: answer ``("page", index)`` with the page's box and rotation and
     ``("render", index, scale, crop)`` with ``(size, RGB bytes)``, until the pipe closes.
     The page rendered last stays loaded (zooming or stepping renders one page again)."""
     import resource
 
+    recv, conn = Connection(int(sys.argv[1]), writable=False), Connection(int(sys.argv[2]), readable=False)
+    try:
+        source, password, memory = recv.recv()
+    except (EOFError, OSError):
+        return
     if memory:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     import pypdfium2 as pdfium
@@ -295,7 +320,7 @@ def _serve(conn, source, password: str | None, memory: int | None) -> None:
 
     while True:
         try:
-            request = conn.recv()
+            request = recv.recv()
         except (EOFError, OSError):
             return
         try:
