@@ -72,10 +72,11 @@ def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | N
     fonts = FontCache(doc)
     numbers = range(1, doc.page_count() + 1) if pages is None else list(pages)
     tally = _Tally(resolver)
+    refs = doc.page_refs()  # walked once: page_ref(n) per page reads a flat /Kids of 10^5 pages n times
     for done, n in enumerate(numbers, 1):
         if progress is not None:
             progress(done - 1, len(numbers))
-        ref = doc.page_ref(n)
+        ref = refs[n - 1] if 0 < n <= len(refs) else None
         page = doc.resolve(ref) if ref is not None else None
         if not isinstance(page, Dict):
             continue
