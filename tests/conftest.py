@@ -1,6 +1,7 @@
 """Shared fixtures: sample files built by sample_pdfs/make_samples.py, and the shared corpus."""
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_pdfs"
 CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests that drive the Textual app (``pilot``): the async tests (every one runs the
+    app with ``run_test``) and the SVG snapshots. ``pytest -m "not pilot"`` is the fast tier."""
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        if inspect.iscoroutinefunction(getattr(item, "function", None)) or "snap_compare" in fixtures:
+            item.add_marker(pytest.mark.pilot)
 
 
 def corpus_files() -> list[Path]:

@@ -113,7 +113,7 @@ def test_cli_no_annots_and_streamed_json(tmp_path, capsys):
     assert [o["index"] for o in ops] == list(range(len(ops)))
     assert main(["glyphs", str(path)]) == 0
     assert f"[annotation {nums['note']} 0 R]" in capsys.readouterr().out
-    assert main(["text", str(path), "--no-annots"]) == 0
+    assert main(["text", str(path), "-p", "1", "--no-annots"]) == 0
     assert capsys.readouterr().out == "Page\n"
 
 

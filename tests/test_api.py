@@ -101,6 +101,33 @@ def test_fork_shares_structure_and_key_not_caches():
     assert len(results) == 3 and results[0] == results[1] == results[2] and results[0]
 
 
+def test_forks_sharing_one_diagnostics_sink_report_each_problem_once():
+    """The app's worker forks note into the app document's diagnostics, under its lock."""
+    doc = pdfinspect.open(sample("damaged-bad-length.pdf"))
+    before = list(doc.diagnostics)
+    forks = [doc.fork() for _ in range(4)]
+    for f in forks:
+        f.share_diagnostics(doc)
+    assert doc.diagnostics == before  # what the forks already had is not noted twice
+
+    def work(d):
+        for n in d.object_numbers():
+            obj = d.get(n)
+            if obj is not None and obj.is_stream:
+                d.stream_data(obj)
+
+    threads = [threading.Thread(target=work, args=(f,)) for f in forks]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    keys = [(d.code, d.offset, d.ref) for d in doc.diagnostics]
+    assert len(keys) == len(set(keys)) > len(before) and all(f.diagnostics is doc.diagnostics for f in forks)
+    alone = pdfinspect.open(sample("damaged-bad-length.pdf"))
+    work(alone)
+    assert sorted(map(str, doc.diagnostics)) == sorted(map(str, alone.diagnostics))
+
+
 def test_fork_travels_to_another_process_by_pickle():
     doc = pdfinspect.open(sample("encrypted-rc4.pdf"))
     clone = pickle.loads(pickle.dumps(doc.fork()))

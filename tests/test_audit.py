@@ -310,3 +310,34 @@ def test_fifos_and_device_links_are_failed_records_and_never_read(tmp_path):
     assert stats.ok == 1 and stats.failed == 2
     for name in ("fifo.pdf", "zero.pdf"):
         assert records[name]["status"] == "failed" and "not a regular file" in records[name]["error"]
+
+
+# -- a new user's mistakes -------------------------------------------------------------------------
+def test_an_unguarded_script_gets_a_clear_error_not_a_corrupt_audit(tmp_path):
+    """The README's snippet without ``if __name__ == "__main__":``: every worker re-runs the
+    script and dies on start; the audit stops with WorkerStartError naming the guard instead of
+    recording every file as WorkerDied and exiting 0."""
+    (tmp_path / "corpus").mkdir()
+    shutil.copy(SAMPLES / "minimal.pdf", tmp_path / "corpus")
+    script = tmp_path / "audit_script.py"
+    script.write_text('from pdfinspect.audit import Options, run_audit\n'
+                      'run_audit(["corpus/"], "out", workers=2, options=Options(pages="first"))\n')
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert p.returncode != 0 and "WorkerStartError" in p.stderr and '__name__ == "__main__"' in p.stderr
+    assert list(read_records(tmp_path / "out", "files")) == []  # no file recorded as failed
+    guarded = tmp_path / "guarded.py"
+    guarded.write_text('from pdfinspect.audit import Options, run_audit\n'
+                       'if __name__ == "__main__":\n'
+                       '    run_audit(["corpus/"], "out2", workers=2, options=Options(pages="first"))\n')
+    p = subprocess.run([sys.executable, str(guarded)], capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert p.returncode == 0, p.stderr
+    assert [r["status"] for r in read_records(tmp_path / "out2", "files")] == ["ok"]
+
+
+def test_an_output_folder_in_a_missing_folder_is_a_one_line_error(tmp_path, capsys):
+    missing = tmp_path / "no" / "out"
+    assert run_cli("audit", SAMPLES / "minimal.pdf", "-o", missing) == 1
+    err = capsys.readouterr().err
+    assert "does not exist" in err and len(err.strip().splitlines()) == 1 and not (tmp_path / "no").exists()

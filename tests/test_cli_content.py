@@ -77,7 +77,7 @@ def test_fonts_counts_and_diagnosis(capsys):
     stdout, lines = _run(capsys, "fonts", sample("kappa.pdf"), "--json")
     (font,) = json.loads(stdout)
     assert font["methods"] == {"ToUnicode": 1, "FontProgram": 2, "TeXGlyphList": 1}
-    assert font["confidence"] == {"spec": 3, "heuristic": 1, "none": 0}
+    assert font["confidence"] == {"spec": 3, "heuristic": 1, "guess": 0, "none": 0}
     assert "ToUnicode misses 3 of 4 codes (7 0 R)" in font["diagnosis"] and "TeXGlyphList" in font["diagnosis"]
     missed = next(r for r in font["reasons"] if r["id"] == "tounicode_incomplete")
     assert sorted(missed["codes"]) == ["14", "20", "5b"]
@@ -111,7 +111,7 @@ def test_fonts_rows_escape_control_characters(capsys, tmp_path):
     ("pdflatex-cm-tounicode.pdf", 0.8)])
 def test_text_is_close_to_pdftotext(capsys, name, least):
     path = corpus_file(name)
-    _, lines = _run(capsys, "text", path)
+    _, lines = _run(capsys, "text", path, "-p", "1")
     ours = "\n".join(lines)
     theirs = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(path), "-"],
                             capture_output=True, text=True).stdout
@@ -132,10 +132,75 @@ def test_missing_page_is_an_error_not_a_traceback(capsys):
 def test_text_composes_ot1_accents_drawn_over_letters(capsys, name):
     """OT1 draws ö as ¨ then o moved back over it: text composes them, glyphs keeps both."""
     path = corpus_file(name)
-    _, lines = _run(capsys, "text", path)
+    _, lines = _run(capsys, "text", path, "-p", "1")
     text = "\n".join(lines)
     for word in ("Schrödinger", "Poincaré", "Löwdin", "Fréchet"):
         assert word in text
     stdout, _ = _run(capsys, "glyphs", path, "--json")
     chars = "".join(r["unicode"] for r in json.loads(stdout))
     assert "\u00a8o" in chars and "ö" not in chars
+
+
+PDFJS = corpus_file.__globals__["ROOT"].parent / "shared" / "corpus-pdfjs"
+
+
+def test_text_separates_words_set_apart_by_word_spacing_only(capsys):
+    # Type3WordSpacing.pdf: the space glyph is unmapped and 0 wide; Tw 50…10 sets the words apart
+    path = PDFJS / "Type3WordSpacing.pdf"
+    if not path.exists():
+        pytest.skip("corpus-pdfjs absent")
+    _, lines = _run(capsys, "text", path, "-p", "1")
+    words = lines[0].split("\n")
+    assert words[0] == "\u25a1\u25b3 \u25b3\u25a1 \u25a1\u25b3\u25b3\u25a1"
+    assert words[-1] == "\u25a1\u25b3\u25b3\u25a1\u25a1\u25b3\u25b3\u25a1"  # Tw 0: no gap, no space
+
+
+def test_text_keeps_rotated_and_vertical_glyph_by_glyph_lines_whole(capsys, tmp_path):
+    from pdfminer.fontmetrics import FONT_METRICS
+
+    widths = FONT_METRICS["Helvetica"][1]
+
+    def placed(word: str, matrix: str, sign: int) -> bytes:  # one Tm per glyph, at its advance
+        out, pos = b"", 500.0
+        for ch in word:
+            out += b"%s 300 %.2f Tm (%s) Tj " % (matrix.encode(), pos, ch.encode())
+            pos += sign * widths[ch] / 100
+        return out
+
+    up, down = placed("Property", "0 1 -1 0", 1), placed("Value", "0 -1 1 0", -1)
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page()
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)))
+    page.Contents = pdf.make_stream(b"BT /F1 10 Tf " + up + down + b"ET")
+    pdf.save(tmp_path / "rotated.pdf")
+    _, lines = _run(capsys, "text", tmp_path / "rotated.pdf", "-p", "1")
+    assert lines[0].split("\n") == ["Property", "Value"]
+
+
+def test_text_of_a_page_range_and_of_every_page_ends_each_page_with_a_form_feed(capsys):
+    path = sample("pages.pdf")
+    every, _ = _run(capsys, "text", path)
+    doc = Document.open(path)
+    assert every.count("\f") == doc.page_count() and every.endswith("\f")
+    some, _ = _run(capsys, "text", path, "-p", "2-3")
+    assert some.count("\f") == 2 and some == "\f".join(every.split("\f")[1:3]) + "\f"
+    _, one = _run(capsys, "text", path, "-p", "2")
+    assert one[0] + "\n" == every.split("\f")[1] and "\f" not in one[0]
+
+
+def test_glyphs_json_and_path_give_the_gap_before_each_glyph(capsys, tmp_path):
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page()
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)))
+    page.Contents = pdf.make_stream(b"BT /F1 10 Tf 72 700 Td [(A) -110 (B)] TJ 3 Tr (C) Tj ET")
+    pdf.save(tmp_path / "gap.pdf")
+    stdout, _ = _run(capsys, "glyphs", tmp_path / "gap.pdf", "--json")
+    a, b, c = json.loads(stdout)
+    assert a["gap"] is None and a["line"] == b["line"] == 0 and a["direction"] == "ltr"
+    assert b["gap"]["causes"] == ["tj_adjust"] and b["gap"]["tj"] == -110 and b["gap"]["along_em"] == 0.11
+    assert b["hidden"] == [] and c["hidden"] == ["invisible_mode"]
+    _, lines = _run(capsys, "glyphs", tmp_path / "gap.pdf", "--path")
+    assert any(line.strip() == "gap before: 0.11 em (1.1 pt) from TJ \u2212110; line 0" for line in lines)
+    assert any(line.strip().startswith("hidden: invisible_mode") for line in lines)

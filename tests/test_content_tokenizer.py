@@ -317,6 +317,8 @@ def test_corpus_type3_inline_images_match_pikepdf():
     if not path.exists():
         pytest.skip("corpus not available")
     pikepdf, pdf = _open(path)
+    if not hasattr(pikepdf.PdfInlineImage, "read_raw_bytes"):  # pikepdf 10.13, the last for Python 3.10
+        pytest.skip(f"pikepdf {pikepdf.__version__} cannot read an inline image's raw bytes")
     images = 0
     with pdf:
         for obj in pdf.objects:

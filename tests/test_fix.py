@@ -290,3 +290,13 @@ def test_fixed_tounicode_gives_what_the_other_methods_gave(case_and_flag):
             assert tu.result == HIT and tu.unicode == old.path[0].unicode
         elif fix_.action == UNRESOLVED:
             assert other is None and not (tu.result == HIT and tu.unicode)
+
+
+def test_output_path_mistakes_are_refused_before_the_walk(tmp_path, capsys):
+    """A missing folder or a folder as -o: one line, nothing created, the input untouched."""
+    src = sample("kappa.pdf")
+    for out, says in ((tmp_path / "no" / "fixed.pdf", "does not exist"), (tmp_path, "is a folder")):
+        assert fix(src, out) == 1
+        err = capsys.readouterr().err
+        assert says in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []

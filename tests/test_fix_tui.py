@@ -34,6 +34,9 @@ async def test_write_fixed_copy_then_see_its_revision(size, tmp_path):
         assert "5 0 R" in plan and "<14> added" in plan and "U+03BA" in plan
         field = screen.query_one("#fix-output", Input)
         assert field.value == str(tmp_path / "kappa-fixed.pdf")
+        field.value = str(tmp_path / "no" / "out.pdf")  # the same policy as `pdfinspect fix`
+        await press(pilot, "ctrl+s")
+        assert "does not exist" in str(screen.query_one("#fix-status").render()) and app.screen is screen
         field.value = str(src)  # the input itself is refused
         await press(pilot, "ctrl+s")
         assert "input is never written" in str(screen.query_one("#fix-status").render())
@@ -41,7 +44,7 @@ async def test_write_fixed_copy_then_see_its_revision(size, tmp_path):
         assert field.value == str(tmp_path / "out.pdf")
         await press(pilot, "ctrl+s")
     assert app.return_value == OpenRevisions(str(tmp_path / "out.pdf"))
-    assert src.read_bytes() == original
+    assert src.read_bytes() == original and not (tmp_path / "no").exists()
     data = (tmp_path / "out.pdf").read_bytes()
     assert data.startswith(original)
 

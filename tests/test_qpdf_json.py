@@ -15,7 +15,7 @@ from pdfinspect.core.objects import String
 from pdfinspect.core.qpdfjson import document_json, iter_document_json, json_string, write_document_json
 
 from conftest import corpus_files, sample
-from test_recovery import build
+from test_recovery import PAGES, build
 
 
 @pytest.mark.parametrize("raw,expected", [
@@ -54,13 +54,15 @@ class _Unbuffered(io.StringIO):
 
 
 def test_writing_batches_objects_whatever_the_buffering_of_the_output():
-    path = next((p for p in corpus_files() if p.name == "qpdf-objstm.pdf"), sample("xref-stream.pdf"))
-    doc = Document.open(path)
+    # 500 small objects: far under one batch, far over what one write an object would allow
+    filler = [b"<< /N %d /Name /Filler /Kids [%d 0 R] >>" % (i, i) for i in range(5, 505)]
+    data = build(PAGES + filler, b"<< /Size 505 /Root 1 0 R >>")
+    doc = Document(data)
     out = _Unbuffered()
     write_document_json(doc, out, decode=True)
-    assert out.getvalue() == "".join(iter_document_json(Document.open(path), decode=True))
-    objects = len(doc.object_numbers(None))
-    assert objects > 10 and out.writes <= 3  # the opening alone, then batches, not one write an object
+    assert out.getvalue() == "".join(iter_document_json(Document(data), decode=True))
+    assert len(doc.object_numbers(None)) == 504
+    assert out.writes <= 3  # the opening alone, then batches, not one write an object
 
 
 def _qpdf(path):  # (not lexical.pdf: qpdf writes its real "4." as 4., which is not JSON)

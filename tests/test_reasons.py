@@ -13,6 +13,7 @@ from conftest import CORPUS, corpus_file, corpus_files, sample
 from pdfinspect.content.fontreports import font_reports
 from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.core.document import Document
+from pdfinspect.fonts.heuristics import CONFIDENCES
 from pdfinspect.fonts.font import FontCache
 from pdfinspect.fonts.reasons import REASON_DOCS, REASON_IDS, FontReport, Reason
 from pdfinspect.fonts.resolve import MISS, Resolver
@@ -58,7 +59,8 @@ def _check(path, password=""):
         ids = {r.id: set(r.codes) for r in rep.reasons}
         assert rep.codes == len(codes) and sum(rep.methods.values()) == len(codes)
         assert rep.methods == dict(Counter(r.method for r in codes.values()))
-        assert rep.confidence == {c: sum(r.confidence == c for r in codes.values()) for c in ("spec", "heuristic", "none")}
+        assert rep.confidence == {c: sum(r.confidence == c for r in codes.values()) for c in CONFIDENCES}
+        assert ids.get("implausible_guess", set()) == {c for c, r in codes.items() if r.confidence == "guess"}
         missed = {c for c, r in codes.items() if any(s.method == "ToUnicode" and s.result == MISS for s in r.path)}
         assert ids.get("tounicode_incomplete", set()) == missed, path.name
         assert ids.get("heuristic_only", set()) == {c for c, r in codes.items() if r.confidence == "heuristic"}

@@ -166,11 +166,45 @@ def test_extract_images_as_png_and_jpeg_passed_through(tmp_path):
     run("extract", path, nums["flate"], "-o", tmp_path / "a")
     png = Image.open(tmp_path / "a.png")
     assert png.format == "PNG" and png.size == (4, 2) and png.convert("RGB").getpixel((1, 1)) == (0, 0, 255)
-    run("extract", path, nums["dct"], "-o", tmp_path / "b.png")
     with pikepdf.open(path) as pdf:
-        assert (tmp_path / "b.jpg").read_bytes() == pdf.get_object(nums["dct"], 0).read_raw_bytes()
+        jpeg = pdf.get_object(nums["dct"], 0).read_raw_bytes()
+    run("extract", path, nums["dct"], "-o", tmp_path / "b.jpg")  # the suffix names JPEG: as stored
+    run("extract", path, nums["dct"], "-o", tmp_path / "b2")  # no suffix: the image's own
+    assert (tmp_path / "b.jpg").read_bytes() == (tmp_path / "b2.jpg").read_bytes() == jpeg
     run("extract", path, nums["indexed"], "-o", tmp_path / "c.png")
     assert Image.open(tmp_path / "c.png").convert("RGB").getpixel((1, 0)) == (255, 255, 0)
+
+
+def test_extract_writes_the_format_the_suffix_names_or_says_why_not(tmp_path):
+    path = tmp_path / "images.pdf"
+    nums = _images_pdf(path)
+    run("extract", path, nums["dct"], "-o", tmp_path / "x.png")  # a JPEG asked for as PNG: converted
+    png = Image.open(tmp_path / "x.png")
+    assert png.format == "PNG" and png.size == (8, 8) and not (tmp_path / "x.jpg").exists()
+    r, g, b = png.convert("RGB").getpixel((4, 4))
+    assert g > 100 and r < 40 and b < 40
+    for name, works in (("x.bmp", ".png or .jpg .jpeg (as stored)"), ("y.jpg", ".png, not .jpg")):
+        num = nums["dct"] if name == "x.bmp" else nums["flate"]
+        p = run("extract", path, num, "-o", tmp_path / name, check=False)
+        assert p.returncode == 1 and works in p.stderr and "format-unsupported" not in p.stderr
+        assert len(p.stderr.strip().splitlines()) == 1 and not (tmp_path / name).exists()
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["images.pdf", "x.png"]  # no temporary file left
+
+
+def test_output_path_mistakes_are_one_line_errors_and_create_nothing(tmp_path):
+    path = tmp_path / "images.pdf"
+    nums = _images_pdf(path)
+    missing = tmp_path / "no" / "such"
+    cases = [("render", path, "-o", missing / "p.png"), ("render", path, "-o", tmp_path),
+             ("extract", path, nums["flate"], "--raw", "-o", missing / "s.bin"),
+             ("extract", path, nums["flate"], "--raw", "-o", tmp_path),
+             ("extract", sample("kappa.pdf"), "--font", 5, "-o", missing),
+             ("extract", sample("kappa.pdf"), "--font", 5, "-o", missing / "k.pfb")]
+    for args in cases:
+        p = run(*args, check=False)
+        assert p.returncode == 1 and len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr, args
+        assert "does not exist" in p.stderr or "is a folder" in p.stderr
+    assert not (tmp_path / "no").exists() and sorted(f.name for f in tmp_path.iterdir()) == ["images.pdf"]
 
 
 def test_extract_font_programs_with_their_suffix(tmp_path):
@@ -276,9 +310,10 @@ async def test_export_from_the_browser_writes_decoded_raw_font_and_image(tmp_pat
     shown, _, _ = await _export_in_app(images, nums["flate"], [], tmp_path / "i.png", size)
     png = Image.open(tmp_path / "i.png")
     assert "image as PNG" in shown and png.size == (4, 2) and png.convert("RGB").getpixel((1, 1)) == (0, 0, 255)
-    await _export_in_app(images, nums["dct"], [], tmp_path / "j.png", size)  # JPEG: as stored, its suffix
+    shown, _, _ = await _export_in_app(images, nums["dct"], [], tmp_path / "j.jpg", size)  # JPEG: as stored
     with pikepdf.open(images) as pdf:
         assert (tmp_path / "j.jpg").read_bytes() == pdf.get_object(nums["dct"], 0).read_raw_bytes()
+    assert "DCTDecode image as stored" in shown
 
 
 async def test_export_refuses_the_input_file_and_says_why(tmp_path):
@@ -293,6 +328,8 @@ async def test_export_refuses_the_input_file_and_says_why(tmp_path):
     assert still_open and "never written" in status and path.read_bytes() == before
     _, status, still_open = await _export_in_app(path, 1, [], tmp_path / "x.bin")  # the catalog
     assert still_open and not (tmp_path / "x.bin").exists()
+    _, status, still_open = await _export_in_app(path, num, [], tmp_path / "no" / "x.bin")
+    assert still_open and "does not exist" in status and not (tmp_path / "no").exists()
 
 
 def test_a_few_bytes_claiming_a_huge_inline_image_are_refused_not_padded():

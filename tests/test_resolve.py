@@ -62,7 +62,8 @@ def test_kappa_tounicode_miss_falls_back_to_the_type1_builtin_encoding():
     assert steps["ToUnicode"].result == MISS and steps["ToUnicode"].source is not None
     assert steps["FontProgram"].result == HIT and "/kappa" in steps["FontProgram"].looked_up
     assert (kappa.unicode, kappa.method, kappa.resolution.glyph_name) == ("\u03ba", "FontProgram", "kappa")
-    assert any("U+0014" in f and "ToUnicode-only" in f for f in kappa.resolution.flags)
+    assert kappa.resolution.has_flag("tounicode_miss")
+    assert any("U+0014" in f.message for f in kappa.resolution.flags)
     sharp = next(r for r in records if r.glyph.code == b"\x5d")
     assert (sharp.unicode, sharp.method) == ("\u266f", "ToUnicode")
 
@@ -150,11 +151,11 @@ def test_agl_rules_meaningless_names_and_flags():
                              tounicode=_tounicode(("45", "E000"), ("44", "FFFD")))
     a, b, c, d, e = records
     # /g123 means nothing to the spec; the base encoding's letter is a heuristic (pdfminer.six, MuPDF)
-    assert a.resolution.spec_unicode == "" and any("meaningless" in f for f in a.resolution.flags)
+    assert a.resolution.spec_unicode == "" and a.resolution.has_flag("meaningless_glyph_name")
     assert (a.unicode, a.method, a.resolution.confidence) == ("A", "BaseEncodingFallback", "heuristic")
     assert (b.unicode, c.unicode) == ("\u0394", "ffi")
-    assert d.method == "ToUnicode" and "replacement-character" in d.resolution.flags
-    assert e.unicode == "\ue000" and "private-use" in e.resolution.flags
+    assert d.method == "ToUnicode" and d.resolution.has_flag("replacement_character")
+    assert e.unicode == "\ue000" and e.resolution.has_flag("private_use")
     # ToUnicode wins; what the encoding says (a.sc → "a", WinAnsi /E) are conflicts
     assert [(x.method, x.unicode) for x in d.resolution.conflicts] == [("Encoding", "a")]
     assert [(x.method, x.unicode) for x in e.resolution.conflicts] == [("Encoding", "E")]

@@ -55,3 +55,43 @@ def test_object_search_finds_stream_bytes_at_their_line_and_strings_at_their_key
 def test_text_queries_match_utf16_strings_and_lines_count_cr_lf_and_crlf():
     assert compile_query("Ωμ", regex=False).search("x Ωμ".encode("utf-16-be"))
     assert [line_at(b"a\rb\r\nc\nd", i) for i in (0, 2, 5, 7)] == [1, 2, 3, 4]
+
+
+def _ligature_page(tmp_path):
+    """'oﬃce' (Helvetica's /ffi through /Differences) and 葛 followed by the variation selector
+    U+E0100 (a ToUnicode of two code points) on one page."""
+    import pikepdf
+
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page()
+    latin = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica,
+                               Encoding=pikepdf.Dictionary(Type=pikepdf.Name.Encoding,
+                                                           Differences=pikepdf.Array([1, pikepdf.Name("/ffi")])))
+    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /T def "
+            b"1 begincodespacerange <00> <FF> endcodespacerange 2 beginbfchar <01> <845BDB40DD00> "
+            b"<02> <5C71> endbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
+    cjk = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica,
+                             ToUnicode=pdf.make_stream(cmap))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=latin, F2=cjk))
+    page.Contents = pdf.make_stream(b"BT /F1 12 Tf 72 700 Td (the o\\001ce) Tj ET BT /F2 12 Tf 72 600 Td (\\001\\002) Tj ET")
+    path = tmp_path / "ligature.pdf"
+    pdf.save(path)
+    return path
+
+
+def test_page_text_search_folds_ligatures_and_variation_selectors(tmp_path):
+    path = _ligature_page(tmp_path)
+    (hit, step), = page_hits(path, "office")
+    assert step.op == "Tj" and hit.offset == len("the ") and "o\ufb03ce" in hit.context
+    (hit, step), = page_hits(path, "OFFICE")
+    (hit, step), = page_hits(path, "\u845b\u5c71")  # the selector between the two is no obstacle
+    assert step.op == "Tj" and "\U000e0100" in hit.context
+    assert page_hits(path, "ofice") == []
+
+
+def test_fold_keeps_the_way_back_to_the_text():
+    from pdfinspect.present.search import fold
+
+    folded, where = fold("o\ufb03ce \u845b\U000e0100!")
+    assert folded == "office \u845b!"
+    assert [where[i] for i in range(len(folded))] == [0, 1, 1, 1, 2, 3, 4, 5, 7]

@@ -175,7 +175,7 @@ async def test_fonts_of_page_1_opens_at_the_font_entry():
         await press(pilot, "enter")
         view = app.screen.query_one("#object-view")
         content, _, key = view.items[view.cursor]
-        assert key == "/Font" and "/Font" in content.plain or "/F4" in content.plain
+        assert key == "/Font" and ("/Font" in content.plain or "/F4" in content.plain)
 
 
 async def test_an_empty_filter_says_so():

@@ -389,7 +389,7 @@ async def test_source_and_text_are_laid_out_again_when_the_terminal_shrinks():
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("view, module, name", [("stepper", "stepper", "iter_steps"),
-                                                ("glyphs", "glyphs", "page_glyphs")])
+                                                ("glyphs", "glyphs", "page_glyph_facts")])
 async def test_a_page_the_core_fails_on_says_so_instead_of_running_forever(monkeypatch, tmp_path, view, module, name):
     from importlib import import_module
 
@@ -408,4 +408,74 @@ async def test_a_page_the_core_fails_on_says_so_instead_of_running_forever(monke
         notes = [n.message for n in app._notifications]
         assert len(notes) == 1 and "core bug" in notes[0] and str(log) in notes[0] and "\n" not in notes[0]
         written = log.read_text()
-        assert "Traceback (most recent call last)" in written and f"in {name}" not in written or "broken" in written
+        assert "Traceback (most recent call last)" in written and ", in broken\n" in written
+
+
+@pytest.mark.asyncio
+async def test_glyph_inspector_visibility_filter_and_stepper_gap(tmp_path):
+    # "A", then "B" with a TJ gap of 110, then "C" in render mode 3 (invisible): built with pikepdf
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page()
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)))
+    page.Contents = pdf.make_stream(b"BT /F1 10 Tf 72 700 Td (A) Tj [-110 (B)] TJ 3 Tr (C) Tj ET")
+    path = tmp_path / "hidden.pdf"
+    pdf.save(path)
+    app = PdfInspectApp(Document.open(path), "", None, ("glyphs", 1))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot)
+        screen = app.screen
+        assert isinstance(screen, GlyphScreen)
+        table = screen.query_one("#glyph-table")
+        codes = lambda: [item.record.glyph.code for item in screen.shown if isinstance(item, CodeRow)]  # noqa: E731
+        assert codes() == [b"A", b"B", b"C"]
+        await press(pilot, "h")
+        assert codes() == [b"A", b"B"] and "glyphs: visible" in str(screen.query_one("#glyphs-header").render())
+        await press(pilot, "h")
+        assert codes() == [b"C"]
+        assert "hidden: invisible_mode" in "\n".join(texts(screen.query_one("#glyph-path")))
+        _, layers, _ = screen.preview_request()
+        from pdfinspect.render.boxes import HIDDEN
+        assert [len(q) for colour, q in layers if colour == HIDDEN] == [1]
+        await press(pilot, "h")
+        assert codes() == [b"A", b"B", b"C"]
+        table.cursor = 2  # B
+        await pilot.pause()
+        shown = " ".join(line.strip() for line in texts(screen.query_one("#glyph-path")))  # (wrapped)
+        assert "gap before: 0.11 em (1.1 pt) from TJ \u2212110" in shown
+    app = PdfInspectApp(Document.open(path), "", None, ("stepper", 1))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot)
+        screen = app.screen
+        screen.ops.cursor = next(i for i, s in enumerate(screen.ops.steps) if s.op == "TJ")
+        await press(pilot)
+        assert "gap     0.11 em (1.1 pt) from TJ \u2212110" in str(screen.query_one("#step-state").render())
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(80, 24), SIZE], ids=["80x24", "120x40"])
+async def test_glyph_inspector_draws_the_glyphs_outline_below_its_path(size):
+    from pdfinspect.content.textlayout import page_glyphs
+    from pdfinspect.fonts.shapevote import GlyphShapes
+    from pdfinspect.present.shapes import glyph_picture
+
+    doc = Document.open(KAPPA)
+    kappa = next(r for r in page_glyphs(doc, doc.page_ref(1)) if r.unicode == agl.toUnicode("kappa"))
+    expected = glyph_picture(GlyphShapes(doc), kappa)
+    assert expected.rows and any(ch != "\u2800" for row in expected.rows for ch in row)
+    app = make_app("glyphs")
+    async with app.run_test(size=size) as pilot:
+        await press(pilot)
+        screen = app.screen
+        row = next(i for i, item in enumerate(screen.shown)
+                   if isinstance(item, CodeRow) and item.record.unicode == kappa.unicode)
+        screen.query_one("#glyph-table").cursor = row
+        screen.show_path(row)
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        lines = texts(screen.query_one("#glyph-path"))
+        title = lines.index("outline: what the code draws")
+        assert [t.strip() for t in lines[title + 1:title + 1 + len(expected.rows)]] == list(expected.rows)
+        rest = "".join(t.strip() for t in lines[title + 1 + len(expected.rows):])  # wrapped at 80 columns
+        assert rest.startswith("fingerprint") and expected.fingerprint in rest

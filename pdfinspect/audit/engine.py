@@ -44,14 +44,24 @@ def run_audit(inputs: Iterable[str | os.PathLike], out: str | os.PathLike, *, fm
               memory_mb: int | None = 2048, resume: bool = False, engine: str = "local",
               scheduler: str | None = None, shard_size: int = 500, task=audit_file,
               on_start: Callable[[int, int], object] | None = None,
-              on_result: Callable[[dict], object] | None = None, **engine_options) -> AuditStats:
+              on_result: Callable[[dict], object] | None = None, learn_shapes: str | os.PathLike | None = None,
+              **engine_options) -> AuditStats:
     """Audit every input file into shards under ``out``; a file already recorded there is
     skipped when ``resume`` is true. ``task(path, options)`` is the per-file function (a
     module-level callable: it is pickled to the workers). On KeyboardInterrupt the results
-    already received are written as complete shards before it propagates."""
+    already received are written as complete shards before it propagates. ``learn_shapes``: a
+    path where the glyph shapes of the files audited in this run are written as one shape table
+    (:mod:`pdfinspect.fonts.shapevote`), for ``--shapes`` to use."""
     if engine not in ENGINES:
         raise AuditError(f"unknown engine {engine!r} ({' or '.join(ENGINES)})")
     paths = collect(inputs)
+    table = None
+    if learn_shapes is not None:
+        from dataclasses import replace
+
+        from ..fonts.shapevote import ShapeTable
+
+        options, table = replace(options, learn_shapes=True), ShapeTable()
     writer = ShardWriter(out, fmt, resume, shard_size, settings={"pages": options.pages})
     todo = [p for p in paths if p not in writer.done]
     stats = AuditStats(inputs=len(paths), skipped=len(paths) - len(todo))
@@ -60,6 +70,10 @@ def run_audit(inputs: Iterable[str | os.PathLike], out: str | os.PathLike, *, fm
 
     def sink(result: FileResult) -> None:
         writer.add(result)
+        if table is not None and result.shapes:
+            for fp, texts in result.shapes.items():
+                for text, (fonts, files) in texts.items():
+                    table.add(fp, text, fonts, files)
         if result.file["status"] == "ok":
             stats.ok += 1
         else:
@@ -79,4 +93,6 @@ def run_audit(inputs: Iterable[str | os.PathLike], out: str | os.PathLike, *, fm
                      memory_mb=memory_mb, **engine_options)
     finally:
         writer.close()
+        if table is not None and learn_shapes is not None:
+            table.save(learn_shapes)
     return stats

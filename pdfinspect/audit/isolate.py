@@ -10,6 +10,12 @@ child :data:`GRACE` seconds later if no answer came (a loop in C code never sees
 Whatever happens, :meth:`Child.outcome` turns it into one ``files`` record: the answer, a
 ``Timeout`` or a ``WorkerDied``; the caller replaces a child that is no longer alive (a
 child is also stopped after a timeout or a ``MemoryError``).
+
+A child that dies before it can take a file is not a file's failure: the usual cause is a
+script that calls the audit without an ``if __name__ == "__main__":`` guard, which the
+forkserver and spawn start methods re-run in every child. Each child says it is ready
+first; one that dies before that raises :class:`WorkerStartError` in the parent instead of
+recording every file as ``WorkerDied``.
 """
 from __future__ import annotations
 
@@ -22,16 +28,22 @@ import warnings
 from multiprocessing.connection import wait
 
 from .records import FileResult, failed_record
+from .shards import AuditError
 
 GRACE = 2.0  # seconds between the soft time limit (SIGALRM) and the kill
 # Failures that interrupt code anywhere, possibly halfway through updating a cache: the child
 # that met one is replaced rather than trusted with the next file.
 RETIRE = ("Timeout", "MemoryError")
+READY = "ready"
 _CONTEXT = None
 
 
 class AuditTimeout(BaseException):
     """Raised in the child when the file's time is up."""
+
+
+class WorkerStartError(AuditError):
+    """A worker process died before it could take its first file."""
 
 
 def context():
@@ -52,6 +64,7 @@ def _alarm(signum, frame):
 
 
 def _child_main(conn, memory_mb: int | None, timeout: float | None) -> None:
+    conn.send(READY)  # the main module (a user's script too) was imported without dying
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
     logging.getLogger().addHandler(logging.NullHandler())  # fontTools' warnings would garble the terminal
     warnings.simplefilter("ignore")
@@ -108,14 +121,31 @@ class Child:
         theirs.close()
         self.path: str | None = None
         self.started = 0.0
+        self.ready = False
 
     @property
     def busy(self) -> bool:
         return self.path is not None
 
     def submit(self, task, path: str, options) -> None:
+        if not self.ready:
+            self._await_start()
         self.path, self.started = path, time.monotonic()
         self.conn.send((task, path, options))
+
+    def _await_start(self) -> None:
+        """Wait for the child's ready message; raise :class:`WorkerStartError` if it died first."""
+        wait([self.conn, self.proc.sentinel])
+        try:
+            self.ready = self.conn.poll() and self.conn.recv() == READY
+        except (EOFError, OSError):
+            self.ready = False
+        if not self.ready:
+            self.proc.join(1)
+            raise WorkerStartError(
+                f"an audit worker process died before taking a file ({_signal_name(self.proc.exitcode)}; its "
+                "error is printed above). Worker processes re-run the main script: when the audit is called "
+                "from a script, put the call under 'if __name__ == \"__main__\":'")
 
     def deadline(self) -> float | None:
         return self.started + self.timeout + GRACE if self.timeout and self.busy else None

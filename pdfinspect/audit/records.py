@@ -40,6 +40,7 @@ class Options:
 
     pages: str = "all"  # "all", "first" or a number N: the first N pages
     password: bytes = b""
+    learn_shapes: bool = False  # also learn the file's glyph shapes (fonts.shapevote) into FileResult.shapes
 
     def page_numbers(self, count: int) -> range:
         if self.pages == "all":
@@ -52,6 +53,7 @@ class Options:
 class FileResult:
     file: dict
     fonts: list[dict] = field(default_factory=list)
+    shapes: dict | None = None  # with Options.learn_shapes: the file's ShapeTable entries
 
 
 def file_sha256(path: str) -> str | None:
@@ -129,7 +131,13 @@ def _audit(path: str, sha: str | None, options: Options) -> FileResult:
                    fonts_with_reasons=sum(1 for f in fonts if f["reasons"]),
                    reasons=sorted({r["id"] for f in fonts for r in f["reasons"]}),
                    diagnostics=len(doc.diagnostics))
-    return FileResult(rec, fonts)
+        shapes = None
+        if options.learn_shapes:
+            from ..fonts.resolve import Resolver
+            from ..fonts.shapevote import learn
+
+            shapes = learn(doc, Resolver(doc)).entries
+    return FileResult(rec, fonts, shapes)
 
 
 def font_record(path: str, sha: str | None, report: FontReport) -> dict:

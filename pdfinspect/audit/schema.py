@@ -45,7 +45,7 @@ FONT_FIELDS = (
     ("pages_used", "int", "pages that draw with the font"),
     ("codes", "int", "distinct codes drawn"),
     ("methods", "map[str,int]", "distinct codes by the method that gave their Unicode"),
-    ("confidence", "map[str,int]", "distinct codes by confidence of that method (spec, heuristic, none)"),
+    ("confidence", "map[str,int]", "distinct codes by confidence of that method (spec, heuristic, guess, none)"),
     ("reasons", "reasons", "list of {id, count, codes, detail}: a stable reason id, how many codes "
                            "it affects, up to 8 example codes (hex) and a one-line detail"),
     ("diagnosis", "str", "one-line diagnosis written from the reasons"),

@@ -111,7 +111,13 @@ class ShardWriter:
             self._clean()
             self.done = {r["path"] for r in self._paths()}
         else:
-            out.mkdir(parents=True, exist_ok=True)
+            if not out.parent.is_dir():
+                raise AuditError(f"folder {out.parent} does not exist (pdfinspect creates {out.name} in it, no "
+                                 "other folder)")
+            try:
+                out.mkdir(exist_ok=True)
+            except OSError as e:
+                raise AuditError(f"cannot create {out}: {e.strerror or e}") from None
             self._atomic_write(out / MANIFEST, json.dumps(
                 {"schema_version": SCHEMA_VERSION, "format": self.fmt, "settings": settings}, indent=1).encode())
         numbers = [_number(p) for kind in KINDS for p in _shards(out, kind, self.ext)]

@@ -51,12 +51,16 @@ def register(subparsers) -> None:
                    help="with --engine dask: the scheduler's address (default: a LocalCluster here)")
     s.add_argument("--shard-size", type=non_negative(int), default=500, metavar="N",
                    help="files per shard (default 500; a shard is also written every minute)")
+    s.add_argument("--learn-shapes", metavar="TABLE",
+                   help="also learn the glyph outlines whose text the files' spec-grade mappings give, into the "
+                        "shape table TABLE (JSON; .gz compressed), for --shapes of glyphs, text and fonts")
     s.add_argument("--top", type=non_negative(int), default=10, metavar="N", help="rows per summary table (default 10)")
     add_common_options(s)
 
 
 def cmd_audit(args, out) -> int:
     from ..audit import AuditError, Options, run_audit, summarize
+    from ..core.atomic import check_target
 
     try:
         if args.summary:
@@ -69,6 +73,8 @@ def cmd_audit(args, out) -> int:
             return EXIT_USAGE
         if args.scheduler and args.engine != "dask":
             raise AuditError("--scheduler needs --engine dask")
+        if args.learn_shapes:
+            check_target(args.learn_shapes)  # a folder, or a folder that is not there: refused before the audit
         options = Options(pages=args.pages, password=os.fsencode(args.password or ""))
         progress = _Progress(sys.stderr.isatty())
         start = time.monotonic()
@@ -78,7 +84,8 @@ def cmd_audit(args, out) -> int:
                                   workers=max(1, args.workers), timeout=args.timeout or None,
                                   memory_mb=args.memory or None, resume=args.resume, engine=args.engine,
                                   scheduler=args.scheduler, shard_size=max(1, args.shard_size),
-                                  on_start=progress.start, on_result=progress.advance)
+                                  on_start=progress.start, on_result=progress.advance,
+                                  learn_shapes=args.learn_shapes)
         except KeyboardInterrupt:
             err(f"interrupted: {progress.done} files recorded in complete shards in {args.out}; "
                  "run the same command with --resume to continue")
@@ -88,6 +95,8 @@ def cmd_audit(args, out) -> int:
         return EXIT_UNREADABLE
     out.line(f"{stats.inputs} files: {stats.ok} audited, {stats.failed} failed, {stats.skipped} already "
              f"recorded, in {time.monotonic() - start:.1f} s; shards in {safe_line(args.out)}")
+    if args.learn_shapes:
+        out.line(f"shapes learned into {safe_line(args.learn_shapes)}")
     out.line(f"next: pdfinspect audit --summary {safe_line(args.out)}")
     return EXIT_OK
 

@@ -23,10 +23,10 @@ def cmd_check(args, out) -> int:
     with progress("checking objects") as tick:
         report = check(doc, tick)
     *counts, verdict = check_rows(report)
-    out.line(f"checking {safe_line(args.file)}")
-    for row in counts:
-        out.line(f"{row.label + ': ':<13}{row.value}")
     if not args.quiet:
+        out.line(f"checking {safe_line(args.file)}")
+        for row in counts:
+            out.line(f"{row.label + ': ':<13}{row.value}")
         for d in report.errors + report.warnings:
             out.line(safe_line(str(d)))
     out.line(verdict.value)

@@ -137,3 +137,27 @@ def add_common_options(p: argparse.ArgumentParser) -> None:
                         "runs and glyphs per page, decoded bytes per command (pdfinspect.core.budget; default 1)")
     p.add_argument("--decode-limit", type=non_negative(), metavar="MB",
                    help=f"stop decoding a stream after MB megabytes (default {DEFAULT_LIMIT >> 20})")
+
+
+def pages_arg(text: str) -> tuple[int, int | None]:
+    """An argparse type: ``N``, ``A-B`` or ``A-`` (to the last page) → (first, last or ``None``), 1-based."""
+    first, dash, last = text.partition("-")
+    try:
+        a = int(first)
+        b = (int(last) if last else None) if dash else a
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a page or page range: {text!r} (use 3, 3-7 or 3-)") from None
+    if a < 1 or (b is not None and b < a):
+        raise argparse.ArgumentTypeError(f"not a page range: {text!r}")
+    return a, b
+
+
+def page_numbers(doc: Document, pages: tuple[int, int | None] | None) -> Iterator[tuple[int, Ref]]:
+    """(number, page) for the pages of ``pages`` (every page when ``None``); a first page past
+    the end is the one-line error :func:`page_of` gives, a range's end is cut at the last page."""
+    count = doc.page_count()
+    first, last = pages if pages is not None else (1, None)
+    if pages is not None:
+        page_of(doc, first)
+    for n in range(first, min(last or count, count) + 1):
+        yield n, page_of(doc, n)

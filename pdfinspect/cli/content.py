@@ -10,13 +10,14 @@ import json
 import sys
 
 from ..content.interpreter import iter_steps
-from ..content.textlayout import GlyphRecord, page_glyphs, page_text
-from .common import add_common_options, dump_json, open_document, page_of, progress
+from ..content.textlayout import GlyphRecord, page_text
+from .common import add_common_options, dump_json, open_document, page_numbers, page_of, pages_arg, progress
+from ..core.diagnostics import PdfError, error
 from ..core.serialize import format_object
 from ..content.fontreports import font_reports
 from ..fonts.resolve import Resolver, format_unicode
 from ..present.content import changes
-from ..present.glyphs import GlyphRow
+from ..present.glyphs import GlyphRow, gap_json, gap_text, page_glyph_facts, visibility_text
 from ..present.text import safe, safe_line
 
 _FLAT = 10 ** 9  # format_object width that keeps every value on one line
@@ -31,17 +32,46 @@ def register(subparsers) -> None:
     for name, helptext in specs:
         s = subparsers.add_parser(name, help=helptext)
         s.add_argument("file")
-        s.add_argument("-p", "--page", type=int, default=None if name == "fonts" else 1,
-                       help="page number, 1-based" + (" (default: every page)" if name == "fonts" else
-                                                      " (default 1)"))
+        if name == "text":
+            s.add_argument("-p", "--page", type=pages_arg, default=None,
+                           help="page number or range (3, 3-7, 3-), 1-based (default: every page, each "
+                                "followed by a form feed as pdftotext does)")
+        else:
+            s.add_argument("-p", "--page", type=int, default=None if name == "fonts" else 1,
+                           help="page number, 1-based" + (" (default: every page)" if name == "fonts" else
+                                                          " (default 1)"))
         if name in ("ops", "glyphs", "fonts"):
             s.add_argument("--json", action="store_true", help="machine-readable records")
         if name == "glyphs":
             s.add_argument("--path", action="store_true", help="show each glyph's resolution path")
+        if name in ("glyphs", "text"):
+            s.add_argument("--guesses", action="store_true",
+                           help="keep the text of heuristic results judged implausible (confidence 'guess'), "
+                                "which is otherwise left out")
+        if name in ("glyphs", "text", "fonts"):
+            s.add_argument("--shapes", metavar="TABLE",
+                           help="a shape table learned by 'audit --learn-shapes': glyphs no method resolves are "
+                                "read by their outline, and mappings their outline contradicts are flagged "
+                                "(default: the document's own shapes)")
         s.add_argument("--no-annots", dest="annots", action="store_false",
                        help="leave out the annotations' appearance streams (drawn after the page "
                             "content, each glyph marked with its annotation)")
         add_common_options(s)
+
+
+def resolver_for(args, doc) -> Resolver:
+    """The resolver the options ask for: guesses kept or not, a learned shape table or none."""
+    shapes = None
+    if getattr(args, "shapes", None):
+        from ..fonts.shapevote import ShapeTable
+
+        try:
+            shapes = ShapeTable.load(args.shapes)
+        except OSError as e:
+            raise PdfError(error("shapes-unreadable", f"--shapes {args.shapes}: {e.strerror or e}")) from None
+        except ValueError as e:
+            raise PdfError(error("shapes-unreadable", str(e))) from None
+    return Resolver(doc, guesses=getattr(args, "guesses", False), shapes=shapes)
 
 
 def _operand_text(v) -> str:
@@ -110,7 +140,7 @@ def cmd_ops(args, out) -> int:
 def _path_json(r: GlyphRecord) -> list[dict]:
     return [{"method": p.method, "source": _ref(p.source), "source_desc": p.source_desc,
              "looked_up": p.looked_up, "result": p.result, "detail": p.detail, "unicode": p.unicode,
-             "confidence": p.confidence, "used_by": list(p.used_by)}
+             "confidence": p.confidence, "used_by": list(p.used_by), "code": p.code}
             for p in r.path]
 
 
@@ -123,7 +153,8 @@ def glyph_json(r: GlyphRecord) -> dict:
             "font": s.gstate.text.font_name, "font_ref": _ref(s.font.ref if s.font else None),
             "code": g.code.hex(), "cid": g.cid, "gid": res.gid, "glyph_name": res.glyph_name,
             "unicode": r.unicode, "method": r.method, "path": _path_json(r), "conflicts": conflicts,
-            "flags": list(res.flags), "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3),
+            "flags": [f.code for f in res.flags], "flag_messages": [f.message for f in res.flags],
+            "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3),
             "annotation": _ref(s.annotation), "charproc": _ref(s.charproc),
             "confidence": res.confidence, "heuristic": res.heuristic, "used_by": list(res.used_by),
             "spec_unicode": res.spec_unicode, "tounicode_only": res.tounicode_only, **box_json(r.bbox)}
@@ -139,26 +170,31 @@ def box_json(box) -> dict:
 
 def cmd_glyphs(args, out) -> int:
     doc = open_document(args)
-    records = page_glyphs(doc, page_of(doc, args.page), annots=args.annots)
+    facts = page_glyph_facts(doc, page_of(doc, args.page), resolver_for(args, doc), annots=args.annots)
+    records = facts.records
     if args.json:
-        stream_json(glyph_json(r) for r in records)
+        stream_json({**glyph_json(r), **gap_json(lay), "hidden": list(v.reasons)}
+                    for r, lay, v in zip(records, facts.layouts, facts.visibility))
         return 0
     out.line(f"{'#':>5} {'op':>5} {'font':<8} {'code':<6} {'CID':>6} {'GID':>6} {'glyph':<14} "
              f"{'Unicode':<18} method")
-    for r in records:
+    for r, lay, vis in zip(records, facts.layouts, facts.visibility):
         res, row = r.resolution, GlyphRow.of(r)
         origin = "".join(f"  [{what} {ref}]" for what, ref in (("annotation", r.step.annotation),
                                                                ("Type3 procedure", r.step.charproc)) if ref)
         out.line(f"{r.index:>5} {r.step.index:>5} {safe_line(r.step.gstate.text.font_name or '?'):<8} "
                  f"{row.code:<6} {row.cid:>6} {row.gid:>6} {row.name:<14} {row.unicode:<18} {row.method}"
-                 f"{'  !' if row.flagged else ''}{origin}")
+                 f"{'  !' if row.flagged else ''}{'  hidden' if vis.reasons else ''}{origin}")
         if args.path:
+            out.line(f"{'':>12}{gap_text(lay)}")
+            if vis.reasons:
+                out.line(f"{'':>12}{visibility_text(vis)}")
             for p in r.path:
                 out.line(f"{'':>12}{safe_line(str(p))}")
             for c in res.conflicts:
                 out.line(f"{'':>12}conflict: {c.method} gives {safe_line(format_unicode(c.unicode))}")
             for f in res.flags:
-                out.line(f"{'':>12}flag: {safe_line(f)}")
+                out.line(f"{'':>12}flag: {safe_line(f.message)} [{f.code}]")
     return 0
 
 
@@ -168,7 +204,7 @@ def cmd_fonts(args, out) -> int:
     pages = [args.page] if args.page else None
     if args.page:
         page_of(doc, args.page)
-    resolver = Resolver(doc)
+    resolver = resolver_for(args, doc)
     records = []
     with progress("reading pages") as tick:  # the reports sum up every page: they come at the end
         reports = font_reports(doc, pages, resolver, annots=args.annots, progress=tick)
@@ -217,7 +253,16 @@ def cmd_fonts(args, out) -> int:
 
 # -- text ----------------------------------------------------------------------------------------
 def cmd_text(args, out) -> int:
+    """One page (``-p N``): its text. Several (a range, or every page without ``-p``): each
+    page's text followed by a form feed, written page by page, as pdftotext does."""
     doc = open_document(args)
-    text = page_text(doc, page_of(doc, args.page), annots=getattr(args, "annots", True))
-    out.line(safe(text).rstrip("\n"))
+    annots = getattr(args, "annots", True)
+    resolver = resolver_for(args, doc)
+    pages = args.page
+    if pages is not None and pages[0] == pages[1]:
+        out.line(safe(page_text(doc, page_of(doc, pages[0]), resolver, annots=annots)).rstrip("\n"))
+        return 0
+    for _, ref in page_numbers(doc, pages):
+        sys.stdout.write(safe(page_text(doc, ref, resolver, annots=annots)) + "\f")
+        sys.stdout.flush()
     return 0

@@ -10,12 +10,13 @@ import argparse
 import re
 
 from .common import err, add_common_options, open_document
+from ..core.atomic import check_target
 from ..core.diagnostics import PdfError, error
 from ..core.document import Document
 from ..core.objects import Ref
 from ..core.writer import check_encryptable, check_updatable
 from ..fonts.fix import SOURCES
-from ..present.fix import diff_lines, diffs, plan_lines, same_file, walk
+from ..present.fix import diff_lines, diffs, plan_lines, walk
 from ..present.text import safe
 
 _REF = re.compile(r"(\d+)(?:\s+(\d+))?(?:\s*R)?")
@@ -36,7 +37,9 @@ def register(subparsers) -> None:
                    help="look at the glyphs of these pages only ('3', '2-5', '1,4-6'; default: every page)")
     s.add_argument("--from", dest="source", choices=SOURCES, default="heuristic",
                    help="'spec': only the spec's methods (Encoding + AGL, CID collection, font program); "
-                        "'heuristic' (default): also the named heuristics, each marked in the plan")
+                        "'heuristic' (default): also the named heuristics, each marked in the plan; 'shapes': the "
+                        "spec's methods and the glyph shapes (the document's own, or --shapes TABLE)")
+    s.add_argument("--shapes", metavar="TABLE", help="a shape table learned by 'audit --learn-shapes'")
     s.add_argument("--replace-conflicts", action="store_true",
                    help="where ToUnicode and another method disagree on real text, take the other "
                         "method's text (default: keep the ToUnicode text and list the conflict)")
@@ -70,8 +73,8 @@ def _font_choice(values: list[str] | None) -> set | None:
 def cmd_fix(args, out) -> int:
     if not args.dry_run and not args.output:
         raise PdfError(error("usage", "fix needs -o OUT (or --dry-run)"))
-    if args.output and same_file(args.file, args.output):
-        raise PdfError(error("usage", f"-o {args.output} is the input file; the input is never written"))
+    if args.output:
+        check_target(args.output, inputs=[args.file])  # before the (long) walk over the pages
     doc = open_document(args)
     if args.pages and args.pages[-1] > doc.page_count():
         raise PdfError(error("page-missing", f"no page {args.pages[-1]} (the document has {doc.page_count()})"))
@@ -80,7 +83,10 @@ def cmd_fix(args, out) -> int:
     elif not args.dry_run:
         check_updatable(doc)  # before the (long) walk over the pages
     chosen = _font_choice(args.font)
-    plan, before = walk(doc, args.pages, args.source, args.replace_conflicts, chosen)
+    from .content import resolver_for
+
+    plan, before = walk(doc, args.pages, args.source, args.replace_conflicts, chosen,
+                        shapes=resolver_for(args, doc).shapes)
     for line in plan_lines(plan):
         out.line(line)
     found = {f.ref for f in plan.fonts} | {n for f in plan.fonts for n in f.names}
@@ -94,15 +100,13 @@ def cmd_fix(args, out) -> int:
     if not plan.to_write:
         err(f"nothing to fix; {args.output} not written")
         return 0
-    data = plan.write(doc, rewrite=args.rewrite, compress=not args.no_compress)
-    with open(args.output, "wb") as f:
-        f.write(data)
-    fixed = Document(data, args.output, password=args.password or b"")
-    how = "new file" if args.rewrite else \
-        f"incremental update at offset {len(doc.buf)}: revision {len(fixed.revisions) - 1}, " \
-        f"xref {fixed.revisions[-1].sections[0].kind}"
-    out.line(f"wrote {safe(args.output)} ({len(data)} bytes; {how})")
-    changed = diffs(before, fixed)
+    size = plan.save(doc, args.output, rewrite=args.rewrite, compress=not args.no_compress)
+    with Document.open(args.output, password=args.password or b"") as fixed:
+        how = "new file" if args.rewrite else \
+            f"incremental update at offset {len(doc.buf)}: revision {len(fixed.revisions) - 1}, " \
+            f"xref {fixed.revisions[-1].sections[0].kind}"
+        out.line(f"wrote {safe(args.output)} ({size} bytes; {how})")
+        changed = diffs(before, fixed)
     for line in diff_lines(changed) or ["no page's 9.10.2 extraction changed"]:
         out.line(line)
     return 0

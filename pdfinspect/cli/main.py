@@ -27,6 +27,8 @@ COMMAND_MODULES = {
     "fix": "fix",
     "check": "check",
     "signatures": "signatures",
+    "hidden": "hidden",
+    "codes": "codes",
 }
 COMMANDS = tuple(COMMAND_MODULES)
 

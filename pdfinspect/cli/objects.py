@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..core.diagnostics import PdfError, error
 from ..core.objects import Dict, Name, Stream, type_name
 from ..core.parser import Parser
 from ..core.xref import FREE, IN_FILE
@@ -119,6 +120,9 @@ def cmd_xref(args, out: Output) -> int:
 
 def cmd_refs(args, out: Output) -> int:
     doc = open_document(args)
+    header, obj = object_header(doc, args.num, None, None)
+    if obj is None:
+        raise PdfError(error("object-missing", header.missing))
     refs = 0
     with progress("looking for references") as tick:
         for b in doc.iter_backrefs(args.num, tick):  # printed as the scan finds them

@@ -1,7 +1,8 @@
 """CLI commands that write files: ``render`` (a page as PNG with our glyph boxes drawn over
 pdfium's rendering) and ``extract`` (a stream's bytes, a font program, an image).
 
-Neither ever writes the input file: an output path that is the input is refused.
+Both write through :mod:`pdfinspect.core.atomic`: never the input file, never into a folder
+that does not exist, and a file appears only complete.
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from .common import err, add_common_options, open_document, page_of
 from ..content.geometry import union
 from ..content.textlayout import page_glyphs
+from ..core.atomic import atomic_path
 from ..core.diagnostics import PdfError, error
 from ..present.export import guard
 from ..present.text import safe_line
@@ -35,16 +37,19 @@ def register(subparsers) -> None:
     s = subparsers.add_parser("extract", help="write a stream's bytes, a font program or an image to a file",
                               description="extract FILE N -o OUT writes stream N decoded (--decoded, the "
                                           "default) or as stored (--raw); an image XObject without either "
-                                          "flag is written as PNG, or as stored when it is JPEG/JPEG 2000. "
-                                          "extract FILE --font N -o DIR writes the program of font N (a font, "
-                                          "descriptor or font file object) as .pfb/.ttf/.cff/.otf.")
+                                          "flag is written in the format OUT's suffix names: .png, or "
+                                          ".jpg/.jp2 for JPEG/JPEG 2000 data as stored (no suffix: the "
+                                          "image's own). extract FILE --font N -o DIR writes the program of "
+                                          "font N (a font, descriptor or font file object) into folder DIR "
+                                          "as .pfb/.ttf/.cff/.otf. No folder is ever created.")
     s.add_argument("file")
     s.add_argument("num", type=int, nargs="?", help="stream object number")
     s.add_argument("--font", type=int, metavar="N", help="font, font descriptor or font file object N")
     how = s.add_mutually_exclusive_group()
     how.add_argument("--raw", action="store_true", help="the stream's bytes as stored (decrypted, not decoded)")
     how.add_argument("--decoded", action="store_true", help="the stream's bytes after its filters")
-    s.add_argument("-o", "--output", required=True, help="file to write (a directory with --font)")
+    s.add_argument("-o", "--output", required=True,
+                   help="file to write (with --font, a folder that exists or a file name)")
     add_common_options(s)
 
 
@@ -81,8 +86,7 @@ def cmd_render(args, out) -> int:
     ref = page_of(doc, args.page)
     if not 0 < args.scale <= 20:
         raise PdfError(error("scale-bad", f"--scale {args.scale} is not between 0 and 20"))
-    target = Path(args.output)
-    guard(doc, target)
+    target = guard(doc, args.output)
     renderer = Renderer(args.file, args.password or None)
     try:
         page = renderer.page(args.page - 1)
@@ -97,7 +101,8 @@ def cmd_render(args, out) -> int:
         for colour, quads in box_layers(page_glyphs(doc, ref), args.boxes):
             draw_quads(image, view, quads, colour)
             count += len(quads)
-    image.save(target, "PNG")
+    with atomic_path(target, [doc.path]) as tmp:
+        image.save(tmp, "PNG")
     out.line(f"{safe_line(str(target))}: page {args.page}, {image.width}×{image.height} pixels"
              + (f", {count} {args.boxes} boxes" if args.boxes else ""))
     return 0
@@ -109,10 +114,14 @@ def cmd_extract(args, out) -> int:
 
     doc = open_document(args)
     if args.font is not None:
-        folder = Path(args.output)
+        target = Path(args.output)
         name = font_file_name(doc, args.font)  # (says first when there is no program to write)
-        folder.mkdir(parents=True, exist_ok=True)
-        done = export_font(doc, args.font, folder / name)
+        if target.is_dir():
+            target = target / name
+        elif not target.suffix:  # meant as a folder: pdfinspect creates none
+            raise PdfError(error("output-dir-missing", f"folder {target} does not exist (pdfinspect creates no "
+                                                       "folders); give a folder that exists or a file name"))
+        done = export_font(doc, args.font, target)
     elif args.num is None:
         raise PdfError(error("usage", "extract needs an object number N or --font N"))
     else:

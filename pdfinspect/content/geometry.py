@@ -17,6 +17,7 @@ the glyph's vertical origin: the box is placed by the position vector ``v`` of `
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from ..core.objects import Array, Dict, is_integer, is_number
 from ..fonts.font import Font
@@ -58,7 +59,7 @@ class GlyphBox:
         for i in (0, 2, 4, 6):
             x, y = u[i], u[i + 1]
             out += (a * x + c * y + e, b * x + d * y + f)
-        return tuple(out)
+        return cast(Quad, tuple(out))  # four corners
 
     @property
     def rect(self) -> tuple[float, float, float, float]:
@@ -123,6 +124,7 @@ class Geometry:
 def glyph_boxes(step: Step, m: FontMetrics, extents: dict | None = None) -> list[GlyphBox]:
     ts = step.gstate.text
     size, th = ts.size, ts.scale / 100.0
+    assert step.tm is not None and step.font is not None  # glyphs are shown in a text object, with a font
     ta, tb, tc, td = step.tm[:4]  # showing only translates Tm: its linear part is the step's
     fa, fb, fc, fd, fe, ff = m.font_matrix
     # glyph space → user space, less the origin: font matrix, then [Tfs×Th 0 0 Tfs], then Tm
@@ -195,7 +197,8 @@ def font_metrics(doc, font: Font) -> FontMetrics:
         from pdfminer.fontmetrics import FONT_METRICS
 
         afm = FONT_METRICS[std][0]
-        return FontMetrics(afm["FontBBox"][3], afm["FontBBox"][1], f"{std} AFM /FontBBox", fm, **vertical)
+        bbox = cast("tuple[float, float, float, float]", afm["FontBBox"])
+        return FontMetrics(bbox[3], bbox[1], f"{std} AFM /FontBBox", fm, **vertical)
     return FontMetrics(DEFAULT_ASCENT, DEFAULT_DESCENT, "default (no usable font metrics)", fm, **vertical)
 
 
@@ -259,8 +262,7 @@ def _rect(doc, value) -> tuple[float, float, float, float] | None:
     arr = doc.resolve(value)
     if not isinstance(arr, Array) or len(arr) != 4:
         return None
-    nums = [_number(doc, x) for x in arr]
-    if any(n is None for n in nums):
+    x0, y0, x1, y1 = (_number(doc, x) for x in arr)
+    if x0 is None or y0 is None or x1 is None or y1 is None:
         return None
-    x0, y0, x1, y1 = nums
     return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)

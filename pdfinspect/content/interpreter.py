@@ -52,6 +52,24 @@ class Glyph:
     page_xy: tuple[float, float]
     charproc: Ref | None = None  # Type3: the glyph procedure
     proc_text: bool = False  # the procedure shows text: it runs after this operator (Step.charproc)
+    adjust: float = 0.0  # TJ numbers (thousandths of text space) that moved the pen just before it
+
+
+Rect = tuple[float, float, float, float]  # left, bottom, right, top on the page
+
+
+@dataclass(frozen=True, slots=True)
+class Painted:
+    """What a painting operator covered on the page: a fill (``f``, ``B``…, 8.5.3), a shading
+    (``sh``, 8.7.4.2: the clip's area, never ``exact`` nor ``opaque`` here) or an image (``Do``, ``BI``, 8.9). ``rect`` bounds it on the page (within the clip's
+    bounds); ``exact`` says the rectangle *is* the painted area (one ``re`` or an image
+    under an axis-aligned CTM, inside an exact clip); ``opaque`` that nothing shows
+    through (alpha 1; an image without /SMask, /Mask or /ImageMask)."""
+
+    kind: str  # "fill", "shading" or "image"
+    rect: Rect
+    exact: bool
+    opaque: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +91,8 @@ class Step:
     diagnostics: tuple[Diagnostic, ...] = ()
     annotation: Ref | None = None  # the annotation whose appearance stream is being drawn
     charproc: Ref | None = None  # the Type3 glyph procedure being run (innermost)
+    text_object: int = 0  # the number of BT operators run so far: which text object this is
+    painted: Painted | None = None  # the area a painting operator covered
 
 
 def page_content(doc, page: Dict, budget: Budget | None = None) -> tuple[bytes, list[Diagnostic]]:
@@ -173,6 +193,12 @@ class _Run:
         self.procs: list[tuple[Ref, bytes, Matrix, Font]] = []  # glyph procedures to run next
         self.invoked = 0  # forms, appearances and glyph procedures run (fan-out counts)
         self.drawn = 0  # glyphs shown
+        self.text_object = 0
+        self.adjust = 0.0  # TJ numbers not yet followed by a glyph
+        self.path: list[float] | None = None  # bounds of the current path on the page
+        self.path_exact = False  # the path is one rectangle, axis-aligned on the page
+        self.clipping = False  # W or W* seen: the next painting operator clips
+        self.painted: Painted | None = None
 
     # -- the loop ---------------------------------------------------------------------
     def content(self, data: bytes, resources: Dict, depth: int, source: Ref | None) -> Iterator[Step]:
@@ -188,6 +214,7 @@ class _Run:
             glyphs: tuple[Glyph, ...] = ()
             shown_font = None
             form = None
+            self.painted = None
             handler = _HANDLERS.get(op)
             if handler is not None:
                 try:
@@ -202,7 +229,7 @@ class _Run:
                     form = self.enterable(result, diags, operation.start)
             step = Step(self.index, op, operation.operands, (operation.start, operation.end), depth,
                         source, self.gs, self.tm, self.tlm, self.marked, shown_font, glyphs, tuple(diags),
-                        self.annotation, self.charproc)
+                        self.annotation, self.charproc, self.text_object, self.painted)
             self.index += 1
             yield step
             if form is not None:
@@ -229,7 +256,8 @@ class _Run:
         matrix = _matrix(self.doc, stream.dict.get("Matrix"))
         resources = self.doc.resolve(stream.dict.get("Resources"))
         resources = resources if isinstance(resources, Dict) else parent_resources
-        yield from self.nested(ref, data, multiply(matrix, self.gs.ctm), resources, depth + 1)
+        ctm = multiply(matrix, self.gs.ctm)
+        yield from self.nested(ref, data, ctm, resources, depth + 1, _rect(self.doc, stream.dict.get("BBox")))
 
     def decode(self, obj, what: str, offset: int = 0) -> bytes:
         """A form's or appearance's content, within the byte budget; problems noted."""
@@ -241,8 +269,10 @@ class _Run:
             self.pending.append(warning("form-decode", f"{what}: {res.error}", offset=offset))
         return res.data
 
-    def nested(self, ref: Ref, data: bytes, ctm: Matrix, resources: Dict, depth: int) -> Iterator[Step]:
-        """Run a form, appearance stream or glyph procedure with its own state stack."""
+    def nested(self, ref: Ref, data: bytes, ctm: Matrix, resources: Dict, depth: int,
+               bbox: Rect | None = None) -> Iterator[Step]:
+        """Run a form, appearance stream or glyph procedure with its own state stack, clipped
+        to its ``bbox`` (form space, 8.10.1)."""
         budget = self.budget
         self.invoked += 1
         if budget is not None and self.invoked > budget.invocations:
@@ -250,6 +280,11 @@ class _Run:
             return
         saved = (self.gs, self.stack, self.tm, self.tlm, self.font, self.marked)
         self.gs = replace(self.gs, ctm=ctm)
+        if bbox is not None:
+            x0, y0, x1, y1 = bbox
+            corners = [transform(ctm, x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+            self.clip_to([min(c[0] for c in corners), min(c[1] for c in corners),
+                          max(c[0] for c in corners), max(c[1] for c in corners)], _axis_aligned(ctm))
         self.stack = []
         self.forms.append(ref.num)
         try:
@@ -304,7 +339,8 @@ class _Run:
                                             clause="12.5.5"))
             ctm = multiply(matrix, annotation_matrix(bbox, matrix, rect)) if bbox and rect else matrix
             own = doc.resolve(stream.dict.get("Resources"))
-            yield from self.nested(form_ref, data, ctm, own if isinstance(own, Dict) else resources, 1)
+            yield from self.nested(form_ref, data, ctm, own if isinstance(own, Dict) else resources, 1,
+                                   _rect(doc, stream.dict.get("BBox")))
         self.annotation = None
 
     def appearance(self, annot: Dict):
@@ -348,6 +384,72 @@ class _Run:
         return form
 
     # -- helpers ------------------------------------------------------------------------
+    def clip_to(self, bounds: list[float], exact: bool) -> None:
+        """Intersect the clip in force with ``bounds`` (page space; ``exact``: they are the
+        clipping area itself, not only a box around it)."""
+        clip = self.gs.clip
+        if clip is not None:
+            bounds = [max(bounds[0], clip[0]), max(bounds[1], clip[1]),
+                      min(bounds[2], clip[2]), min(bounds[3], clip[3])]
+        x0, y0 = bounds[0], bounds[1]
+        self.gs = replace(self.gs, clip=(x0, y0, max(bounds[2], x0), max(bounds[3], y0)),
+                          clip_exact=self.gs.clip_exact and exact)
+
+    def add_points(self, ops, exact_rect: bool = False) -> None:
+        """Extend the current path's page bounds by the points of ``ops`` (x y pairs)."""
+        nums = [float(x) for x in ops if isinstance(x, (int, float)) and not isinstance(x, bool)]
+        if len(nums) < 2:
+            return
+        a, b, c, d, e, f = self.gs.ctm
+        bounds = self.path
+        first = bounds is None
+        x0 = y0 = float("inf")
+        x1 = y1 = float("-inf")
+        for k in range(0, len(nums) - 1, 2):
+            x, y = nums[k], nums[k + 1]
+            px, py = a * x + c * y + e, b * x + d * y + f
+            x0, x1 = min(x0, px), max(x1, px)
+            y0, y1 = min(y0, py), max(y1, py)
+        self.path = [x0, y0, x1, y1] if bounds is None else \
+            [min(bounds[0], x0), min(bounds[1], y0), max(bounds[2], x1), max(bounds[3], y1)]
+        self.path_exact = first and exact_rect and _axis_aligned(self.gs.ctm)
+
+    def paint(self, fill: bool) -> None:
+        """A path-painting operator: note the filled area, apply a pending clip, end the path."""
+        bounds = self.path
+        if bounds is not None and fill:
+            rect = bounds
+            clip = self.gs.clip
+            if clip is not None:
+                rect = [max(rect[0], clip[0]), max(rect[1], clip[1]), min(rect[2], clip[2]), min(rect[3], clip[3])]
+            if rect[2] > rect[0] and rect[3] > rect[1]:
+                self.painted = Painted("fill", (rect[0], rect[1], rect[2], rect[3]),
+                                       self.path_exact and self.gs.clip_exact, self.opaque_paint())
+        if self.clipping:
+            self.clip_to(bounds if bounds is not None else [0.0, 0.0, 0.0, 0.0], self.path_exact)
+        self.path, self.path_exact, self.clipping = None, False, False
+
+    def opaque_paint(self) -> bool:
+        """Whether a fill now hides what is under it: alpha 1, a separable blend mode that
+        replaces (Normal, Compatible), no soft mask (11.3.5, 11.6.4.4)."""
+        gs = self.gs
+        return gs.fill_alpha >= 1.0 and gs.blend_mode in ("Normal", "Compatible") and not gs.soft_mask
+
+    def paint_image(self, opaque: bool) -> None:
+        """An image: the unit square under the CTM (8.9.4)."""
+        self.path = None
+        self.add_points((0, 0, 1, 0, 1, 1, 0, 1))
+        bounds, exact = self.path, _axis_aligned(self.gs.ctm)
+        self.path = None
+        clip = self.gs.clip
+        if bounds is None:
+            return
+        if clip is not None:
+            bounds = [max(bounds[0], clip[0]), max(bounds[1], clip[1]), min(bounds[2], clip[2]), min(bounds[3], clip[3])]
+        if bounds[2] > bounds[0] and bounds[3] > bounds[1]:
+            self.painted = Painted("image", (bounds[0], bounds[1], bounds[2], bounds[3]),
+                                   exact and self.gs.clip_exact, opaque and self.opaque_paint())
+
     def set_text(self, **changes) -> None:
         self.gs = replace(self.gs, text=replace(self.gs.text, **changes))
 
@@ -384,6 +486,7 @@ class _Run:
                                  "itself from one of its glyph procedures; not drawn", clause="9.6.5"))
             return out
         composite = font.cmap is not None
+        adjust, self.adjust = self.adjust, 0.0
         a, b, c, d, e, f = self.tm
         budget = self.budget
         left = budget.glyphs - self.drawn if budget is not None else -1
@@ -399,6 +502,7 @@ class _Run:
             user = (c * rise + e, d * rise + f)  # (0, rise) through Tm
             tm = (a, b, c, d, e, f)
             if vertical:  # Tm = translate(0, advance) × Tm
+                assert font.cid_font is not None  # only a Type0 font writes vertically
                 advance = font.cid_font.vertical_advance(cid) * size + spacing
                 e, f = advance * c + e, advance * d + f
             else:  # Tm = translate(advance, 0) × Tm
@@ -406,7 +510,8 @@ class _Run:
                 e, f = advance * a + e, advance * b + f
             proc = font.charprocs.get(font.glyph_name(code[0]) or "") if type3 and code else None
             queued = proc is not None and self.queue_charproc(proc, font, tm, diags)
-            out.append(Glyph(code, cid, w0, advance, user, transform(ctm, *user), proc, queued))
+            out.append(Glyph(code, cid, w0, advance, user, transform(ctm, *user), proc, queued, adjust))
+            adjust = 0.0
         self.tm = (a, b, c, d, e, f)
         self.drawn += len(out)
         return out
@@ -429,7 +534,9 @@ class _Run:
     def move_pen(self, amount: float) -> None:
         """A TJ number: move by −amount/1000 × size (× Tz horizontally) (9.4.3)."""
         ts = self.gs.text
+        self.adjust += amount
         d = -amount / 1000.0 * ts.size
+        assert self.tm is not None  # TJ runs inside a text object
         if self.font is not None and self.font.vertical:
             self.tm = multiply(translate(0.0, d), self.tm)
         else:
@@ -438,6 +545,7 @@ class _Run:
     def next_line(self, tx: float, ty: float) -> None:
         self.tlm = multiply(translate(tx, ty), self.tlm or IDENTITY)
         self.tm = self.tlm
+        self.adjust = 0.0
 
 
 _SHOWS_TEXT = re.compile(rb"(?:Tj|TJ|'|\")(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
@@ -458,12 +566,17 @@ def _text_showing(doc, ref: Ref, cache: dict) -> bytes | None:
     return cache[key]
 
 
+def _axis_aligned(m: Matrix) -> bool:
+    return (m[1] == 0 and m[2] == 0) or (m[0] == 0 and m[3] == 0)
+
+
 def _rect(doc, value) -> tuple[float, float, float, float] | None:
     r = doc.resolve(value)
     if isinstance(r, Array) and len(r) == 4:
         nums = [doc.resolve(x) for x in r]
         if all(is_number(x) and not isinstance(x, bool) for x in nums):
-            return tuple(float(x) for x in nums)
+            x0, y0, x1, y1 = (float(x) for x in nums)
+            return x0, y0, x1, y1
     return None
 
 
@@ -472,7 +585,8 @@ def _matrix(doc, value) -> Matrix:
     if isinstance(m, Array) and len(m) == 6:
         nums = [doc.resolve(x) for x in m]
         if all(is_number(x) for x in nums):
-            return tuple(float(x) for x in nums)
+            a, b, c, d, e, f = (float(x) for x in nums)
+            return a, b, c, d, e, f
     return IDENTITY
 
 
@@ -499,19 +613,27 @@ def _Q(run, ops, res, diags):
 
 
 def _cm(run, ops, res, diags):
-    run.gs = replace(run.gs, ctm=multiply(tuple(_nums(ops, 6)), run.gs.ctm))
+    a, b, c, d, e, f = _nums(ops, 6)
+    run.gs = replace(run.gs, ctm=multiply((a, b, c, d, e, f), run.gs.ctm))
 
 
 def _gs(run, ops, res, diags):
     name = ops[-1]
     ext = run.doc.resolve(run.resource(res, "ExtGState", name, diags))
-    changes = {"ext_gstate": str(name)}
+    changes: dict[str, object] = {"ext_gstate": str(name)}
     if isinstance(ext, Dict):
         for key, field_name in (("LW", "line_width"), ("LC", "line_cap"), ("LJ", "line_join"),
-                                ("ML", "miter_limit")):
+                                ("ML", "miter_limit"), ("ca", "fill_alpha"), ("CA", "stroke_alpha")):
             v = run.doc.resolve(ext.get(key))
             if is_number(v):
                 changes[field_name] = v
+        bm = run.doc.resolve(ext.get("BM"))
+        bm = run.doc.resolve(bm[0]) if isinstance(bm, Array) and len(bm) else bm
+        if isinstance(bm, Name):
+            changes["blend_mode"] = str(bm)
+        smask = run.doc.resolve(ext.get("SMask"))
+        if smask is not None:
+            changes["soft_mask"] = not (isinstance(smask, Name) and str(smask) == "None")
         font = run.doc.resolve(ext.get("Font"))
         if isinstance(font, Array) and len(font) == 2:
             run.select_font(font[0], "(ExtGState)", run.doc.resolve(font[1]) or 0)
@@ -540,7 +662,7 @@ def _space(stroke: bool):
 def _color(stroke: bool, space: str | None = None):
     def handler(run, ops, res, diags):
         values = tuple(str(x) if isinstance(x, Name) else x for x in ops)
-        changes = {("stroke_color" if stroke else "fill_color"): values}
+        changes: dict[str, object] = {("stroke_color" if stroke else "fill_color"): values}
         if space:
             changes["stroke_space" if stroke else "fill_space"] = space
         run.gs = replace(run.gs, **changes)
@@ -567,6 +689,8 @@ def _BT(run, ops, res, diags):
     if run.tm is not None:
         diags.append(warning("bt-nested", "BT inside a text object", clause="9.4.1"))
     run.tm = run.tlm = IDENTITY
+    run.text_object += 1
+    run.adjust = 0.0
 
 
 def _ET(run, ops, res, diags):
@@ -588,6 +712,7 @@ def _TD(run, ops, res, diags):
 
 def _Tm(run, ops, res, diags):
     run.tm = run.tlm = tuple(_nums(ops, 6))
+    run.adjust = 0.0
 
 
 def _Tstar(run, ops, res, diags):
@@ -653,7 +778,47 @@ def _Do(run, ops, res, diags):
     xobj = run.doc.resolve(value)
     if isinstance(xobj, Stream) and xobj.dict.get("Subtype") == "Form":
         return (value if isinstance(value, Ref) else None, xobj)
+    if isinstance(xobj, Stream) and xobj.dict.get("Subtype") == "Image":
+        run.paint_image(_opaque(run.doc, xobj.dict, ("ImageMask", "SMask", "Mask")))
     return None
+
+
+def _opaque(doc, params: Dict, keys) -> bool:
+    """An image that hides what is under it: no stencil mask, soft mask or colour key (8.9.6)."""
+    return not any(doc.resolve(params.get(k)) not in (None, False) for k in keys)
+
+
+def _BI(run, ops, res, diags):
+    params = ops[0] if ops and isinstance(ops[0], Dict) else Dict()
+    run.paint_image(_opaque(run.doc, params, ("IM", "ImageMask", "SMask", "Mask")))
+
+
+def _path(exact_rect: bool = False):
+    def handler(run, ops, res, diags):
+        if exact_rect:  # x y w h: its four corners
+            x, y, w, h = _nums(ops, 4)
+            run.add_points((x, y, x + w, y + h, x, y + h, x + w, y), run.path is None)
+        else:
+            run.add_points(ops)
+    return handler
+
+
+def _painter(fill: bool):
+    def handler(run, ops, res, diags):
+        run.paint(fill)
+    return handler
+
+
+def _clip(run, ops, res, diags):
+    run.clipping = True
+
+
+def _sh(run, ops, res, diags):
+    clip = run.gs.clip or (-1e9, -1e9, 1e9, 1e9)  # no clip: the whole page
+    if clip[2] > clip[0] and clip[3] > clip[1]:
+        run.painted = Painted("shading", clip, False, False)
+
+
 
 
 _SHOWING = frozenset({"Tj", "TJ", "'", '"'})
@@ -671,5 +836,10 @@ _HANDLERS = {
     "TL": _text_param("leading"), "Ts": _text_param("rise"), "Tr": _text_param("render", int),
     "Tf": _Tf, "Td": _Td, "TD": _TD, "Tm": _Tm, "T*": _Tstar,
     "Tj": _Tj, "TJ": _TJ, "'": _quote, '"': _dquote,
-    "BMC": _BMC, "BDC": _BDC, "EMC": _EMC, "Do": _Do,
+    "BMC": _BMC, "BDC": _BDC, "EMC": _EMC, "Do": _Do, "BI": _BI, "sh": _sh,
+    "m": _path(), "l": _path(), "c": _path(), "v": _path(), "y": _path(), "h": _path(),
+    "re": _path(True), "W": _clip, "W*": _clip,
+    "S": _painter(False), "s": _painter(False), "n": _painter(False),
+    "f": _painter(True), "F": _painter(True), "f*": _painter(True), "B": _painter(True),
+    "B*": _painter(True), "b": _painter(True), "b*": _painter(True),
 }

@@ -53,8 +53,8 @@ def check_operands(op: bytes, operands: list) -> list[str]:
 
     Unknown operators give one message. Never raises.
     """
-    want = _FIXED_NUMBERS.get(op)
-    if want == len(operands) and all(type(x) in _NUMBER_TYPES for x in operands):
+    fixed = _FIXED_NUMBERS.get(op)
+    if fixed == len(operands) and all(type(x) in _NUMBER_TYPES for x in operands):
         return []
     info = OPERATORS.get(op)
     if info is None:
@@ -73,10 +73,10 @@ def check_operands(op: bytes, operands: list) -> list[str]:
             return messages
     kinds = _expected_kinds(info, operands)
     # Compare from the end: the operator consumes the operands nearest to it.
-    for i, (want, value) in enumerate(zip(reversed(kinds), reversed(operands))):
-        if not _KIND_TEST[want](value):
+    for i, (kind, value) in enumerate(zip(reversed(kinds), reversed(operands))):
+        if not _KIND_TEST[kind](value):
             pos = count - i
-            messages.append(f"{info.name} operand {pos} should be {want}, got {kind_of(value)}")
+            messages.append(f"{info.name} operand {pos} should be {kind}, got {kind_of(value)}")
     if op == b"TJ" and operands and isinstance(operands[-1], Array):
         bad = [kind_of(x) for x in operands[-1] if not (isinstance(x, String) or is_number(x))]
         if bad:

@@ -65,6 +65,15 @@ class GraphicsState:
     flatness: float = 1.0
     ext_gstate: str | None = None  # last /gs resource applied
     text: TextState = TextState()
+    fill_alpha: float = 1.0  # ExtGState /ca (11.6.4.4)
+    stroke_alpha: float = 1.0  # ExtGState /CA
+    blend_mode: str = "Normal"  # ExtGState /BM (11.3.5), the first of an array
+    soft_mask: bool = False  # ExtGState /SMask other than /None (11.6.5.2)
+    # The clipping path in force (8.5.4), as its bounds on the page (left, bottom, right,
+    # top); ``None`` is the whole page. ``clip_exact``: the bounds are the clip itself (only
+    # axis-aligned rectangles were intersected), not just a box around it.
+    clip: tuple[float, float, float, float] | None = None
+    clip_exact: bool = True
 
 
 @dataclass(frozen=True, slots=True)

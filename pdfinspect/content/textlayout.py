@@ -3,31 +3,32 @@
 :func:`page_glyphs` joins the interpreter and the resolver: one :class:`GlyphRecord` per
 glyph in drawing order (forms included), with ``/ActualText`` (14.9.4) replacing the
 text of the glyphs it covers — the first covered glyph carries the whole replacement, the
-others none. :func:`page_text` lays the records out like hpdft: a new line starts when
-the pen moves left or its baseline jumps by more than a fraction of the font size; a
-space goes where the gap to the previous glyph is wider than a fraction of the size. A
+others none. :func:`page_text` lays the records out like hpdft, over the gap model of
+:mod:`.gaps` (measured in each glyph's own frame, so rotated and vertical lines stay
+whole): a new line starts when the pen moves back or its baseline jumps by more than a
+fraction of the font size; a space goes where the gap from the end of the previous glyph
+(its width, not its Tc or Tw) less any letter spacing Tc is wider than :data:`SPACE_GAP` em. A
 spacing accent drawn over the next or previous letter (TeX's OT1 fonts build ö from ¨ and
 o) is composed with it, as pdftotext does; ``glyphs`` still shows both glyphs. A Type3
 glyph whose procedure shows text gives way to that text.
 """
 from __future__ import annotations
 
-import math
 import unicodedata
 from dataclasses import dataclass
 from typing import Iterator
 
 from ..core.objects import Ref
+from ..fonts.codes import ACTUAL_TEXT_REPLACES
 from ..fonts.font import FontCache
 from ..fonts.resolve import ACTUAL_TEXT, HIT, PathStep, Resolution, Resolver
+from .gaps import glyph_layouts
 from .geometry import Geometry, GlyphBox
 from .interpreter import Budget, Glyph, Step, iter_steps
-from .state import MarkedContent, multiply
+from .state import MarkedContent
 
-LINE_JUMP = 0.6  # baseline change, in font sizes, that starts a new line
-SPACE_GAP = 0.15  # gap, in font sizes, that reads as a space
-BACKWARDS = 2.0  # leftward move, in font sizes, that starts a new line (accents move back less)
-OVERLAP = 0.1  # leftward move, in font sizes, that puts a glyph over the previous one
+SPACE_GAP = 0.15  # gap, in em, that reads as a space (lines: gaps.LINE_JUMP and gaps.BACKWARDS)
+OVERLAP = 0.1  # move back, in em, that puts a glyph over the previous one
 # Spacing accents and the combining marks they stand for (Unicode's compatibility mappings).
 COMBINING = {"\u00a8": "\u0308", "\u00b4": "\u0301", "`": "\u0300", "\u02c6": "\u0302", "^": "\u0302",
              "\u02dc": "\u0303", "~": "\u0303", "\u00af": "\u0304", "\u02d8": "\u0306",
@@ -64,7 +65,7 @@ class GlyphRecord:
         note = PathStep(ACTUAL_TEXT, None, f"marked content /{self.actual_text.tag}",
                         "/ActualText", HIT, "replaces the text of every glyph it covers"
                         + ("" if self.unicode else " (given with the first covered glyph)"),
-                        self.unicode)
+                        self.unicode, code=ACTUAL_TEXT_REPLACES)
         return self.resolution.path + (note,)
 
 
@@ -73,9 +74,16 @@ def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
                 annots: bool = True) -> Iterator[GlyphRecord]:
     """Every glyph drawn on the page, resolved, in drawing order: the page content, then
     (``annots``) the annotations' appearance streams (within ``budget``, see iter_steps)."""
+    for _, records in page_steps(doc, page_ref, resolver, fonts, budget, annots=annots):
+        yield from records
+
+
+def page_steps(doc, page_ref: Ref, resolver: Resolver | None = None, fonts: FontCache | None = None,
+               budget: Budget | None = None, *, annots: bool = True) -> Iterator[tuple[Step, list[GlyphRecord]]]:
+    """Every step of the page with the glyph records it draws (as :func:`page_glyphs`)."""
     resolver = resolver or Resolver(doc)
     used: set[int] = set()
-    given: list[MarkedContent] = []  # keeps the sequences in ``used`` alive, so no id is reused
+    given: list[MarkedContent | None] = []  # keeps the sequences in ``used`` alive, so no id is reused
     geometry = Geometry(doc)
     n = 0
     for step in iter_steps(doc, page_ref, fonts, budget, annots=annots):
@@ -84,7 +92,7 @@ def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
         if len(used) > before:
             given.append(records[0].actual_text)
         n += len(records)
-        yield from records
+        yield step, records
 
 
 def step_records(step: Step, resolver: Resolver, used: set[int], start: int,
@@ -97,6 +105,7 @@ def step_records(step: Step, resolver: Resolver, used: set[int], start: int,
     boxes = geometry.boxes(step) if geometry is not None else []
     out = []
     for n, g in enumerate(step.glyphs, start):
+        assert step.font is not None  # a step that shows glyphs has its font
         res = resolver.resolve(step.font, g.code, g.cid)
         box = boxes[n - start] if boxes else None
         if actual is None:
@@ -104,16 +113,9 @@ def step_records(step: Step, resolver: Resolver, used: set[int], start: int,
         else:
             first = id(actual) not in used
             used.add(id(actual))
-            out.append(GlyphRecord(n, step, g, res, actual.actual_text if first else "", ACTUAL_TEXT, actual,
+            out.append(GlyphRecord(n, step, g, res, (actual.actual_text or "") if first else "", ACTUAL_TEXT, actual,
                                    box))
     return out
-
-
-def _scales(step: Step) -> tuple[float, float]:
-    """(advance scale, font size) of the step's glyphs in page space."""
-    m = multiply(step.tm, step.gstate.ctm) if step.tm is not None else step.gstate.ctm
-    size = abs(step.gstate.text.size) * math.hypot(m[2], m[3])
-    return math.hypot(m[0], m[1]), size or 1.0
 
 
 def layout(records) -> str:
@@ -124,12 +126,12 @@ def layout(records) -> str:
 def layout_spans(records) -> tuple[str, list[GlyphRecord | None]]:
     """:func:`layout`'s text, and for each of its characters the record that drew it (``None``
     for an inferred space or a line end); a composed accent belongs to its letter's record."""
+    records = [r for r in records if not r.glyph.proc_text]  # its glyph procedure's own text follows
     lines: list[str] = []
     owners: list[GlyphRecord | None] = []
     line: list[str] = []
     line_owners: list[GlyphRecord | None] = []  # one a piece of ``line``
-    prev = None  # (x at pen end, y, size, vertical)
-    scaled_step = None  # the step whose scales adv_scale and size are
+    shown = False  # the line has text (an unmapped glyph adds none)
 
     def end_line() -> None:
         text = "".join(line).rstrip()
@@ -140,39 +142,25 @@ def layout_spans(records) -> tuple[str, list[GlyphRecord | None]]:
             owners.extend([owner] * len(piece))
         del owners[len(owners) - (sum(map(len, line)) - len(text)):]  # what rstrip removed
 
-    for r in records:
-        if r.glyph.proc_text:  # its glyph procedure's own text follows
-            continue
-        step = r.step
-        if step is not scaled_step:
-            scaled_step, (adv_scale, size) = step, _scales(step)
-        x, y = r.glyph.page_xy
-        vertical = step.font is not None and step.font.vertical
-        if prev is not None:
-            px, py, psize, pvert = prev
-            em = max(size, psize)
-            if vertical and pvert:
-                new_line = abs(x - px) > LINE_JUMP * em or y > py + BACKWARDS * em
-                gap = py - y
-            else:
-                new_line = abs(y - py) > LINE_JUMP * em or x < px - BACKWARDS * em
-                gap = x - px
-            if new_line:
+    for r, lay in zip(records, glyph_layouts(records)):
+        gap = lay.gap
+        if lay.starts_line:
+            if line or lines:
                 end_line()
-                line, line_owners = [], []
-            elif gap > SPACE_GAP * em and line and not line[-1].endswith(" ") and not r.unicode.startswith(" "):
+            line, line_owners, shown = [], [], False
+        elif gap is not None:
+            # letter spacing (a positive Tc) is no word boundary; everything else counts, in
+            # the larger em of the two glyphs (a subscript's small em makes no space)
+            along = (gap.along_em - max(gap.part("char_spacing"), 0.0)) * gap.em_pt / max(gap.em_pt, lay.em_pt)
+            if along > SPACE_GAP and shown and not line[-1].endswith(" ") and not r.unicode.startswith(" "):
                 line.append(" ")
                 line_owners.append(None)
-            elif gap < -OVERLAP * em and line and (composed := _compose(line[-1], r.unicode)):
+            elif along < -OVERLAP and line and (composed := _compose(line[-1], r.unicode)):
                 line[-1] = composed
-                prev = (max(px, x + r.glyph.advance * adv_scale), y, size, False) if not vertical else prev
                 continue
         line.append(r.unicode)
         line_owners.append(r)
-        if vertical:  # the advance is along text space y, scaled like the size
-            prev = (x, y + r.glyph.advance * size / (abs(step.gstate.text.size) or 1.0), size, True)
-        else:
-            prev = (x + r.glyph.advance * adv_scale, y, size, False)
+        shown = shown or bool(r.unicode)
     if line:
         end_line()
     text = "\n".join(lines) + ("\n" if lines else "")

@@ -103,6 +103,7 @@ class _Scanner:
         m = _FAST.match(self.buf, self.pos)
         if m is not None:
             i = m.lastindex  # group 1 is the white space before the token
+            assert i is not None
             start = m.start(i)
             end = self.pos = m.end()
             raw = m.group(i)

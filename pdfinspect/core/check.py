@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, Severity, warning
-from .objects import is_integer
+from .objects import Stream, is_integer
 
 if TYPE_CHECKING:
     from .document import Document
@@ -47,7 +47,7 @@ def check(doc: Document, progress: Callable[[int, int], object] | None = None) -
     total = len(doc.object_numbers())
     objects = streams = failed = 0
     for objects, obj in enumerate(doc.iter_objects(cache=False), 1):
-        if obj.is_stream and not doc.locked:
+        if isinstance(obj.value, Stream) and not doc.locked:
             streams += 1
             res = doc.stream_data(obj)
             if res.error:
@@ -76,6 +76,7 @@ def check(doc: Document, progress: Callable[[int, int], object] | None = None) -
     elif doc.locked:
         encryption = f"{facts.describe()}; locked (streams not checked)"
     else:
+        assert doc.security is not None  # an unlocked encrypted document has its handler
         encryption = f"{facts.describe()}; opened with the {doc.security.authenticated_as} password"
     found = doc.diagnostics
     return CheckReport(doc.version, encryption, pages, objects, streams, failed,

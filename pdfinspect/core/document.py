@@ -11,9 +11,9 @@ import os
 import re
 import stat
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from . import pages, recovery, repair
 from .budget import Limits, spent
@@ -26,7 +26,7 @@ from .parser import IndirectObject, Parser, parse_object_at
 from .xref import FREE, IN_FILE, Revision, XrefEntry, find_startxref, read_revisions
 
 if TYPE_CHECKING:
-    from .crypt import EncryptionFacts
+    from .crypt import EncryptionFacts, SecurityHandler
 
 _VERSION = re.compile(rb"%PDF-(\d+\.\d+)?")  # the version may be missing or cut ("%PDF-1"): still the header
 _HEADER_ANYWHERE = re.compile(rb"%PDF-\d")
@@ -90,7 +90,7 @@ class Document:
         self._trailer: Dict | None = None  # a trailer chosen by recovery over the last revision's
         self._init_caches()
         self.repaired = False
-        self.security = None
+        self.security: SecurityHandler | None = None
         self.encryption: EncryptionFacts | None = None
         self.locked = False
         self._encrypt_num: int | None = None
@@ -113,6 +113,7 @@ class Document:
         self._scan: dict[int, tuple[int, int]] | None = None
         self._backrefs: dict[int, list[BackRef]] | None = None
         self._reported: set[tuple] = set()
+        self._note_lock = threading.Lock()  # guards diagnostics and _reported (see share_diagnostics)
         self._security_seen = 0
         self._pages: list[Ref] | None = None
 
@@ -199,13 +200,13 @@ class Document:
             raise TypeError("a Document opened from memory cannot be pickled; open it from a path")
         state = dict(self.__dict__)
         del state["buf"]
-        for key in ("_cache", "_objstm", "_merged", "_numbers", "_loading", "_backrefs", "_lock"):
+        for key in ("_cache", "_objstm", "_merged", "_numbers", "_loading", "_backrefs", "_lock", "_note_lock"):
             state.pop(key)
         return state
 
     def __setstate__(self, state) -> None:
         self.__dict__.update(state)
-        assert self.path is not None  # __getstate__ refuses a Document without one
+        assert self.path is not None  # __getstate__ refuses a document without one
         self.buf = _read(self.path)[0]
         self._owns_buf = True
         self._init_caches()
@@ -217,10 +218,17 @@ class Document:
     def note(self, d: Diagnostic) -> None:
         """Record a diagnostic once (the same code, offset and object are reported once)."""
         key = (d.code, d.offset, d.ref)
-        with self._lock:
+        with self._note_lock:
             if key not in self._reported:
                 self._reported.add(key)
                 self.diagnostics.append(d)
+
+    def share_diagnostics(self, other: "Document") -> None:
+        """Note from now on into ``other``'s diagnostics (what this Document found so far
+        included), under ``other``'s lock: forks used by several threads report to one sink."""
+        for d in self.diagnostics:
+            other.note(d)
+        self.diagnostics, self._reported, self._note_lock = other.diagnostics, other._reported, other._note_lock
 
     def _read_structure(self) -> None:
         buf = self.buf
@@ -362,6 +370,7 @@ class Document:
 
     def _collect_security_diagnostics(self) -> None:
         """Problems the security handler met (bad padding, unknown crypt filter…) join ours."""
+        assert self.security is not None  # called after the handler was set up
         found = self.security.diagnostics
         for d in found[self._security_seen:]:
             self.note(d)
@@ -380,7 +389,7 @@ class Document:
         """Entries found by scanning that no revision lists (empty for a sound file)."""
         return self._recovered
 
-    def xref(self, revision: int | None = None) -> dict[int, XrefEntry]:
+    def xref(self, revision: int | None = None) -> Mapping[int, XrefEntry]:
         """Entries in force as of ``revision`` (default: the latest), later revisions winning."""
         k = len(self.revisions) - 1 if revision is None else revision
         if k == 0 and not self._recovered:
@@ -561,6 +570,7 @@ class Document:
         return value
 
     def _decrypt_strings(self, value, num: int, gen: int):
+        assert self.security is not None  # called for an encrypted document only
         if isinstance(value, String):
             return String(self.security.decrypt_string(value.value, num, gen), value.hex)
         if isinstance(value, Array):
@@ -590,7 +600,7 @@ class Document:
         ``obj`` is the indirect object or the stream value itself (a stream knows the
         object it was read from, which decryption needs).
         """
-        stream: Stream = obj.value if isinstance(obj, IndirectObject) else obj
+        stream = cast(Stream, obj.value) if isinstance(obj, IndirectObject) else obj
         d = Dict((k, self.resolve(v)) for k, v in stream.dict.items() if k in ("Filter", "DecodeParms"))
         if isinstance(d.get("DecodeParms"), Array):
             d["DecodeParms"] = Array(self.resolve(x) for x in d["DecodeParms"])
@@ -598,8 +608,10 @@ class Document:
         raw = stream.raw
         if self._stream_is_encrypted(stream):
             crypt = next((p.get("Name") for name, p in chain if name == "Crypt" and isinstance(p, Dict)), None)
+            security, ref = self.security, stream.ref
+            assert security is not None and ref is not None  # _stream_is_encrypted checked both
             with self._lock:
-                raw = self.security.decrypt_stream(raw, stream.ref.num, stream.ref.gen, crypt)
+                raw = security.decrypt_stream(raw, ref.num, ref.gen, crypt)
                 self._collect_security_diagnostics()
         if not decode_filters:
             return DecodeResult(raw, (), None)
@@ -641,6 +653,7 @@ class Document:
         """Every object that refers to object ``num``, with the key path of each reference."""
         if self._backrefs is None:
             self.build_backrefs()
+        assert self._backrefs is not None  # build_backrefs made it
         return self._backrefs.get(num, [])
 
     def build_backrefs(self, progress: Callable[[int, int], object] | None = None) -> None:

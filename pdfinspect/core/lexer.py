@@ -7,6 +7,7 @@ any value can always be shown (``buf[tok.start:tok.end]``). Problems are recorde
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any, NamedTuple
 
 from .diagnostics import Diagnostic, warning
@@ -14,6 +15,40 @@ from .objects import Name, String
 
 WHITESPACE = b"\x00\t\n\x0c\r "
 DELIMITERS = b"()<>[]{}/%"
+
+
+
+def possessive(pattern: bytes) -> bytes:
+    """``pattern`` with every quantifier possessive where Python has them (3.11+).
+
+    The patterns given here are written so that each run matches one way only (lookaheads
+    make numbers, names, white space and comments maximal), so the result matches exactly
+    what ``pattern`` matches; possessive quantifiers only spare the regex engine the
+    backtracking states, which makes the lexer's and parser's fast paths about twice as fast.
+    """
+    if sys.version_info < (3, 11):
+        return pattern
+    out = bytearray()
+    i, in_class = 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        out.append(c)
+        if c == 0x5C:  # backslash: the next byte is escaped
+            out.append(pattern[i + 1])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != 0x5D  # ']'
+        elif c == 0x5B:  # '['
+            in_class = True
+            if pattern[i + 1:i + 2] in (b"^", b"]"):  # a leading ^ or ] belongs to the class
+                out.append(pattern[i + 1])
+                i += 1
+        elif c in b"*+?" and pattern[i - 1:i] != b"(" and pattern[i + 1:i + 2] not in (b"+", b"?"):
+            out.append(0x2B)  # '+'
+        i += 1
+    return bytes(out)
+
 
 # Token kinds
 INT = "int"
@@ -35,9 +70,11 @@ _SIMPLE_LITERAL = re.compile(rb"\(([^()\\]*)\)")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 _GT = re.compile(rb">")
 # Fast path: white space and comments, then a number, name, delimiter or keyword in one match.
+# Each white-space run and comment is maximal (a lookahead, as Python 3.10 has no possessive
+# quantifiers), so a failed match backtracks linearly, never into a comment's middle.
 _FAST = re.compile(
-    rb"(?:[\x00\t\n\x0c\r ]++|%[^\r\n]*+)*+"
-    rb"(?:(?P<int>[+-]?\d+)(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])"
+    possessive(rb"(?:[\x00\t\n\x0c\r ]+(?![\x00\t\n\x0c\r ])|%[^\r\n]*(?![^\r\n]))*")
+    +    rb"(?:(?P<int>[+-]?\d+)(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])"
     rb"|(?P<real>[+-]?(?:\d+\.\d*|\.\d+))(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])"
     rb"|/(?P<name>[^\x00\t\n\x0c\r ()<>\[\]{}/%#]*)(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])"
     rb"|(?P<delim><<|>>|[\[\]{}])"
@@ -174,6 +211,7 @@ class Lexer:
 
     def skip_whitespace(self) -> int:
         m = _SKIP.match(self.buf, self.pos, self.end)
+        assert m is not None  # the pattern matches the empty string
         self.pos = m.end()
         return self.pos
 
@@ -201,6 +239,7 @@ class Lexer:
         c = buf[pos]
         if c == 0x2F:  # '/'
             m = _NAME_BODY.match(buf, pos + 1, end)
+            assert m is not None  # the pattern matches the empty string
             self.pos = m.end()
             return Token(NAME, decode_name(m.group(), self.diagnostics, pos + 1), pos, self.pos)
         if c == 0x28:  # '('
@@ -217,6 +256,7 @@ class Lexer:
                 self.pos = pos + 2
                 return Token(DELIM, b"<<", pos, pos + 2)
             m = _HEX_BODY.match(buf, pos + 1, end)
+            assert m is not None  # the pattern matches the empty string
             close = m.end()
             if close < end and buf[close] == 0x3E:
                 self.pos = close + 1
@@ -246,6 +286,7 @@ class Lexer:
             self.diagnostics.append(warning("stray-delimiter", "stray ')'", offset=pos, clause="7.2.3"))
             return Token(KEYWORD, b")", pos, pos + 1)
         m = _REGULAR_RUN.match(buf, pos, end)
+        assert m is not None  # the pattern matches the empty string
         word = m.group()
         self.pos = m.end()
         if not word:  # cannot happen: every non-delimiter is regular

@@ -11,7 +11,7 @@ Mapping to Python:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, TypeGuard, Union
 
 
 class Name(str):
@@ -123,7 +123,7 @@ class Stream:
             return NotImplemented
         return self.dict == other.dict and self.raw_length == other.raw_length and self.raw == other.raw
 
-    __hash__ = None  # mutable, like the Dict it wraps
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the Dict it wraps
 
     def __repr__(self) -> str:
         where = f", ref={self.ref}" if self.ref is not None else ""
@@ -134,18 +134,18 @@ class Stream:
 
     def __setstate__(self, state) -> None:
         d, raw, offset, diags, ref = state
-        self.__init__(d, raw, offset, diags, ref)
+        Stream.__init__(self, d, raw, offset, diags, ref)
 
 
 PdfObject = Union[None, bool, int, float, Name, String, Array, Dict, Ref, Stream]
 
 
-def is_integer(value: Any) -> bool:
+def is_integer(value: Any) -> TypeGuard[int]:
     """True for a PDF integer: an ``int`` that is not a ``bool`` (Python's bool is an int)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def is_number(value: Any) -> bool:
+def is_number(value: Any) -> TypeGuard[int | float]:
     """True for a PDF integer or real (7.3.3), booleans excluded."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 

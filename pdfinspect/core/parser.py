@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .diagnostics import Diagnostic, warning
-from .lexer import DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token
+from .lexer import DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token, possessive
 from .objects import Array, Dict, Name, Ref, Stream, String
 
 MAX_DEPTH = 200
@@ -18,17 +18,18 @@ MAX_DEPTH = 200
 _OBJECT_ENDS = frozenset({b"endobj", b"stream", b"obj", b"endstream"})
 
 # Fast paths for the two commonest arrays (/Widths, /Rect, /Kids …): numbers only, or
-# references only; anything else goes token by token. Possessive quantifiers throughout:
-# a number must match one way only, or a long array that fails at its end backtracks
-# exponentially.
+# references only; anything else goes token by token. Every run matches one way only (a
+# number or name is followed by a lookahead its last character cannot satisfy), or a long
+# array that fails at its end would backtrack exponentially; ``possessive`` then spares the
+# engine the backtracking states where Python has possessive quantifiers (3.11+).
 _WS = rb"[\x00\t\n\x0c\r ]"
 _END = rb"(?=[\x00\t\n\x0c\r \]])"
-_NUMBER = rb"[+-]?+(?:\d++(?:\.\d*+)?+|\.\d++)"
-_NUMBER_ARRAY = re.compile(rb"(?:" + _WS + rb"*+" + _NUMBER + _END + rb")*+" + _WS + rb"*+\]")
-_NUMBERS = re.compile(_NUMBER)
-_REF_ARRAY = re.compile(rb"(?:" + _WS + rb"*+\d++" + _WS + rb"++\d++" + _WS + rb"++R" + _END + rb")*+"
-                        + _WS + rb"*+\]")
-_REFS = re.compile(rb"(\d+)" + _WS + rb"+(\d+)" + _WS + rb"+R")
+_NUMBER = rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
+_NUMBER_ARRAY = re.compile(possessive(rb"(?:" + _WS + rb"*" + _NUMBER + _END + rb")*" + _WS + rb"*\]"))
+_NUMBERS = re.compile(possessive(_NUMBER))
+_REF_ARRAY = re.compile(possessive(rb"(?:" + _WS + rb"*\d+" + _WS + rb"+\d+" + _WS + rb"+R" + _END + rb")*"
+                        + _WS + rb"*\]"))
+_REFS = re.compile(possessive(rb"(\d+)" + _WS + rb"+(\d+)" + _WS + rb"+R"))
 
 # Fast paths for flat values, which are most of a file's objects (a destination
 # [12 0 R /XYZ 72 720 null], a page << /Type /Page /Parent 3 0 R /MediaBox [0 0 612 792] >>):
@@ -37,38 +38,42 @@ _REFS = re.compile(rb"(\d+)" + _WS + rb"+(\d+)" + _WS + rb"+R")
 # then the values are read from its matches. Anything else, duplicate keys included, takes
 # the token-by-token path, which reports what it meets.
 _LOOK = rb"(?=[\x00\t\n\x0c\r ()<>\[\]{}/%]|\Z)"
-_NAME_CHARS = rb"[^\x00\t\n\x0c\r ()<>\[\]{}/%#]*+"
+# a whole name: the lookahead keeps a key from giving back characters to the value after it
+_NAME_CHARS = rb"[^\x00\t\n\x0c\r ()<>\[\]{}/%#]*(?![^\x00\t\n\x0c\r ()<>\[\]{}/%#])"
 
 
 def _item(capture: bool) -> bytes:
-    g = (lambda x: b"(" + x + b")") if capture else (lambda x: b"(?:" + x + b")")
-    return (rb"(?:" + g(rb"\d++") + _WS + rb"++" + g(rb"\d++") + _WS + rb"++R" + _LOOK
-            + rb"|" + g(rb"[+-]?+\d++") + _LOOK
-            + rb"|" + g(rb"[+-]?+(?:\d++\.\d*+|\.\d++)") + _LOOK
+    def g(x: bytes) -> bytes:
+        return b"(" + x + b")" if capture else b"(?:" + x + b")"
+    return (rb"(?:" + g(rb"\d+") + _WS + rb"+" + g(rb"\d+") + _WS + rb"+R" + _LOOK
+            + rb"|" + g(rb"[+-]?\d+") + _LOOK
+            + rb"|" + g(rb"[+-]?(?:\d+\.\d*|\.\d+)") + _LOOK
             + rb"|/" + g(_NAME_CHARS) + _LOOK
-            + rb"|\(" + g(rb"[^()\\\r]*+") + rb"\)"
+            + rb"|\(" + g(rb"[^()\\\r]*") + rb"\)"
             + rb"|" + g(rb"true|false|null") + _LOOK + rb")")
 
 
-_FLAT_BODY = rb"(?:" + _WS + rb"*+" + _item(False) + rb")*+" + _WS + rb"*+"  # an array's items, no ']'
+_FLAT_BODY = rb"(?:" + _WS + rb"*" + _item(False) + rb")*" + _WS + rb"*"  # an array's items, no ']'
 _FLAT_ITEMS = _FLAT_BODY + rb"\]"
-_FLAT_ARRAY = re.compile(_FLAT_ITEMS)
+_FLAT_ARRAY = re.compile(possessive(_FLAT_ITEMS))
 # a dictionary's entries, no '>>': the values items or flat arrays
-_DICT_BODY = (rb"(?:" + _WS + rb"*+/" + _NAME_CHARS + _WS + rb"*+(?:" + _item(False) + rb"|\[" + _FLAT_ITEMS
-              + rb"))*+" + _WS + rb"*+")
+_DICT_BODY = (rb"(?:" + _WS + rb"*/" + _NAME_CHARS + _WS + rb"*(?:" + _item(False) + rb"|\[" + _FLAT_ITEMS
+              + rb"))*" + _WS + rb"*")
 # one level of flat dictionaries inside too: a link's << /S /GoTo /D (x) >>, a font's descriptor entries
-_FLAT_DICT = re.compile(rb"(?:" + _WS + rb"*+/" + _NAME_CHARS + _WS + rb"*+(?:" + _item(False) + rb"|\["
-                        + _FLAT_ITEMS + rb"|<<" + _DICT_BODY + rb">>))*+" + _WS + rb"*+>>")
-_ITEM = re.compile(_item(True))
-_KEY_VALUE = re.compile(_WS + rb"*+/(" + _NAME_CHARS + rb")" + _WS + rb"*+(?:" + _item(True) + rb"|\[("
-                        + _FLAT_BODY + rb")\]|<<(" + _DICT_BODY + rb")>>)")  # the items again: a string may hold ']'
+_FLAT_DICT = re.compile(possessive(rb"(?:" + _WS + rb"*/" + _NAME_CHARS + _WS + rb"*(?:" + _item(False) + rb"|\["
+                        + _FLAT_ITEMS + rb"|<<" + _DICT_BODY + rb">>))*" + _WS + rb"*>>"))
+_ITEM = re.compile(possessive(_item(True)))
+_KEY_VALUE = re.compile(possessive(_WS + rb"*/(" + _NAME_CHARS + rb")" + _WS + rb"*(?:" + _item(True) + rb"|\[("
+                        + _FLAT_BODY + rb")\]|<<(" + _DICT_BODY + rb")>>)"))  # the items again: a string may hold ']'
 _CONSTANTS = {b"true": True, b"false": False, b"null": None}
 
 
-def _flat_value(m: re.Match, base: int = 0):
+def _flat_value(m: re.Match[bytes], base: int = 0) -> object:
     """The value of one ``_item`` match whose groups start after group ``base``."""
-    k = m.lastindex - base
-    g = m.group(m.lastindex)
+    last = m.lastindex
+    assert last is not None  # every alternative of an item captures
+    k = last - base
+    g = m.group(last)
     if k == 2:
         return Ref(int(m.group(base + 1)), int(g))
     if k == 3:

@@ -10,7 +10,7 @@ import json
 import re
 from math import isfinite
 from collections.abc import Iterator
-from typing import TextIO
+from typing import TextIO, cast
 
 from .diagnostics import Severity, warning
 from .document import Document
@@ -62,7 +62,7 @@ def json_string(s: String) -> str:
     chars = [table[b] if b >= 0x20 else chr(b) for b in raw]
     if None in chars:
         return "b:" + raw.hex()
-    return "u:" + "".join(chars)
+    return "u:" + "".join(cast("list[str]", chars))  # no None: checked above
 
 
 def json_name(n: Name) -> str:
@@ -77,7 +77,7 @@ def json_name(n: Name) -> str:
 _names: dict[str, str] = {}  # Name → its JSON text: a file repeats a few hundred names
 
 
-def _name(n: str) -> str:
+def _name(n: Name) -> str:
     text = _names.get(n)
     if text is None:
         text = _names[n] = _quote(json_name(n))

@@ -95,13 +95,14 @@ def rebuild(doc: Document) -> None:
     """The xref is unusable: the scan becomes the only revision."""
     if not doc._scan_headers():
         raise PdfError(error("no-objects", "not a PDF file: no xref and no 'N G obj' found", offset=0))
-    probe = Revision(0, -1, Dict(), [], header_entries(doc))
+    entries = header_entries(doc)
+    probe = Revision(0, -1, Dict(), [], entries)
     doc.revisions = [probe]
     doc._recovered = {}
     doc._trailer = None
     doc._reset_views()
     setup_security(doc)
-    add_members(doc, probe.entries, {})
+    add_members(doc, entries, {})
     doc._reset_views()
     found = best_trailer(doc, None)
     if found is None:

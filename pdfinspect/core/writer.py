@@ -12,15 +12,22 @@ number, one fresh xref table). In an encrypted file the new objects' strings and
 are encrypted with the document's security handler (R2–R4 per-object keys, AESV3 the file
 key); the xref stream and the /Encrypt dictionary never are (7.6.2).
 
+Both write to a binary file as they go (:func:`write_update`, :func:`write_rewrite`): the
+original bytes are copied from the document's map in chunks, never held whole; the
+:mod:`.atomic` helpers give the file. :func:`incremental_update` and :func:`rewrite` return
+the bytes instead, for callers that want them in memory.
+
 Stream values given to the writer hold their *filtered, unencrypted* data in ``raw``.
 """
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import time
 import zlib
 from collections.abc import Iterable, Mapping
+from typing import BinaryIO
 
 from .diagnostics import PdfError, error
 from .objects import Array, Dict, Name, Ref, Stream, String, is_integer
@@ -30,6 +37,21 @@ from .xref import IN_FILE
 _FLAT = 10 ** 9  # format_object width: every value on one line
 TRAILER_KEYS = ("Root", "Info", "Encrypt")
 _BINARY_COMMENT = b"%\xe2\xe3\xcf\xd3\n"  # 7.5.2: marks the file as binary for transfer tools
+CHUNK = 1 << 20  # bytes of the original copied at a time
+
+
+class _Sink:
+    """A binary file written in order: the offset reached, and a digest of what was written
+    after ``start`` (the new part the second /ID element is made from)."""
+
+    def __init__(self, f: BinaryIO, start: int = 0):
+        self.f, self.pos = f, start
+        self.digest = hashlib.md5()
+
+    def write(self, data: bytes) -> None:
+        self.f.write(data)
+        self.pos += len(data)
+        self.digest.update(data)
 
 
 def check_updatable(doc) -> None:
@@ -63,15 +85,25 @@ def next_free_number(doc) -> int:
 
 
 def incremental_update(doc, objects: Mapping[Ref, object], compress: bool = True) -> bytes:
-    """The original file followed by ``objects`` (new ones, or new revisions of existing
-    numbers) as one incremental update. Call :func:`check_updatable` first."""
+    """:func:`write_update` into memory: the bytes of the updated file."""
+    f = io.BytesIO()
+    write_update(doc, objects, f, compress)
+    return f.getvalue()
+
+
+def write_update(doc, objects: Mapping[Ref, object], f: BinaryIO, compress: bool = True) -> int:
+    """Write the original file followed by ``objects`` (new ones, or new revisions of existing
+    numbers) as one incremental update to ``f``; the number of bytes written. Raises
+    :class:`PdfError` (``update-refused``) before writing anything when the file cannot take one."""
     check_updatable(doc)
-    original = bytes(doc.buf)
-    out = bytearray(original)
-    if not original.endswith((b"\n", b"\r")):
-        out += b"\n"  # after the prefix, never inside it
+    buf, size = doc.buf, len(doc.buf)
+    for start in range(0, size, CHUNK):
+        f.write(buf[start:start + CHUNK])
+    out = _Sink(f, size)
+    if size and buf[size - 1:size] not in (b"\n", b"\r"):
+        out.write(b"\n")  # after the prefix, never inside it
     offsets = _write_objects(out, doc, sorted(objects.items()), encrypt_data=True)
-    trailer = _trailer(doc, doc.trailer, bytes(out[len(original):]))
+    trailer = _trailer(doc, doc.trailer, out.digest.digest())
     trailer["Prev"] = doc.startxref
     top = max([r.num for r in objects] + [0])
     size = doc.trailer.get("Size")
@@ -83,15 +115,24 @@ def incremental_update(doc, objects: Mapping[Ref, object], compress: bool = True
     else:
         trailer["Size"] = size
         _xref_table(out, offsets, trailer)
-    return bytes(out)
+    return out.pos
 
 
 def rewrite(doc, objects: Mapping[Ref, object]) -> bytes:
-    """A whole new file: every object in use (``objects`` replacing or adding), each under
-    its own number and generation, object and xref streams unpacked, one xref table."""
+    """:func:`write_rewrite` into memory: the bytes of the new file."""
+    f = io.BytesIO()
+    write_rewrite(doc, objects, f)
+    return f.getvalue()
+
+
+def write_rewrite(doc, objects: Mapping[Ref, object], f: BinaryIO) -> int:
+    """Write a whole new file to ``f``: every object in use (``objects`` replacing or adding),
+    each under its own number and generation, object and xref streams unpacked, one xref
+    table; the number of bytes written."""
     check_encryptable(doc)
     version = (doc.version or "1.7").encode("ascii", "replace")
-    out = bytearray(b"%PDF-" + version + b"\n" + _BINARY_COMMENT)
+    out = _Sink(f)
+    out.write(b"%PDF-" + version + b"\n" + _BINARY_COMMENT)
     encrypt_ref = doc.trailer.get("Encrypt")
     skip = encrypt_ref.num if isinstance(encrypt_ref, Ref) else None
     items: dict[int, tuple[Ref, object, bool]] = {}
@@ -110,22 +151,22 @@ def rewrite(doc, objects: Mapping[Ref, object]) -> bytes:
         ref, value, new = items[num]
         offsets.update(_write_objects(out, doc, [(ref, value)], encrypt_data=new,
                                       plain=num == skip))
-    trailer = _trailer(doc, doc.trailer, bytes(out))
+    trailer = _trailer(doc, doc.trailer, out.digest.digest())
     trailer["Size"] = max(offsets, default=0) + 1
     offsets[0] = (0, 65535)
     _xref_table(out, offsets, trailer, free_head=True)
-    return bytes(out)
+    return out.pos
 
 
 # -- objects ------------------------------------------------------------------------------------
-def _write_objects(out: bytearray, doc, items: Iterable[tuple[Ref, object]], *,
+def _write_objects(out: _Sink, doc, items: Iterable[tuple[Ref, object]], *,
                    encrypt_data: bool, plain: bool = False) -> dict[int, tuple[int, int]]:
     """Append each object; return {number: (offset, generation)}."""
     security = None if plain else doc.security
     offsets = {}
     for ref, value in items:
-        offsets[ref.num] = (len(out), ref.gen)
-        out += f"{ref.num} {ref.gen} obj\n".encode()
+        offsets[ref.num] = (out.pos, ref.gen)
+        out.write(f"{ref.num} {ref.gen} obj\n".encode())
         if security is not None:
             value = _encrypt_strings(security, value, ref)
         if isinstance(value, Stream):
@@ -134,10 +175,10 @@ def _write_objects(out: bytearray, doc, items: Iterable[tuple[Ref, object]], *,
                 data = security.encrypt_stream(data, ref.num, ref.gen)
             d = Dict(value.dict)
             d["Length"] = len(data)
-            out += _syntax(d) + b"\nstream\n" + data + b"\nendstream"
+            out.write(_syntax(d) + b"\nstream\n" + data + b"\nendstream")
         else:
-            out += _syntax(value)
-        out += b"\nendobj\n"
+            out.write(_syntax(value))
+        out.write(b"\nendobj\n")
     return offsets
 
 
@@ -164,7 +205,8 @@ def _syntax(value) -> bytes:
 
 # -- trailer and cross-reference ----------------------------------------------------------------------
 def _trailer(doc, old: Dict, appended: bytes) -> Dict:
-    """/Root /Info /Encrypt as before; /ID with its first element kept, the second new."""
+    """/Root /Info /Encrypt as before; /ID with its first element kept, the second new
+    (``appended``: a digest of the bytes written)."""
     trailer = Dict()
     for key in TRAILER_KEYS:
         if old.get(key) is not None:
@@ -188,10 +230,10 @@ def _subsections(nums: list[int]) -> list[tuple[int, int]]:
     return [(a, b) for a, b in runs]
 
 
-def _xref_table(out: bytearray, offsets: dict[int, tuple[int, int]], trailer: Dict,
+def _xref_table(out: _Sink, offsets: dict[int, tuple[int, int]], trailer: Dict,
                 free_head: bool = False) -> None:
     """A classic table (7.5.4): 20-byte entries; object 0 heads the free list when given."""
-    start = len(out)
+    start = out.pos
     lines = [b"xref\n"]
     nums = sorted(offsets)
     for first, count in _subsections(nums):
@@ -200,14 +242,14 @@ def _xref_table(out: bytearray, offsets: dict[int, tuple[int, int]], trailer: Di
             off, gen = offsets[num]
             kind = "f" if free_head and num == 0 else "n"
             lines.append(f"{off:010d} {gen:05d} {kind}\r\n".encode())
-    out += b"".join(lines)
-    out += b"trailer\n" + _syntax(trailer) + f"\nstartxref\n{start}\n%%EOF\n".encode()
+    out.write(b"".join(lines))
+    out.write(b"trailer\n" + _syntax(trailer) + f"\nstartxref\n{start}\n%%EOF\n".encode())
 
 
-def _xref_stream(out: bytearray, offsets: dict[int, tuple[int, int]], trailer: Dict, num: int,
+def _xref_stream(out: _Sink, offsets: dict[int, tuple[int, int]], trailer: Dict, num: int,
                  compress: bool) -> None:
     """An xref stream (7.5.8) listing the new objects and itself; never encrypted."""
-    start = len(out)
+    start = out.pos
     entries = dict(offsets)
     entries[num] = (start, 0)
     w2 = max(1, (max(off for off, _ in entries.values()).bit_length() + 7) // 8)
@@ -222,6 +264,6 @@ def _xref_stream(out: bytearray, offsets: dict[int, tuple[int, int]], trailer: D
         rows = zlib.compress(rows)
         d["Filter"] = Name("FlateDecode")
     d["Length"] = len(rows)
-    out += f"{num} 0 obj\n".encode() + _syntax(d) + b"\nstream\n" + rows + b"\nendstream\nendobj\n"
-    out += f"startxref\n{start}\n%%EOF\n".encode()
+    out.write(f"{num} 0 obj\n".encode() + _syntax(d) + b"\nstream\n" + rows + b"\nendstream\nendobj\n")
+    out.write(f"startxref\n{start}\n%%EOF\n".encode())
 

@@ -281,7 +281,7 @@ def read_revisions(buf, startxref: int, base: int = 0) -> tuple[list[Revision], 
     diags: list[Diagnostic] = []
     chain: list[tuple[int, list[XrefSection]]] = []
     seen: set[int] = set()
-    offset = startxref + base
+    offset: int | None = startxref + base
     while offset is not None:
         if offset in seen:
             diags.append(warning("xref-prev-loop", f"/Prev chain loops back to offset {offset}; stopped",
@@ -317,13 +317,14 @@ def read_revisions(buf, startxref: int, base: int = 0) -> tuple[list[Revision], 
     for i, (off, sections) in enumerate(reversed(chain)):
         entries = sections[0].entries
         if len(sections) > 1:
-            entries = dict(entries)
-        for extra in sections[1:]:
-            # hybrid file: the stream's entries fill in what the table leaves free or absent
-            for num, e in extra.entries.items():
-                cur = entries.get(num)
-                if cur is None or cur.kind == FREE:
-                    entries[num] = e
+            merged = dict(entries)
+            for extra in sections[1:]:
+                # hybrid file: the stream's entries fill in what the table leaves free or absent
+                for num, e in extra.entries.items():
+                    cur = merged.get(num)
+                    if cur is None or cur.kind == FREE:
+                        merged[num] = e
+            entries = merged
         if base:
             entries = {num: XrefEntry(IN_FILE, e.a + base, e.b) if e.kind == IN_FILE else e
                        for num, e in entries.items()}

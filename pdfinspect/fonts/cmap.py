@@ -420,6 +420,7 @@ class _Parser:
                 self.codespace(low, a2b_hex(_even(groups[1])), m.start(1) - 1)
                 continue
             last = 2 + ranged
+            dest: String | list[String] | int
             if kind.startswith(b"bf"):
                 if groups[last - 1] is not None:
                     dest = String(a2b_hex(_even(groups[last - 1])), True)

@@ -21,7 +21,7 @@ Table = tuple[str | None, ...]
 WINANSI_UNUSED_AS_BULLET = frozenset({0x7F, 0x81, 0x8D, 0x8F, 0x90, 0x9D})
 
 
-def _latin(rows, column: int) -> Table:
+def _latin(rows, column: int) -> list[str | None]:
     table: list[str | None] = [None] * 256
     for row in rows:
         code = row[column]
@@ -58,7 +58,7 @@ def _runs(*runs: tuple[int, str]) -> Table:
     for start, names in runs:
         for offset, name in enumerate(names.split()):
             table[start + offset] = None if name == "-" else name
-    return table
+    return tuple(table)
 
 
 # Annex D.4, MacExpertEncoding column.

@@ -13,7 +13,9 @@ For each font, every code shown on the chosen pages is looked at with its resolu
 
 ``source="spec"`` takes only the spec's methods (Encoding + AGL, CID collection, font
 program); ``"heuristic"`` also what the heuristics give (numeric glyph names, TeX glyph
-list…), each marked as such. The new CMap keeps every mapping the old one had for codes in
+list, glyph shapes…), each marked as such; ``"shapes"`` the spec's methods and the shape vote
+(``GlyphShape``: the mappings learned from the outlines). A guess (a heuristic's text judged
+implausible) is never written. The new CMap keeps every mapping the old one had for codes in
 the font's codespace, so nothing the file said is lost. :meth:`FixPlan.objects` gives the
 new objects: one ToUnicode stream per font and a new revision of the font dictionary.
 """
@@ -26,14 +28,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..core import writer
+from ..core.atomic import atomic_write
 from ..core.objects import Dict, Name, Ref, Stream
 from .cmap import CodespaceRange
 from .font import Font
+from .heuristics import GLYPH_SHAPE
 from .reasons import report
 from .resolve import ACTUAL_TEXT, CID_COLLECTION, ENCODING, HIT, TOUNICODE, PathStep, Resolution, text_flags
 from .tounicode_writer import ONE_BYTE, existing_mapping, in_codespace, tounicode_cmap
 
-SOURCES = ("spec", "heuristic")
+SOURCES = ("spec", "heuristic", "shapes")
 FIXABLE = ("no_tounicode", "tounicode_incomplete", "tounicode_conflict", "tounicode_degenerate",
            "tounicode_multibyte_on_simple_font")
 KEEP, ADD, REPLACE, CONFLICT, UNRESOLVED, UNUSABLE = \
@@ -104,6 +108,7 @@ class FixPlan:
         out: dict[Ref, object] = {}
         num = first_number
         for fix in self.to_write:
+            assert fix.ref is not None  # a font without its own object is skipped
             holder = doc.get(fix.ref.num)
             stream_ref = Ref(num, 0)
             num += 1
@@ -117,6 +122,28 @@ class FixPlan:
         """The fixed file: an incremental update of ``doc`` (or, with ``rewrite``, a new file)."""
         objects = self.objects(doc, writer.next_free_number(doc))
         return writer.rewrite(doc, objects) if rewrite else writer.incremental_update(doc, objects, compress)
+
+    def save(self, doc, target, rewrite: bool = False, compress: bool = True) -> int:
+        """Write the fixed file to ``target`` atomically (never over ``doc``'s own file, see
+        :func:`pdfinspect.core.atomic.check_target`); the number of bytes written."""
+        objects = self.objects(doc, writer.next_free_number(doc))
+        if rewrite:
+            writer.check_encryptable(doc)
+        else:
+            writer.check_updatable(doc)  # refused before a temporary file exists
+        with atomic_write(target, inputs=[doc.path]) as f:
+            if rewrite:
+                return writer.write_rewrite(doc, objects, f)
+            return writer.write_update(doc, objects, f, compress)
+
+
+def _from(source: str, step: PathStep) -> bool:
+    """Whether a fix from ``source`` may write what ``step`` gives."""
+    if step.confidence == "spec":
+        return True
+    if step.confidence != "heuristic":  # a guess, never
+        return False
+    return source == "heuristic" or (source == "shapes" and step.method == GLYPH_SHAPE.method)
 
 
 def step_confidence(step: PathStep) -> str:
@@ -139,14 +166,14 @@ def spec_extraction(font: Font | None, res: Resolution) -> str:
     raw code where a ToUnicode exists but lacks it (Acrobat); else Encoding or CID collection."""
     steps = {s.method: s for s in res.path}
     tu = steps.get(TOUNICODE)
-    if tu is not None and tu.result == HIT:
+    if tu is not None and tu.result == HIT and tu.unicode is not None:  # a hit always has text
         return tu.unicode
     if font is not None and font.tounicode is not None:
         n = int.from_bytes(res.code, "big")
         return chr(n) if n < 0x110000 else ""
     for method in (ENCODING, CID_COLLECTION):
         s = steps.get(method)
-        if s is not None and s.result == HIT and step_confidence(s) == "spec":
+        if s is not None and s.result == HIT and s.unicode is not None and step_confidence(s) == "spec":
             return s.unicode
     return ""
 
@@ -164,6 +191,7 @@ def decide(res: Resolution, source: str = "heuristic", replace_conflicts: bool =
     one character count as no text)."""
     fix = _decide(res, source, replace_conflicts, degenerate)
     if fix.action in (ADD, REPLACE):
+        assert fix.after is not None  # an added or replaced entry has text
         fix = dataclasses.replace(fix, after=for_tounicode(fix.after))
     return dataclasses.replace(fix, extracted=spec_extraction(font, res))
 
@@ -172,8 +200,7 @@ def _decide(res: Resolution, source: str, replace_conflicts: bool, degenerate: b
     tu = next((s for s in res.path if s.method == TOUNICODE), None)
     before = tu.unicode if tu is not None and tu.result == HIT else None
     alt = next((s for s in res.path if s.method not in (TOUNICODE, ACTUAL_TEXT) and s.result == HIT
-                and not unusable(s.unicode) and (source == "heuristic" or step_confidence(s) == "spec")),
-               None)
+                and not unusable(s.unicode) and _from(source, s)), None)
     if before is not None and tu is not None:
         kept = CodeFix(res.code, KEEP, before, before, TOUNICODE, "spec", tu.detail)
         if alt is None:
@@ -181,6 +208,7 @@ def _decide(res: Resolution, source: str, replace_conflicts: bool, degenerate: b
                                                              "spec", "no other method gives text")
         if degenerate or unusable(before):
             return CodeFix(res.code, REPLACE, before, alt.unicode, alt.method, step_confidence(alt), _why(alt))
+        assert alt.unicode is not None  # unusable(None) is true
         if same_text(before, alt.unicode):
             return kept
         if replace_conflicts:
@@ -188,7 +216,8 @@ def _decide(res: Resolution, source: str, replace_conflicts: bool, degenerate: b
                            alt.detail, before)
         return CodeFix(res.code, CONFLICT, before, before, TOUNICODE, "spec", tu.detail, alt.unicode)
     if alt is None:
-        why = "no method gives text" if source == "heuristic" else "no spec method gives text"
+        why = {"heuristic": "no method gives text", "spec": "no spec method gives text"}.get(
+            source, "neither a spec method nor the glyph shapes give text")
         return CodeFix(res.code, UNRESOLVED, None, None, "None", "none", why)
     return CodeFix(res.code, ADD, None, alt.unicode, alt.method, step_confidence(alt), _why(alt))
 
@@ -223,6 +252,7 @@ def plan_font(font: Font, names: Iterable[str], resolutions: Iterable[Resolution
     dropped = tuple(sorted(code for code in old if code not in mapping))
     for c in codes:
         if c.action in (ADD, REPLACE):
+            assert c.after is not None  # an added or replaced entry has text
             mapping[c.code] = c.after
     fix = FontFix(font, tuple(sorted(set(names))), fixable, codes, space, mapping, dropped)
     outside = [c.code for c in fix.changed if not in_codespace(c.code, space)]

@@ -175,10 +175,10 @@ class Font:
         if len(code) > 1:  # a legacy CJK double-byte code advances as its bytes would
             return sum(self.glyph_width(code[i:i + 1]) for i in range(len(code)))
         n = code[0] if code else 0
-        w = self._simple_widths.get(n)
-        if w is None:
-            w = self._simple_widths[n] = self._simple_width(n)
-        return w
+        cached = self._simple_widths.get(n)
+        if cached is None:
+            cached = self._simple_widths[n] = self._simple_width(n)
+        return cached
 
     def _simple_width(self, n: int) -> float:
         i = n - self.first_char
@@ -211,7 +211,7 @@ def _zapf_dingbats_widths() -> dict[str, float]:
     width is Adobe's AFM's (``C 32 ; WX 278 ; N space``)."""
     from pdfminer.fontmetrics import FONT_METRICS
 
-    out = {glyph_to_unicode(f"a{ord(key)}", zapf_dingbats=True).unicode: width
+    out: dict[str, float] = {glyph_to_unicode(f"a{ord(key)}", zapf_dingbats=True).unicode: width
            for key, width in FONT_METRICS["ZapfDingbats"][1].items()}
     out.pop("", None)
     out[" "] = 278
@@ -323,7 +323,7 @@ def _load_simple(doc, ref, d, subtype, base_font, tounicode, tu_ref, diags) -> F
                                  "ignored", ref=_pair(ref), clause="9.6.6.1"))
         diff = doc.resolve(enc.get("Differences"))
         if isinstance(diff, Array):
-            table, ddiags = apply_differences([None] * 256, [doc.resolve(x) for x in diff])
+            table, ddiags = apply_differences((None,) * 256, [doc.resolve(x) for x in diff])
             differences = {i: n for i, n in enumerate(table) if n is not None}
             diags.extend(ddiags)
             desc_parts.append(f"Differences ({len(differences)} codes)")
@@ -354,7 +354,8 @@ def _load_simple(doc, ref, d, subtype, base_font, tounicode, tu_ref, diags) -> F
         resources = d.get("Resources")
         fm = doc.resolve(d.get("FontMatrix"))
         if isinstance(fm, Array) and len(fm) == 6:
-            matrix = tuple(_number(doc.resolve(x), 0.0) for x in fm)
+            a, b, c, d_, e, f = (_number(doc.resolve(x), 0.0) for x in fm)
+            matrix = (a, b, c, d_, e, f)
         procs = doc.resolve(d.get("CharProcs"))
         if isinstance(procs, Dict):
             charprocs = {str(k): v if isinstance(v, Ref) else None for k, v in procs.items()}

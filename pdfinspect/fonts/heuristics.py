@@ -23,8 +23,10 @@ from pathlib import Path
 
 from fontTools.agl import toUnicode
 
-SPEC, HEURISTIC, NO_CONFIDENCE = "spec", "heuristic", "none"
-CONFIDENCES = (SPEC, HEURISTIC, NO_CONFIDENCE)
+# spec: one of ISO 32000's methods; heuristic: a fallback real readers apply; guess: a fallback's
+# text judged implausible (fonts.plausibility), kept in the path but out of the text; none: nothing
+SPEC, HEURISTIC, GUESS, NO_CONFIDENCE = "spec", "heuristic", "guess", "none"
+CONFIDENCES = (SPEC, HEURISTIC, GUESS, NO_CONFIDENCE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +39,8 @@ class Heuristic:
 
 
 TEX_GLYPH_LIST = Heuristic(
-    "TeXGlyphList", "glyph names of TeX fonts outside the AGL (lcdf-typetools texglyphlist.txt, the "
-    "list pdfTeX's glyphtounicode.tex is made from); cmex size variants reduced to their symbol; "
+    "TeXGlyphList", "glyph names of TeX fonts outside the AGL (the Computer Modern, AMS and cmex names, "
+    "as pdfTeX's glyphtounicode.tex reads them); cmex size variants reduced to their symbol; "
     "Delta/Omega/mu read as Greek in TeX fonts", ("MuPDF", "pypdf (cmex names)", "pdfTeX (writing ToUnicode)"))
 NUMERIC_GLYPH_NAME = Heuristic(
     "NumericGlyphName", "a glyph name that is a number in disguise (a86, g3A, C65, cid00042, 65, "
@@ -64,15 +66,31 @@ MISSING_FONT_SUBSTITUTE = Heuristic(
     "MissingFontSubstitute", "Tf names a font the page's /Font resources do not have: a default font stands in "
     "(Times-Roman's widths, WinAnsiEncoding) and the codes are read through its encoding",
     ("MuPDF (draws with Times-Roman)", "pdf.js (fallback font, WinAnsiEncoding)"))
+MAC_GLYPH_ORDER = Heuristic(
+    "MacGlyphOrder", "Identity-H/V CIDs of a TrueType font with no ToUnicode and no Unicode from the program, "
+    "read as glyph ids in the standard Macintosh order (the 258 names of a 'post' format 1 table) and the "
+    "names through the AGL; taken only when the font's CIDs read that way spell letters", ())
+GLYPH_SHAPE = Heuristic(
+    "GlyphShape", "the glyph's outline (fonts.shapes fingerprint) is drawn by fonts whose spec-grade, "
+    "conflict-free mapping gives one character: in this document, or in a learned shape table (--shapes)", ())
 HEURISTICS = (TEX_GLYPH_LIST, NUMERIC_GLYPH_NAME, BASE_ENCODING_FALLBACK, STANDARD_ENCODING_FALLBACK,
-              CODE_AS_UNICODE, CID_AS_UNICODE, LEGACY_CJK_CODEPAGE, MISSING_FONT_SUBSTITUTE)
+              CODE_AS_UNICODE, MAC_GLYPH_ORDER, CID_AS_UNICODE, LEGACY_CJK_CODEPAGE, MISSING_FONT_SUBSTITUTE,
+              GLYPH_SHAPE)
 BY_METHOD = {h.method: h for h in HEURISTICS}
+
+
+# -- the standard Macintosh glyph order ------------------------------------------------------------
+def mac_glyph_name(gid: int) -> str | None:
+    """The name of glyph ``gid`` in the standard Macintosh order (TrueType 'post' format 1), or None."""
+    from fontTools.ttLib.standardGlyphOrder import standardGlyphOrder
+
+    return standardGlyphOrder[gid] if 0 <= gid < len(standardGlyphOrder) else None
 
 
 # -- TeX glyph names -----------------------------------------------------------------------------
 _DATA = Path(__file__).resolve().parent / "data"
-# AGL names TeX fonts use for another character (texglyphlist.txt's second alternative for
-# Delta and Omega; cmmi's mu is the Greek letter, the AGL's is MICRO SIGN).
+# AGL names TeX fonts use for another character (cmr's Delta and Omega are the Greek letters,
+# the AGL's are INCREMENT and OHM SIGN; cmmi's mu is the Greek letter, the AGL's is MICRO SIGN).
 TEX_GREEK = {"Delta": "\u0394", "Omega": "\u03a9", "mu": "\u03bc"}
 # Computer Modern, Latin Modern, AMS, Euler, tx/px fonts: CMR10, cmmi7, LMRoman10-Regular, MSBM10…
 _TEX_FONT = re.compile(r"(?:(?:cm|lm|eu|ms|rtx|rpx|tx|px)[a-z]*\d+[a-z]*|lm(?:roman|math|sans|mono)\S*|"
@@ -83,7 +101,7 @@ _TEX_SIZE = re.compile(r"(.+?)(?:bigg|Bigg|big|Big|display|text)")
 
 @lru_cache(maxsize=1)
 def _tex_table() -> dict:
-    with open(_DATA / "texglyphlist.json", encoding="utf-8") as f:
+    with open(_DATA / "texglyphs.json", encoding="utf-8") as f:  # made by tools/make_tex_glyphs.py
         return json.load(f)
 
 
@@ -96,7 +114,7 @@ def tex_glyph(name: str) -> tuple[str, str] | None:
     """(text, how) for a TeX glyph name the AGL lacks, or None."""
     names = _tex_table()["names"]
     if name in names:
-        return names[name], "texglyphlist.txt"
+        return names[name], "TeX glyph names"
     m = _TEX_SIZE.fullmatch(name)
     if m is None:
         return None

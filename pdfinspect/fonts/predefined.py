@@ -12,7 +12,7 @@ unpickled). Two losses in that conversion matter here and are made visible:
 
 CID → Unicode (9.10.2 step 3) for the five public collections Adobe-GB1, -CNS1, -Japan1,
 -Korea1 and -KR comes from Adobe's newer ``<Registry>-<Ordering>-UCS2`` CMaps, converted by
-``data/make_cid_data.py`` into ``data/cid2unicode.json.gz`` (BSD-3-Clause, licence beside it):
+``tools/make_cid_data.py`` into ``data/cid2unicode.json.gz`` (BSD-3-Clause, licence beside it):
 pdfminer.six's tables stop earlier (Japan1 at 15,117 CIDs of 23,060) and lack Adobe-KR.
 pdfminer.six's ``to-unicode-<Registry>-<Ordering>`` files still give the vertical-writing
 overrides, CIDs of vertical variants mapped to the rotated character (CID 736, "→"

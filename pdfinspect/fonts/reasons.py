@@ -18,9 +18,12 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from ..core.objects import Ref
+from ..spec.codes import Registry
 from .agl import is_meaningless
+from .codes import (AGL_NO_MAPPING, AGL_TEX_AMBIGUITY, CONTROL_CHARACTER, MAPPING_CONTRADICTS_SHAPE, PRIVATE_USE,
+                    REPLACEMENT_CHARACTER)
 from .font import Font
-from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, HEURISTIC, NO_CONFIDENCE, NUMERIC_GLYPH_NAME,
+from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, GUESS, HEURISTIC, NO_CONFIDENCE, NUMERIC_GLYPH_NAME,
                          is_lead_byte, legacy_cjk_codec)
 from .resolve import (CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, TOUNICODE, Resolution, Resolver,
                       format_unicode, no_text)
@@ -53,9 +56,24 @@ REASON_DOCS: dict[str, str] = {
     "heuristic_only": "codes whose text only a heuristic finds (named in the detail, with who uses it)",
     "agl_tex_ambiguity": "an AGL name a TeX font uses for another character (Delta, Omega, mu): the Greek letter "
                          "is taken",
+    "implausible_guess": "codes whose only text, from a heuristic, was judged implausible (a control or private-use "
+                         "character, a mix of scripts the font cannot hold, letters a constant offset away from "
+                         "another reading): kept as a guess, out of the text",
+    "tounicode_shifted": "the ToUnicode's text for a run of codes is one constant offset away from what the font's "
+                         "names, program or glyph outlines say: a shifted table",
+    "mapping_contradicts_shape": "a ToUnicode or glyph name gives text that fonts drawing the same outline clearly "
+                                 "say is another character",
     "unresolved": "codes that resolve to nothing by any method or heuristic",
 }
 REASON_IDS: tuple[str, ...] = tuple(REASON_DOCS)
+_REASON_CLAUSES = {"no_tounicode": "9.10.2", "tounicode_incomplete": "9.10.3", "tounicode_conflict": "9.10.2",
+                   "tounicode_degenerate": "9.10.3", "tounicode_multibyte_on_simple_font": "9.10.3",
+                   "identity_cid_no_tounicode": "9.10.2", "font_program_unreadable": "9.9", "font_missing": "9.3.1"}
+REASONS = Registry("reason", "Font reasons",
+                   "Why a font's text extracts badly: the `reasons[].id` of `fonts --json`, audit records and the "
+                   "app's font panel (`detail` says the same for people).")
+for _rid, _doc in REASON_DOCS.items():
+    REASONS.add(_rid, _doc, _REASON_CLAUSES.get(_rid))
 
 
 @dataclass(frozen=True)
@@ -152,6 +170,7 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
                              f"disagree on {len(conflicts)} codes"
                              + (f" ({compat} only as ligature or compatibility forms, e.g. ffi vs ﬃ)" if compat else "")))
         found.append(_degenerate(resolutions))
+        found.append(_shifted(resolutions))
         if not font.is_type0 and font.tounicode.codespace and all(len(c.low) > 1 for c in font.tounicode.codespace):
             found.append(out("tounicode_multibyte_on_simple_font", missed,
                              f"the {font.subtype} font's codes are one byte; ToUnicode's codespace is "
@@ -164,11 +183,12 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
                          + (f"{len(read)} read as codes by the NumericGlyphName heuristic" if read else
                             "none read as codes (the numbers are glyph indices, not codes)")))
     unknown = _codes(resolutions, lambda r: r.code not in numeric and any(
-        s.method in (ENCODING, FONT_PROGRAM) and s.result == MISS and s.detail.startswith("AGL:") for s in r.path))
+        s.method in (ENCODING, FONT_PROGRAM) and s.code == AGL_NO_MAPPING for s in r.path))
     found.append(out("unknown_glyph_names", unknown,
                      f"{len(unknown)} glyph names no AGL rule maps (/{_first_name(resolutions, unknown)}…): "
                      + _how_found([r for r in resolutions if r.code in set(unknown)])))
-    if font.is_type0 and font.tounicode is None and font.encoding_desc.startswith("Identity"):
+    if font.is_type0 and font.cid_font is not None and font.tounicode is None \
+            and font.encoding_desc.startswith("Identity"):
         found.append(out("identity_cid_no_tounicode", every,
                          f"{font.encoding_desc} with no ToUnicode, {font.cid_font.registry}-{font.cid_font.ordering} "
                          f"CIDs: " + _how_found(resolutions)))
@@ -178,17 +198,21 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
     if program is not None and any(d.code == "font-program-unreadable" for d in program.diagnostics) \
             and not (program.glyph_names or program.cmaps or program.builtin_encoding):
         found.append(out("font_program_unreadable", every, program.diagnostics[0].message))
-    found.append(out("pua_output", _codes(resolutions, lambda r: "private-use" in r.flags),
+    found.append(out("pua_output", _codes(resolutions, lambda r: r.has_flag(PRIVATE_USE)),
                      "text in a Private Use Area"))
     found.append(out("control_or_fffd_output",
-                     _codes(resolutions, lambda r: "control-character" in r.flags or "replacement-character" in r.flags),
+                     _codes(resolutions, lambda r: r.has_flag(CONTROL_CHARACTER)
+                            or r.has_flag(REPLACEMENT_CHARACTER)),
                      "text is a control character or U+FFFD"))
+    found.append(out("mapping_contradicts_shape",
+                     _codes(resolutions, lambda r: r.has_flag(MAPPING_CONTRADICTS_SHAPE)),
+                     "the text given disagrees with what fonts drawing the same outline say it is"))
     codec = legacy_cjk_codec(font.base_font) if not font.is_type0 else None
     if codec:
         leads = _codes(resolutions, lambda r: bool(r.code) and is_lead_byte(codec, r.code[0]))
         found.append(out("legacy_cjk_bytes_in_simple_font", leads,
                          f"{font.base_font} names a CJK family: its bytes ≥ 0x81 read as {codec.upper()} double-byte text"))
-    greek = _codes(resolutions, lambda r: any("AGL/TeX ambiguity" in f for f in r.flags))
+    greek = _codes(resolutions, lambda r: r.has_flag(AGL_TEX_AMBIGUITY))
     found.append(out("agl_tex_ambiguity", greek, "AGL names TeX fonts use for Greek letters: the Greek letter is taken"))
     by_heuristic: dict[str, int] = {}
     for r in resolutions:
@@ -197,9 +221,47 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
     found.append(out("heuristic_only", _codes(resolutions, lambda r: r.confidence == HEURISTIC),
                      "; ".join(f"{m} for {k} (used by {', '.join(BY_METHOD[m].used_by)})"
                                for m, k in by_heuristic.items())))
+    by_guess: dict[str, int] = {}
+    for r in resolutions:
+        if r.confidence == GUESS:
+            by_guess[r.method] = by_guess.get(r.method, 0) + 1
+    found.append(out("implausible_guess", _codes(resolutions, lambda r: r.confidence == GUESS),
+                     "; ".join(f"{m} for {k}" for m, k in by_guess.items())))
     found.append(out("unresolved", _codes(resolutions, lambda r: r.confidence == NO_CONFIDENCE),
                      "no method or heuristic gives text"))
     yield from (r for r in found if r is not None)
+
+
+def _readable(ch: str) -> int:
+    """How much a character reads as text: 0 private use or control, 1 a Latin-1 letter (what bytes of
+    a legacy 8-bit code page become when taken for Latin-1), 2 anything else."""
+    if unicodedata.category(ch) in ("Co", "Cc", "Cs"):
+        return 0
+    return 1 if 0xA0 <= ord(ch) <= 0xFF else 2
+
+
+def _shifted(resolutions) -> Reason | None:
+    """A ToUnicode whose entries differ from what the font's names, program or outlines say by one
+    constant offset: a producer's off-by-N table (the letters are there, all moved). Not when the
+    ToUnicode reads better than the other method (Cyrillic where the program's 8-bit table gives
+    the code page's bytes as Latin-1 letters, 848 below)."""
+    pairs = [(r, c) for r in resolutions if r.method == TOUNICODE for c in r.conflicts
+             if len(r.unicode) == 1 and len(c.unicode) == 1]
+    if len(pairs) < 4:
+        return None
+    deltas = [ord(r.unicode) - ord(c.unicode) for r, c in pairs]
+    k = max(set(deltas), key=deltas.count)
+    codes = {r.code for (r, _), d in zip(pairs, deltas) if d == k}
+    hits = [r for r in resolutions if (s := _step(r, TOUNICODE)) is not None and s.result == HIT]
+    if k == 0 or len(codes) < 4 or deltas.count(k) * 5 < len(pairs) * 4 or len(codes) * 2 < len(hits):
+        return None
+    moved = [(r.unicode, c.unicode) for (r, c), d in zip(pairs, deltas) if d == k]
+    if sum(_readable(a) for a, _ in moved) > sum(_readable(b) for _, b in moved):
+        return None  # the ToUnicode is the better reading: the program's table is the legacy one
+    return Reason("tounicode_shifted", tuple(sorted(codes)),
+                  f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} what "
+                  f"{', '.join(sorted({c.method for r, c in pairs}))} give{'s' * (len({c.method for r, c in pairs}) == 1)} "
+                  f"for {len(codes)} codes")
 
 
 def _degenerate(resolutions) -> Reason | None:
@@ -249,6 +311,12 @@ def diagnosis(reasons: tuple[Reason, ...], total: int) -> str:
         parts.append(ids["tounicode_multibyte_on_simple_font"].detail)
     if "tounicode_degenerate" in ids:
         parts.append(ids["tounicode_degenerate"].detail)
+    if "tounicode_shifted" in ids:
+        parts.append(f"{ids['tounicode_shifted'].detail}: a shifted table, and every extractor that trusts it "
+                     "outputs the wrong letters")
+    if "mapping_contradicts_shape" in ids:
+        parts.append(f"{len(ids['mapping_contradicts_shape'].codes)} codes are mapped to text their glyph outlines "
+                     "contradict")
     if "identity_cid_no_tounicode" in ids and ("heuristic_only" in ids or "unresolved" in ids):
         parts.append(ids["identity_cid_no_tounicode"].detail)
     if "legacy_cjk_bytes_in_simple_font" in ids:
@@ -257,6 +325,10 @@ def diagnosis(reasons: tuple[Reason, ...], total: int) -> str:
         k = len(ids["heuristic_only"].codes)
         parts.append(f"{k} of {total} codes are recovered only by heuristics, guesses the spec does not back: "
                      f"{ids['heuristic_only'].detail}")
+    if "implausible_guess" in ids:
+        k = len(ids["implausible_guess"].codes)
+        parts.append(f"{k} of {total} codes have only a heuristic's text that does not hold up "
+                     f"({ids['implausible_guess'].detail}): kept as guesses, out of the text")
     if "agl_tex_ambiguity" in ids:
         parts.append(f"{len(ids['agl_tex_ambiguity'].codes)} AGL names read as the Greek letters TeX fonts mean")
     if "unresolved" in ids:

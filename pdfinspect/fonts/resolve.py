@@ -24,28 +24,30 @@ letter (``/Delta`` in cmr10 is Δ, not the AGL's ∆), flagged as an ambiguity.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.objects import Ref
+from . import codes
 from . import heuristics as h
+from . import plausibility as plaus
 from .agl import glyph_to_unicode, is_meaningless
+from .codes import ACTUAL_TEXT, CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, SKIPPED, TOUNICODE
 from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, Font
-from .heuristics import HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
+from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
+from .shapevote import GlyphShapes, ShapeTable, letter_key
 
-TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM = "ToUnicode", "Encoding", "CIDCollection", "FontProgram"
-ACTUAL_TEXT, NONE = "ActualText", "None"
 SPEC_METHODS = (TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM)
 HEURISTIC_METHODS = tuple(x.method for x in h.HEURISTICS)
 METHODS = SPEC_METHODS + HEURISTIC_METHODS + (ACTUAL_TEXT, NONE)
-HIT, MISS, SKIPPED = "hit", "miss", "skipped"
 
 
 @dataclass(frozen=True, slots=True)
 class PathStep:
     """One step of a resolution: ``source`` read, what was ``looked_up``, the ``result``
-    (hit / miss / skipped) and ``detail`` saying what was found or why not."""
+    (hit / miss / skipped), ``code`` saying why (from :data:`.codes.STEPS`) and ``detail``
+    saying the same for people."""
 
     method: str
     source: Ref | None
@@ -54,13 +56,27 @@ class PathStep:
     result: str
     detail: str
     unicode: str | None = None
-    confidence: str = SPEC  # "spec" for ISO 32000's methods, "heuristic" for the fallbacks
+    confidence: str = SPEC  # "spec" for ISO 32000's methods, "heuristic" for the fallbacks, "guess" when judged implausible
     used_by: tuple[str, ...] = ()  # readers known to apply the heuristic
+    code: str = ""  # why it hit, missed or was skipped: a code of .codes.STEPS
 
     def __str__(self) -> str:
         where = f" ({self.source})" if self.source is not None else ""
-        kind = f" [heuristic, used by {', '.join(self.used_by)}]" if self.confidence == HEURISTIC else ""
+        who = f", used by {', '.join(self.used_by)}" if self.used_by else ""
+        kind = f" [{self.confidence}{who}]" if self.confidence in (HEURISTIC, GUESS) else ""
         return f"{self.method}{kind}: {self.source_desc}{where}: {self.looked_up} → {self.result}: {self.detail}"
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """Something worth a look about a resolution: a ``code`` from :data:`.codes.FLAGS` and a
+    ``message`` for people (what ``str()`` gives)."""
+
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +91,9 @@ class Conflict:
 class Resolution:
     """How one code resolved. ``confidence`` is ``spec`` when one of ISO 32000's methods gave
     the text, ``heuristic`` when only a fallback did (``heuristic`` names it, ``used_by`` who
-    uses it), ``none`` when nothing did. ``spec_unicode`` is what the spec's methods alone
+    uses it), ``guess`` when only a fallback did and its text was judged implausible
+    (:mod:`.plausibility`: ``unicode`` is then empty unless the resolver keeps guesses, and the
+    path's step keeps the text), ``none`` when nothing did. ``spec_unicode`` is what the spec's methods alone
     give; ``tounicode_only`` what an extractor that trusts only ToUnicode outputs (the
     ToUnicode text, else the code itself as a character)."""
 
@@ -87,12 +105,19 @@ class Resolution:
     glyph_name: str | None
     path: tuple[PathStep, ...]
     conflicts: tuple[Conflict, ...]
-    flags: tuple[str, ...]
+    flags: tuple[Flag, ...]
     confidence: str = SPEC
     heuristic: str | None = None
     used_by: tuple[str, ...] = ()
     spec_unicode: str = ""
     tounicode_only: str = ""
+
+    def has_flag(self, code: str) -> bool:
+        return any(f.code == code for f in self.flags)
+
+    @property
+    def flag_codes(self) -> tuple[str, ...]:
+        return tuple(f.code for f in self.flags)
 
 
 def format_unicode(text: str) -> str:
@@ -103,15 +128,15 @@ def format_unicode(text: str) -> str:
     return f"{points} {text}" if all(unicodedata.category(c)[0] != "C" for c in text) else points
 
 
-def text_flags(text: str) -> list[str]:
+def text_flags(text: str) -> list[Flag]:
     """Flags for suspicious results: private use, U+FFFD, control characters."""
     flags = []
-    if any(0xE000 <= ord(c) <= 0xF8FF or ord(c) >= 0xF0000 for c in text):
-        flags.append("private-use")
+    if any(0xE000 <= ord(ch) <= 0xF8FF or ord(ch) >= 0xF0000 for ch in text):
+        flags.append(Flag(codes.PRIVATE_USE, "private-use text"))
     if "\ufffd" in text:
-        flags.append("replacement-character")
-    if any(unicodedata.category(c) == "Cc" for c in text):
-        flags.append("control-character")
+        flags.append(Flag(codes.REPLACEMENT_CHARACTER, "U+FFFD replacement character"))
+    if any(unicodedata.category(ch) == "Cc" for ch in text):
+        flags.append(Flag(codes.CONTROL_CHARACTER, "control character"))
     return flags
 
 
@@ -123,11 +148,20 @@ def no_text(text: str) -> bool:
 class Resolver:
     """Resolves codes for the fonts of one document, caching per (font, code)."""
 
-    def __init__(self, doc):
+    def __init__(self, doc, guesses: bool = False, shapes: ShapeTable | None = None):
         self.doc = doc
+        self.guesses = guesses  # keep the text of results judged implausible (confidence "guess")
+        # the shape vote (fonts.shapevote): a table learned from a corpus, else this document's own,
+        # learned the first time a glyph of an embedded or Type3 font finds no text
+        self.shapes = shapes
+        self._glyph_shapes: GlyphShapes | None = None
+        self._own_shapes: ShapeTable | None = None
         self._cache: dict[tuple[Font, bytes], Resolution] = {}
+        self._raw: dict[tuple[Font, bytes], Resolution] = {}  # before the plausibility judgement
         self._programs: dict[Font, FontProgram | None] = {}
         self._numeric: dict[tuple[Font, bool], h.NumericNames | None] = {}
+        self._verdicts: dict[tuple[Font, str], str | None] = {}
+        self._mac: dict[Font, tuple[bool, str]] = {}
 
     def program(self, font: Font) -> FontProgram | None:
         if font not in self._programs:
@@ -138,11 +172,123 @@ class Resolver:
         key = (font, code)
         hit = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = self._resolve(font, code, cid)
+            hit = self._judge(font, self._raw_resolve(font, code, cid))
+            if hit.confidence in (GUESS, NO_CONFIDENCE) or \
+                    (hit.confidence == HEURISTIC and hit.heuristic in SHAPE_OUTRANKS):
+                hit = self._by_shape(font, hit)
+            elif hit.confidence == SPEC and hit.unicode:
+                hit = self._against_shape(font, hit)
+            self._cache[key] = hit
         return hit
 
+    # -- the shape vote (fonts.shapevote) --------------------------------------------------------
+    def glyph_shapes(self) -> GlyphShapes:
+        if self._glyph_shapes is None:
+            self._glyph_shapes = GlyphShapes(self.doc)
+        return self._glyph_shapes
+
+    def _table(self, learn: bool) -> ShapeTable | None:
+        if self.shapes is not None:
+            return self.shapes
+        if self._own_shapes is None and learn:
+            from .shapevote import learn as learn_shapes
+
+            self._own_shapes = ShapeTable()  # resolving the document's fonts below must not learn again
+            self._own_shapes = learn_shapes(self.doc, self, self.glyph_shapes())
+        return self._own_shapes
+
+    def _by_shape(self, font: Font, res: Resolution) -> Resolution:
+        """A glyph no method resolves, or only a guess or a code read as a value does, read by what
+        its outline is elsewhere; the value reading stays as a conflict where it differs."""
+        if font.program_ref is None and font.subtype != "Type3":
+            return res
+        fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
+        table = self._table(learn=fp is not None)
+        vote = table.vote(fp) if table is not None and fp is not None else None
+        if vote is None or not vote.clear or (res.confidence == HEURISTIC and letter_key(vote.text) == letter_key(res.unicode)):
+            return res
+        step = _heuristic_step(h.GLYPH_SHAPE, font.program_ref or font.ref, "glyph outline", f"outline {fp}",
+                               HIT, codes.SHAPE_VOTE, f"{vote.describe()} → {format_unicode(vote.text)}", vote.text)
+        given = res.unicode or (res.path[-1].unicode if res.confidence == GUESS else "")
+        conflicts = res.conflicts + ((Conflict(res.method, given),) if given else ())
+        flags = tuple(f for f in res.flags if f.code != codes.UNRESOLVED)
+        return replace(res, unicode=vote.text, method=step.method, path=res.path + (step,), conflicts=conflicts,
+                       flags=flags, confidence=HEURISTIC, heuristic=step.method, used_by=())
+
+    def _against_shape(self, font: Font, res: Resolution) -> Resolution:
+        """A spec-grade text that a clear shape vote of other fonts contradicts is flagged."""
+        table = self._table(learn=False)
+        if table is None or (font.program_ref is None and font.subtype != "Type3"):
+            return res
+        fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
+        vote = table.vote(fp) if fp is not None else None
+        if vote is None or not vote.clear or vote.fonts < 2 or letter_key(vote.text) == letter_key(res.unicode):
+            return res
+        return replace(res, flags=res.flags + (Flag(
+            codes.MAPPING_CONTRADICTS_SHAPE, f"mapping contradicts shape: {res.method} gives "
+            f"{format_unicode(res.unicode)}, but the glyph's outline is {format_unicode(vote.text)} "
+            f"({vote.describe()})"),))
+
+    def judged(self, font: Font, code: bytes, cid: int | None = None) -> Resolution:
+        """The resolution before the shape vote (what the vote learns from)."""
+        return self._judge(font, self._raw_resolve(font, code, cid))
+
+    def _raw_resolve(self, font: Font, code: bytes, cid: int | None) -> Resolution:
+        key = (font, code)
+        hit = self._raw.get(key)
+        if hit is None:
+            hit = self._raw[key] = self._resolve(font, code, cid)
+        return hit
+
+    # -- is a heuristic's text believable? (fonts.plausibility) ----------------------------------
+    def _judge(self, font: Font, res: Resolution) -> Resolution:
+        """A heuristic result whose text is implausible for this code or this font drops to
+        ``guess``: its step keeps the text, the resolution keeps it only with ``guesses``."""
+        if res.confidence != HEURISTIC or res.heuristic is None:
+            return res
+        verdict = plaus.judge_text(res.unicode) or \
+            (self.font_verdict(font, res.heuristic) if res.heuristic in JUDGED_PER_FONT else None)
+        if verdict is None:
+            return res
+        why = f"judged a guess ({verdict}): {plaus.VERDICTS[verdict]}"
+        winner = next(s for s in reversed(res.path) if s.method == res.heuristic and s.result == HIT)
+        path = tuple(replace(s, confidence=GUESS, detail=f"{s.detail}; {why}") if s is winner else s
+                     for s in res.path)
+        return replace(res, unicode=res.unicode if self.guesses else "", path=path, confidence=GUESS,
+                       flags=res.flags + (Flag(codes.IMPLAUSIBLE_GUESS, f"implausible guess: {res.heuristic} {why}"),))
+
+    def font_verdict(self, font: Font, method: str) -> str | None:
+        """The per-font plausibility verdict on ``method``'s text over the font's codes (those
+        its widths name), with the spec's text for its other codes as evidence; cached."""
+        key = (font, method)
+        if key not in self._verdicts:
+            self._verdicts[key] = None  # the sample below resolves codes of this font too
+            outputs, evidence, alternatives = [], [], []
+            for code, cid in _font_codes(font):
+                raw = self._raw_resolve(font, code, cid)
+                if raw.heuristic == method and raw.unicode:
+                    outputs.append(raw.unicode)
+                    if method == h.CID_AS_UNICODE.method and cid is not None:
+                        alternatives.append(_mac_text(cid))
+                elif raw.confidence == SPEC and raw.unicode:
+                    evidence.append(raw.unicode)
+            verdict = plaus.judge_font(outputs, evidence)
+            if verdict is None and alternatives and plaus.constant_offset(outputs, alternatives) is not None:
+                verdict = plaus.CONSTANT_OFFSET
+            self._verdicts[key] = verdict
+        return self._verdicts[key]
+
+    def mac_glyph_order(self, font: Font) -> tuple[bool, str]:
+        """Whether this Identity-mapped TrueType CIDFont's CIDs are glyph ids in the standard
+        Macintosh order, and why: read that way, the widths the font gives its CIDs follow the
+        widths of the same letters in Helvetica (Arial's metrics) far better than the CIDs read as
+        code points do, and the letters pass :func:`.plausibility.plausible_letters`."""
+        if font not in self._mac:
+            self._mac[font] = _mac_order_fits(font)
+        return self._mac[font]
+
     def _resolve(self, font: Font, code: bytes, cid: int | None) -> Resolution:
-        flags: list[str] = []
+        flags: list[Flag] = []
         if font.is_type0 and cid is None:
             cid = font.cid(code)
         tu = _tounicode(font, code)
@@ -152,45 +298,49 @@ class Resolver:
         path: tuple[PathStep, ...] = (tu, enc, coll, prog)
         spec = next((s for s in path if s.result == HIT), None)
         winner = spec
-        greek = self._tex_greek(font, spec, name, prog_name) if spec in (enc, prog) else None
+        greek = self._tex_greek(font, spec, name, prog_name) if spec is not None and spec in (enc, prog) else None
         if font.substitute_for is not None:
             # the dictionaries that were read are the stand-in's, not the document's: the spec says nothing
             stand_in = _substitute_step(font, enc)
             path, spec, winner = (stand_in,), None, stand_in if stand_in.result == HIT else None
         elif greek is not None:
+            assert spec is not None  # a Greek reading is only looked for when the spec hit
             path, winner = path + (greek,), greek
-            flags.append(f"AGL/TeX ambiguity: the AGL reads /{name or prog_name} as {format_unicode(spec.unicode)}, "
-                         f"TeX fonts mean {format_unicode(greek.unicode)}; the Greek letter is taken")
+            flags.append(Flag(codes.AGL_TEX_AMBIGUITY, f"AGL/TeX ambiguity: the AGL reads /{name or prog_name} as "
+                              f"{format_unicode(_text(spec))}, TeX fonts mean {format_unicode(_text(greek))}; "
+                              "the Greek letter is taken"))
         elif spec is None:
             tried = self._heuristics(font, code, cid, name, prog_name, enc, prog)
             path += tried
             winner = next((s for s in tried if s.result == HIT), None)
-        elif spec is tu and no_text(tu.unicode) and all(s.result != HIT for s in (enc, coll, prog)):
+        elif spec is tu and no_text(_text(tu)) and all(s.result != HIT for s in (enc, coll, prog)):
             # the ToUnicode entry stays the answer (what extractors output), and the heuristics
             # say what the glyph would read instead: a fix replaces the entry with that
             path += self._heuristics(font, code, cid, name, prog_name, enc, prog)
-        text = winner.unicode if winner is not None else ""
+        text = _text(winner) if winner is not None else ""
         method = winner.method if winner is not None else NONE
-        conflicts = tuple(Conflict(s.method, s.unicode) for s in path
+        conflicts = tuple(Conflict(s.method, _text(s)) for s in path
                           if s.result == HIT and s is not winner and s.unicode != text)
-        tounicode_only = tu.unicode if tu.result == HIT else _code_as_text(code)
+        tounicode_only = _text(tu) if tu.result == HIT else _code_as_text(code)
         if winner is None:
-            flags.append("unresolved")
+            flags.append(Flag(codes.UNRESOLVED, "unresolved: no method gives text"))
         elif font.tounicode is not None and tu.result == MISS and _code_as_text(code) != text:
             as_code = int.from_bytes(code, "big")
-            flags.append(f"ToUnicode {font.tounicode_ref or ''} has no entry for <{code.hex()}>: a "
-                         f"ToUnicode-only extractor yields U+{as_code:04X} instead of {format_unicode(text)}")
+            flags.append(Flag(codes.TOUNICODE_MISS, f"ToUnicode {font.tounicode_ref or ''} has no entry for "
+                              f"<{code.hex()}>: a ToUnicode-only extractor yields U+{as_code:04X} instead of "
+                              f"{format_unicode(text)}"))
         if winner is not None and winner.confidence == HEURISTIC and spec is None:
-            flags.append(f"found only by the heuristic {winner.method} (used by {', '.join(winner.used_by)}): "
-                         "the spec's methods give nothing")
+            flags.append(Flag(codes.HEURISTIC_ONLY, f"found only by the heuristic {winner.method} (used by "
+                              f"{', '.join(winner.used_by)}): the spec's methods give nothing"))
         if conflicts:
-            flags.append("methods-disagree")
+            flags.append(Flag(codes.METHODS_DISAGREE, "methods disagree: "
+                              + ", ".join(f"{x.method} gives {format_unicode(x.unicode)}" for x in conflicts)))
         flags.extend(text_flags(text))
         confidence = NO_CONFIDENCE if winner is None else winner.confidence
-        heuristic = winner.method if confidence == HEURISTIC else None
+        heuristic = winner.method if winner is not None and confidence == HEURISTIC else None
         return Resolution(code, text, method, cid, gid, name or prog_name, path, conflicts, tuple(flags),
-                          confidence, heuristic, winner.used_by if heuristic else (),
-                          spec.unicode if spec is not None else "", tounicode_only)
+                          confidence, heuristic, winner.used_by if winner is not None and heuristic else (),
+                          _text(spec) if spec is not None else "", tounicode_only)
 
     # -- heuristics (after the spec) -----------------------------------------------------------
     def _tex_greek(self, font: Font, spec: PathStep, name: str | None, prog_name: str | None) -> PathStep | None:
@@ -200,8 +350,9 @@ class Resolver:
         if greek is None or not h.is_tex_font(font.base_font) or greek == spec.unicode:
             return None
         return _heuristic_step(h.TEX_GLYPH_LIST, font.ref, f"TeX font {font.base_font}", f"/{glyph}", HIT,
+                               codes.TEX_GREEK,
                                f"in TeX fonts /{glyph} is the Greek letter {format_unicode(greek)}; "
-                               f"the AGL's {format_unicode(spec.unicode)} is another character", greek)
+                               f"the AGL's {format_unicode(_text(spec))} is another character", greek)
 
     def _heuristics(self, font: Font, code: bytes, cid: int | None, name: str | None, prog_name: str | None,
                     enc: PathStep, prog: PathStep) -> tuple[PathStep, ...]:
@@ -213,6 +364,7 @@ class Resolver:
             return (_heuristic_step(
                 h.LEGACY_CJK_CODEPAGE, font.ref, f"BaseFont {font.base_font} (a CJK family)",
                 f"bytes <{code.hex()}> as {font.legacy_cjk.upper()}", HIT if clean else MISS,
+                codes.CJK_DECODED if clean else codes.CJK_UNDECODABLE,
                 f"decode cleanly → {format_unicode(text)}" if clean else
                 f"do not decode to a character ({format_unicode(text)}): not {font.legacy_cjk.upper()} text",
                 text if clean else None),)
@@ -221,7 +373,7 @@ class Resolver:
             found = h.tex_glyph(glyph)
             if found is not None:
                 steps.append(_heuristic_step(h.TEX_GLYPH_LIST, font.ref, "TeX glyph list", f"/{glyph}", HIT,
-                                             f"{found[1]} → {format_unicode(found[0])}", found[0]))
+                                             codes.TEX_GLYPH, f"{found[1]} → {format_unicode(found[0])}", found[0]))
                 return tuple(steps)
         for glyph in names:
             judged = self.numeric_names(font, from_program=glyph != name)
@@ -230,12 +382,12 @@ class Resolver:
                 text, how = found
                 steps.append(_heuristic_step(h.NUMERIC_GLYPH_NAME, font.encoding_ref or font.ref, "glyph name",
                                              f"/{glyph}", HIT if text else MISS,
+                                             codes.NUMERIC_CODE if text else codes.NUMERIC_GLYPH_INDICES,
                                              f"{how} → {format_unicode(text)}" if text else how, text or None))
                 if text:
                     return tuple(steps)
         if font.is_type0:
-            step = self._cid_as_unicode(font, code, cid)
-            return (step,) if step is not None else ()
+            return self._cid_as_unicode(font, code, cid)
         prog_obj = self.program(font) if font.embedded else None
         readable = prog_obj is not None and bool(prog_obj.glyph_names or prog_obj.cmaps or prog_obj.builtin_encoding)
         if name and c in font.differences and not h.is_tex_font(font.base_font):
@@ -244,6 +396,7 @@ class Resolver:
             steps.append(_heuristic_step(
                 h.BASE_ENCODING_FALLBACK, font.encoding_ref or font.ref, f"{base} (base of /Differences)",
                 f"code 0x{c:02X}", HIT if text else MISS,
+                codes.BASE_ENCODING_CHAR if text else codes.BASE_ENCODING_EMPTY,
                 f"/Differences names /{name}, which nothing maps; the base encoding has "
                 + (f"/{base_name} → {format_unicode(text)}" if text else "nothing for the code"), text or None))
             if text:
@@ -258,6 +411,7 @@ class Resolver:
             steps.append(_heuristic_step(
                 h.STANDARD_ENCODING_FALLBACK, font.program_ref or font.descriptor_ref or font.ref,
                 "StandardEncoding", f"code 0x{c:02X}", HIT if text else MISS,
+                codes.STANDARD_ENCODING_CHAR if text else codes.STANDARD_ENCODING_EMPTY,
                 f"{why}, so its built-in encoding is unknown; StandardEncoding has "
                 + (f"/{std_name} → {format_unicode(text)}" if text else "nothing for the code"), text or None))
             if text:
@@ -266,30 +420,51 @@ class Resolver:
             text = h._char(c) if c >= 0x20 else ""
             steps.append(_heuristic_step(
                 h.CODE_AS_UNICODE, prog_obj.ref, f"{prog_obj.describe} (symbolic TrueType)", f"code 0x{c:02X}",
-                HIT if text else MISS, "no glyph name and no Unicode cmap: the code itself is output as the "
+                HIT if text else MISS, codes.CODE_AS_CHAR if text else codes.CONTROL_CODE,
+                "no glyph name and no Unicode cmap: the code itself is output as the "
                 f"character {format_unicode(text)}" if text else "a control code: nothing to output", text or None))
         return tuple(steps)
 
-    def _cid_as_unicode(self, font: Font, code: bytes, cid: int | None) -> PathStep | None:
-        """Type0 without ToUnicode: Identity CIDs (= codes) read as code points; with another
+    def _cid_as_unicode(self, font: Font, code: bytes, cid: int | None) -> tuple[PathStep, ...]:
+        """Type0 where the spec gives nothing: Identity CIDs of a TrueType font whose widths say they
+        are glyph ids in the Macintosh order read by that order (also under a ToUnicode that lacks the
+        code); else, with no ToUnicode, Identity CIDs (= codes) read as code points, and with another
         CMap of a private collection, the code itself."""
-        if font.tounicode is not None:
-            return None
         source = font.cid_font.ref if font.cid_font else font.ref
         if font.encoding_desc.startswith("Identity"):
             if cid is None:
-                return None
+                return ()
+            steps: tuple[PathStep, ...] = ()
+            if font.cid_font is not None and font.cid_font.subtype == "CIDFontType2":
+                fits, why = self.mac_glyph_order(font)
+                name = h.mac_glyph_name(cid) if fits else None
+                text = glyph_to_unicode(name).unicode if name else ""
+                mac = _heuristic_step(
+                    h.MAC_GLYPH_ORDER, source, f"{font.encoding_desc}, TrueType", f"CID {cid}", HIT if text else MISS,
+                    codes.MAC_GLYPH_NAMED if text else codes.MAC_GLYPH_UNNAMED if fits else codes.MAC_ORDER_UNFIT,
+                    f"glyph {cid} of the standard Macintosh order is /{name} → {format_unicode(text)} ({why})" if text
+                    else f"glyph {cid} has no name in the standard Macintosh order (258 names)" if fits else why,
+                    text or None)
+                if text:
+                    return (mac,)
+                steps = (mac,)
+            if font.tounicode is not None:
+                return steps
             text = h._char(cid) if cid >= 0x20 else ""
-            return _heuristic_step(
+            return steps + (_heuristic_step(
                 h.CID_AS_UNICODE, source, f"{font.encoding_desc}, no ToUnicode", f"CID {cid}", HIT if text else MISS,
+                codes.CODE_AS_CHAR if text else codes.CONTROL_CODE,
                 f"the CID read as a code point → {format_unicode(text)}; right only where the producer wrote "
-                "Unicode values as CIDs" if text else "CID is a control code or not a code point", text or None)
+                "Unicode values as CIDs" if text else "CID is a control code or not a code point", text or None),)
+        if font.tounicode is not None:
+            return ()
         value = int.from_bytes(code, "big")
         text = h._char(value) if value >= 0x20 else ""
-        return _heuristic_step(
+        return (_heuristic_step(
             h.CODE_AS_UNICODE, source, f"CMap {font.encoding_desc}, no ToUnicode", f"code <{code.hex()}>",
-            HIT if text else MISS, f"the code read as a code point → {format_unicode(text)}"
-            if text else "code is a control code or not a code point", text or None)
+            HIT if text else MISS, codes.CODE_AS_CHAR if text else codes.CONTROL_CODE,
+            f"the code read as a code point → {format_unicode(text)}"
+            if text else "code is a control code or not a code point", text or None),)
 
     def _base_name(self, font: Font, prog: FontProgram | None, c: int) -> tuple[str, str | None]:
         """The base encoding under /Differences and its name for ``c``: the named base, else the
@@ -321,19 +496,23 @@ class Resolver:
         if font.subtype == "Type3":
             name = font.glyph_name(code[0]) if code else None
             proc = font.charprocs.get(name or "")
-            return (_step(FONT_PROGRAM, font.ref, "Type3 /CharProcs", f"/{name}", SKIPPED,
+            return (_step(FONT_PROGRAM, font.ref, "Type3 /CharProcs", f"/{name}", SKIPPED, codes.TYPE3_PROCEDURES,
                           f"glyph procedure {proc or '(none)'}; procedures draw shapes, they carry no text"),
                     None, None)
         if not font.is_type0 and len(code) > 1:
             return _step(FONT_PROGRAM, font.ref, "simple font", f"code <{code.hex()}>", SKIPPED,
+                         codes.DOUBLE_BYTE_CODE,
                          "double-byte code (legacy CJK codepage): simple-font tables take one byte"), None, None
         if not font.embedded:
             why = "standard 14 font, not embedded" if font.standard_name else "no font program embedded"
-            return _step(FONT_PROGRAM, font.descriptor_ref, "FontDescriptor", "font program", SKIPPED, why), None, None
+            return _step(FONT_PROGRAM, font.descriptor_ref, "FontDescriptor", "font program", SKIPPED,
+                         codes.PROGRAM_NOT_EMBEDDED, why), None, None
         prog = self.program(font)
+        assert prog is not None  # embedded: load_program reads it
         desc = f"FontDescriptor {font.descriptor_ref} → {prog.describe}" if font.descriptor_ref else prog.describe
         if prog.diagnostics and not prog.glyph_names and not prog.cmaps:
-            return _step(FONT_PROGRAM, prog.ref, desc, "font program", MISS, prog.diagnostics[0].message), None, None
+            return _step(FONT_PROGRAM, prog.ref, desc, "font program", MISS, codes.PROGRAM_UNREADABLE,
+                         prog.diagnostics[0].message), None, None
         if font.is_type0:
             return self._cid_program(font, prog, desc, cid, flags)
         kind = prog.kind
@@ -342,12 +521,13 @@ class Resolver:
                 gid = prog.gid_of_name(enc_name)
                 detail = f"has glyph /{enc_name} as GID {gid}" if gid is not None else \
                     f"has no glyph /{enc_name}: the glyph drawn is .notdef"
-                return _step(FONT_PROGRAM, prog.ref, desc, f"/{enc_name}", SKIPPED,
+                return _step(FONT_PROGRAM, prog.ref, desc, f"/{enc_name}", SKIPPED, codes.GLYPH_CHOSEN_BY_ENCODING,
                              f"glyph chosen by /Encoding; program {detail}"), gid, None
             name = prog.builtin_encoding.get(code[0]) if code else None
             looked = f"code 0x{code.hex().upper()} in built-in encoding"
             if name is None:
-                return _step(FONT_PROGRAM, prog.ref, desc, looked, MISS, "code not in built-in encoding"), None, None
+                return _step(FONT_PROGRAM, prog.ref, desc, looked, MISS, codes.NOT_IN_BUILTIN_ENCODING,
+                             "code not in built-in encoding"), None, None
             step = _name_step(FONT_PROGRAM, prog.ref, desc, looked, name, font, flags)
             return step, prog.gid_of_name(name), name
         return self._sfnt_program(font, prog, desc, code, enc_name, flags)
@@ -368,18 +548,20 @@ class Resolver:
                                     ((3, 1), (c,))):
                 sub = prog.cmaps.get(key)
                 found = next((x for x in candidates if sub and x in sub), None)
-                if found is not None:
+                if found is not None and sub:
                     gid, table = sub[found], f"({key[0]},{key[1]}) cmap code 0x{found:X}"
                     break
         looked = f"code 0x{c:02X}"
         if gid is None:
-            return _step(FONT_PROGRAM, prog.ref, desc, looked, MISS, "no cmap subtable maps the code"), None, None
+            return _step(FONT_PROGRAM, prog.ref, desc, looked, MISS, codes.NO_CMAP_SUBTABLE,
+                         "no cmap subtable maps the code"), None, None
         return self._gid_to_text(font, prog, desc, f"{looked} → {table} → GID {gid}", gid, flags)
 
     def _cid_program(self, font: Font, prog: FontProgram, desc: str, cid: int | None, flags: list):
         if cid is None:
-            return _step(FONT_PROGRAM, prog.ref, desc, "CID", SKIPPED, "code has no CID"), None, None
+            return _step(FONT_PROGRAM, prog.ref, desc, "CID", SKIPPED, codes.NO_CID, "code has no CID"), None, None
         cf = font.cid_font
+        assert cf is not None  # every Type0 font has one
         if prog.cid_to_gid:
             gid, how = prog.cid_to_gid.get(cid), "CFF charset"
         elif isinstance(cf.cid_to_gid, bytes):
@@ -389,19 +571,106 @@ class Resolver:
             gid, how = cid, "/CIDToGIDMap /Identity" if cf.cid_to_gid else "CID = GID (no /CIDToGIDMap)"
         looked = f"CID {cid} → {how} → GID {gid}"
         if gid is None:
-            return _step(FONT_PROGRAM, prog.ref, desc, looked, MISS, "CID not in the program"), None, None
+            return _step(FONT_PROGRAM, prog.ref, desc, looked, MISS, codes.CID_NOT_IN_PROGRAM,
+                         "CID not in the program"), None, None
         return self._gid_to_text(font, prog, desc, looked, gid, flags)
 
     def _gid_to_text(self, font: Font, prog: FontProgram, desc: str, looked: str, gid: int, flags: list):
         text = prog.unicode_of_gid.get(gid)
         name = prog.name_of_gid(gid)
         if text is not None:
-            return _step(FONT_PROGRAM, prog.ref, desc, looked, HIT,
+            return _step(FONT_PROGRAM, prog.ref, desc, looked, HIT, codes.UNICODE_CMAP,
                          f"Unicode cmap maps {format_unicode(text)} to this GID", text), gid, name
         if name:
             return _name_step(FONT_PROGRAM, prog.ref, desc, f"{looked} → glyph name", name, font, flags), gid, name
-        return _step(FONT_PROGRAM, prog.ref, desc, looked, MISS,
+        return _step(FONT_PROGRAM, prog.ref, desc, looked, MISS, codes.GID_NO_TEXT,
                      "no Unicode cmap entry and no glyph name for this GID"), gid, None
+
+
+MAX_SAMPLE = 2048  # codes of one font resolved to judge a heuristic or the Macintosh order
+# The heuristics that read a code or a CID as a value: a clear vote of the glyph's outline (fonts
+# whose mapping the spec backs) outranks them.
+SHAPE_OUTRANKS = frozenset(x.method for x in (h.CID_AS_UNICODE, h.CODE_AS_UNICODE, h.MAC_GLYPH_ORDER,
+                                               h.BASE_ENCODING_FALLBACK, h.STANDARD_ENCODING_FALLBACK))
+# The heuristics that read a code or a CID as a value (and so can read a whole font wrong) are
+# judged over the font's codes too; the TeX list (a math font mixes Latin and Greek), the CJK code
+# pages (their bytes must decode cleanly) and the stand-in font (no evidence) per code only.
+JUDGED_PER_FONT = frozenset(x.method for x in (h.CID_AS_UNICODE, h.CODE_AS_UNICODE, h.BASE_ENCODING_FALLBACK,
+                                                 h.STANDARD_ENCODING_FALLBACK, h.NUMERIC_GLYPH_NAME))
+
+
+def _font_codes(font: Font) -> list[tuple[bytes, int | None]]:
+    """The codes a font says it has, ``(code, CID)``: an Identity CIDFont's CIDs in /W, a simple
+    font's codes with a non-zero /Widths entry. A font without them (a standard 14 font, a Type0
+    font with another CMap) gives none: nothing lists its codes."""
+    if font.is_type0:
+        cf = font.cid_font
+        if cf is None or not font.encoding_desc.startswith("Identity"):
+            return []
+        cids: list[int] = []
+        for first, last, _ in cf.widths:
+            cids.extend(range(first, min(last, first + MAX_SAMPLE) + 1))
+            if len(cids) >= MAX_SAMPLE:
+                break
+        return [(c.to_bytes(2, "big"), c) for c in cids[:MAX_SAMPLE] if 0 <= c <= 0xFFFF]
+    return [(bytes([font.first_char + i]), None) for i, w in enumerate(font.widths)
+            if w and 0 <= font.first_char + i <= 255]
+
+
+def _mac_text(cid: int) -> str:
+    name = h.mac_glyph_name(cid)
+    return glyph_to_unicode(name).unicode if name else ""
+
+
+def _rank_correlation(pairs: list[tuple[float, float]]) -> float:
+    """Spearman's rank correlation of the pairs (0 when either side is constant)."""
+    def ranks(values: list[float]) -> list[float]:
+        order = sorted(range(len(values)), key=values.__getitem__)
+        out = [0.0] * len(values)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                out[order[k]] = (i + j) / 2
+            i = j + 1
+        return out
+
+    if len(pairs) < 2:
+        return 0.0
+    a, b = ranks([p[0] for p in pairs]), ranks([p[1] for p in pairs])
+    ma, mb = sum(a) / len(a), sum(b) / len(b)
+    cov = sum((x - ma) * (y - mb) for x, y in zip(a, b))
+    va, vb = sum((x - ma) ** 2 for x in a), sum((y - mb) ** 2 for y in b)
+    return cov / (va * vb) ** 0.5 if va and vb else 0.0
+
+
+def _mac_order_fits(font: Font) -> tuple[bool, str]:
+    from pdfminer.fontmetrics import FONT_METRICS
+
+    cf = font.cid_font
+    if cf is None or not cf.widths:
+        return False, "no /W widths to judge whether the CIDs are glyph ids in the Macintosh order"
+    helvetica = FONT_METRICS["Helvetica"][1]
+    mac: list[tuple[float, float]] = []
+    as_unicode: list[tuple[float, float]] = []
+    letters: list[str] = []
+    for first, last, width in cf.widths:
+        for cid in range(first, min(last, first + MAX_SAMPLE) + 1):
+            text = _mac_text(cid)
+            if text in helvetica:
+                mac.append((width, helvetica[text]))
+                letters.append(text)
+            if 0x20 <= cid < 0x110000 and chr(cid) in helvetica:
+                as_unicode.append((width, helvetica[chr(cid)]))
+    if len(mac) < 5 or not plaus.plausible_letters(letters):
+        return False, "read as glyph ids in the Macintosh order, the font's CIDs are not letters"
+    fit, other = _rank_correlation(mac), _rank_correlation(as_unicode)
+    how = f"rank correlation of the widths with Helvetica's {fit:.2f}; as code points {other:.2f}"
+    if fit >= 0.6 and fit > other + 0.2:
+        return True, f"the font's widths follow that order: {how}"
+    return False, f"the font's widths do not follow the Macintosh order: {how}"
 
 
 def _code_as_text(code: bytes) -> str:
@@ -410,29 +679,50 @@ def _code_as_text(code: bytes) -> str:
     return chr(n) if n < 0x110000 else ""
 
 
-def _step(method, source, source_desc, looked_up, result, detail, unicode=None) -> PathStep:
-    return PathStep(method, source, source_desc, looked_up, result, detail, unicode)
+def _text(step: PathStep) -> str:
+    """The text of a step that hit (a hit always carries its text)."""
+    assert step.unicode is not None
+    return step.unicode
 
 
-def _heuristic_step(heuristic: Heuristic, source, desc, looked, result, detail, unicode=None) -> PathStep:
-    return PathStep(heuristic.method, source, desc, looked, result, detail, unicode, HEURISTIC, heuristic.used_by)
+def _step(method, source, source_desc, looked_up, result, code, detail, unicode=None) -> PathStep:
+    return PathStep(method, source, source_desc, looked_up, result, detail, unicode, code=code)
+
+
+def _heuristic_step(heuristic: Heuristic, source, desc, looked, result, code, detail, unicode=None) -> PathStep:
+    return PathStep(heuristic.method, source, desc, looked, result, detail, unicode, HEURISTIC, heuristic.used_by,
+                    code)
 
 
 def _substitute_step(font: Font, enc: PathStep) -> PathStep:
     return _heuristic_step(h.MISSING_FONT_SUBSTITUTE, None, f"stand-in for /{font.substitute_for}", enc.looked_up,
-                           enc.result, f"/{font.substitute_for} is not in the /Font resources; the stand-in font's "
-                           f"{font.encoding_desc}: {enc.detail}", enc.unicode)
+                           enc.result, enc.code, f"/{font.substitute_for} is not in the /Font resources; the "
+                           f"stand-in font's {font.encoding_desc}: {enc.detail}", enc.unicode)
+
+
+def _dingbats_names(font: Font) -> bool:
+    """Whether the font's glyph names are the ITC Zapf Dingbats list's (a1…a206): the ZapfDingbats
+    font by name, or any font whose /Differences name glyphs that way and whose numbers are not
+    its codes (a subset named otherwise, a Dingbats clone)."""
+    if "Dingbats" in font.base_font.split("+", 1)[-1]:
+        return True
+    if not font.differences:
+        return False
+    judged = h.judge_numeric_names(font.differences.items())
+    return judged is not None and judged.dingbats
 
 
 def _name_step(method, source, desc, looked, name: str, font: Font, flags: list) -> PathStep:
     """A glyph name → AGL step (9.10.2 step 2; AGL specification)."""
     if is_meaningless(name):
-        flags.append(f"meaningless glyph name /{name}")
-        return _step(method, source, desc, f"{looked} → /{name}", MISS, "glyph name carries no meaning")
-    res = glyph_to_unicode(name, zapf_dingbats=font.base_font.endswith("ZapfDingbats"))
+        flags.append(Flag(codes.MEANINGLESS_GLYPH_NAME, f"meaningless glyph name /{name}"))
+        return _step(method, source, desc, f"{looked} → /{name}", MISS, codes.GLYPH_NAME_MEANINGLESS,
+                     "glyph name carries no meaning")
+    res = glyph_to_unicode(name, zapf_dingbats=_dingbats_names(font))
     if not res.unicode:
-        return _step(method, source, desc, f"{looked} → /{name}", MISS, f"AGL: {res.detail}")
-    return _step(method, source, desc, f"{looked} → /{name}", HIT,
+        return _step(method, source, desc, f"{looked} → /{name}", MISS, codes.AGL_NO_MAPPING,
+                     f"AGL: {res.detail}")
+    return _step(method, source, desc, f"{looked} → /{name}", HIT, codes.AGL_MAPPED,
                  f"AGL ({res.rule}) → {format_unicode(res.unicode)}", res.unicode)
 
 
@@ -440,52 +730,60 @@ def _name_step(method, source, desc, looked, name: str, font: Font, flags: list)
 def _tounicode(font: Font, code: bytes) -> PathStep:
     looked = f"code <{code.hex()}>"
     if font.tounicode is None:
-        return _step(TOUNICODE, font.ref, "font dictionary", "/ToUnicode", SKIPPED, "no /ToUnicode CMap")
+        return _step(TOUNICODE, font.ref, "font dictionary", "/ToUnicode", SKIPPED, codes.TOUNICODE_ABSENT,
+                     "no /ToUnicode CMap")
     text, entry = font.tounicode.lookup_unicode(code)
     if text is None:
-        return _step(TOUNICODE, font.tounicode_ref, "ToUnicode CMap", looked, MISS, "no entry")
+        return _step(TOUNICODE, font.tounicode_ref, "ToUnicode CMap", looked, MISS, codes.TOUNICODE_NO_ENTRY,
+                     "no entry")
+    assert entry is not None  # text comes from an entry
     span = f"<{entry.low.hex()}>" + (f"–<{entry.high.hex()}>" if entry.high != entry.low else "")
-    return _step(TOUNICODE, font.tounicode_ref, "ToUnicode CMap", looked, HIT,
+    return _step(TOUNICODE, font.tounicode_ref, "ToUnicode CMap", looked, HIT, codes.TOUNICODE_ENTRY,
                  f"{entry.kind} {span} (line {entry.line}) → {format_unicode(text)}", text)
 
 
 # -- 2. Encoding ---------------------------------------------------------------------------------
 def _encoding(font: Font, code: bytes, flags: list) -> tuple[PathStep, str | None]:
     if font.is_type0:
-        return _step(ENCODING, font.ref, "Type0 font", "/Encoding", SKIPPED,
+        return _step(ENCODING, font.ref, "Type0 font", "/Encoding", SKIPPED, codes.ENCODING_TYPE0,
                      "codes select CIDs through the CMap, not glyph names"), None
     c = code[0] if code else 0
     source = font.encoding_ref or font.ref
     if len(code) > 1:
         return _step(ENCODING, source, "simple font", f"code <{code.hex()}>", SKIPPED,
+                     codes.DOUBLE_BYTE_CODE,
                      "a simple font's codes are one byte; this double-byte code comes from the legacy CJK "
                      "codepage heuristic"), None
     looked = f"code 0x{c:02X}"
+    name: str | None
     if c in font.differences:
         name, desc = font.differences[c], "/Encoding /Differences"
     elif font.encoding_base is not None:
         name, desc = font.glyph_name(c), f"{font.encoding_base} ({font.encoding_base_source})"
     else:
-        return _step(ENCODING, source, "font dictionary", looked, SKIPPED, font.encoding_base_source), None
+        return _step(ENCODING, source, "font dictionary", looked, SKIPPED, codes.ENCODING_ABSENT,
+                     font.encoding_base_source), None
     if name is None or name == ".notdef":
-        return _step(ENCODING, source, desc, looked, MISS, "code not encoded"), None
+        return _step(ENCODING, source, desc, looked, MISS, codes.CODE_NOT_ENCODED, "code not encoded"), None
     return _name_step(ENCODING, source, desc, looked, name, font, flags), name
 
 
 # -- 3. CID collection ------------------------------------------------------------------------------
 def _collection(font: Font, code: bytes, cid: int | None) -> PathStep:
     if not font.is_type0:
-        return _step(CID_COLLECTION, font.ref, "simple font", "CID", SKIPPED, "only Type0 fonts have CIDs")
+        return _step(CID_COLLECTION, font.ref, "simple font", "CID", SKIPPED, codes.NOT_TYPE0,
+                     "only Type0 fonts have CIDs")
     cf = font.cid_font
+    assert cf is not None  # every Type0 font has one
     cmap_desc = f"CMap {font.encoding_desc}"
     if cid is None:
         return _step(CID_COLLECTION, font.encoding_ref or font.ref, cmap_desc, f"code <{code.hex()}>",
-                     MISS, "code maps to no CID")
+                     MISS, codes.NO_CID, "code maps to no CID")
     registry, ordering = cf.registry, cf.ordering
     coll = f"{registry}-{ordering}"
     looked = f"code <{code.hex()}> → CID {cid}"
     if (registry, ordering) not in PUBLIC_COLLECTIONS:
-        return _step(CID_COLLECTION, cf.ref, f"CIDSystemInfo {coll}", looked, SKIPPED,
+        return _step(CID_COLLECTION, cf.ref, f"CIDSystemInfo {coll}", looked, SKIPPED, codes.COLLECTION_PRIVATE,
                      f"{coll} is not a public character collection: CIDs carry no meaning")
     from .predefined import cid_to_unicode, ucs2_source_name
 
@@ -493,7 +791,8 @@ def _collection(font: Font, code: bytes, cid: int | None) -> PathStep:
     ucs2 = ucs2_source_name(registry, ordering)
     text = table(cid) if table is not None else None
     if not text:
-        return _step(CID_COLLECTION, cf.ref, f"CIDSystemInfo {coll}", looked, MISS, f"CID not in {ucs2}")
-    return _step(CID_COLLECTION, cf.ref, f"CIDSystemInfo {coll}", looked, HIT,
+        return _step(CID_COLLECTION, cf.ref, f"CIDSystemInfo {coll}", looked, MISS, codes.CID_NOT_IN_UCS2,
+                     f"CID not in {ucs2}")
+    return _step(CID_COLLECTION, cf.ref, f"CIDSystemInfo {coll}", looked, HIT, codes.UCS2_MAPPED,
                  f"{ucs2} → {format_unicode(text)}", text)
 

@@ -100,7 +100,7 @@ def existing_mapping(cmap: CMap | None) -> dict[bytes, str]:
         return {}
     out: dict[bytes, str] = {}
     budget = MAX_EXPANDED
-    chain = []
+    chain: list[CMap] = []
     while cmap is not None and len(chain) < 8:
         chain.append(cmap)
         cmap = cmap.parent

@@ -1,7 +1,12 @@
 """Writing what a PDF holds to files: a stream's bytes (decoded or as stored), an image
 XObject as PNG (JPEG and JPEG 2000 as stored), a font program with the suffix of its kind.
-The CLI's ``extract`` and the app's save prompt both call these. The input file is never
-written: a target that is the input file raises :class:`PdfError` before anything is written.
+The CLI's ``extract`` and the app's save prompt both call these.
+
+Every write goes through :mod:`pdfinspect.core.atomic`: the input file, a folder or a
+missing folder is refused with :class:`PdfError` before anything is written, and a file
+appears only complete. An image is written in the format its target's suffix names
+(``.png`` decoded, ``.jpg``/``.jp2`` as stored when the data is JPEG/JPEG 2000), or
+refused (``format-unsupported``) saying which suffixes work; with no suffix it gets one.
 """
 from __future__ import annotations
 
@@ -9,14 +14,16 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.atomic import atomic_path, check_target, write_bytes
 from ..core.diagnostics import PdfError, error
-from ..core.objects import Dict, Name, Ref, Stream
-from .fix import same_file
+from ..core.objects import Array, Dict, Name, Ref, Stream
 from .text import safe_line
 
 FONT_SUFFIX = {"FontFile": ".pfb", "FontFile2": ".ttf", "Type1C": ".cff", "CIDFontType0C": ".cff",
                "OpenType": ".otf"}
 RAW, DECODED, AUTO = "raw", "decoded", "auto"  # how a stream is written (AUTO: images as pictures)
+STORED_SUFFIXES = {"DCTDecode": (".jpg", ".jpeg"), "JPXDecode": (".jp2", ".jpx", ".j2k", ".jpf")}
+PNG_MODES = ("1", "L", "LA", "P", "RGB", "RGBA", "I", "I;16")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,10 +35,10 @@ class Exported:
     error: str | None = None
 
 
-def guard(doc, target: Path) -> None:
-    """Refuse to write over the input file."""
-    if doc.path and same_file(str(doc.path), str(target)):
-        raise PdfError(error("output-is-input", f"{target} is the input file; it is never written"))
+def guard(doc, target: Path | str) -> Path:
+    """``target`` if it may be written (:func:`pdfinspect.core.atomic.check_target`, the
+    document's file as the input); else :class:`PdfError`."""
+    return check_target(target, inputs=[doc.path])
 
 
 def export_stream(doc, num: int, target: Path, how: str = AUTO) -> Exported:
@@ -41,32 +48,45 @@ def export_stream(doc, num: int, target: Path, how: str = AUTO) -> Exported:
 
     obj = doc.get(num)
     if obj is None or not isinstance(obj.value, Stream):
-        raise PdfError(error("not-a-stream", f"object {num} is " + ("not in the file" if obj is None else "not a stream")))
-    guard(doc, target)
+        raise PdfError(error("not-a-stream", f"object {num} is "
+                             + ("not in the file" if obj is None else "not a stream")))
+    target = guard(doc, target)
     res = doc.stream_data(obj, decode_filters=how != RAW)
     if is_image(obj.value) and how == AUTO:
-        suffix = stored_file(res.image_filter)
-        if suffix is not None:  # JPEG and JPEG 2000 are files already: passed through
-            target = _with_suffix(doc, target, suffix)
-            target.write_bytes(res.data)
-            return Exported(target, f"{safe_line(str(target))}: {res.image_filter} image, {len(res.data)} bytes as stored")
+        stored = stored_file(res.image_filter)
+        if not target.suffix:
+            target = guard(doc, target.with_suffix(stored or ".png"))
+        suffix = target.suffix.lower()
+        if suffix in STORED_SUFFIXES.get(res.image_filter or "", ()):  # JPEG, JPEG 2000: files already
+            write_bytes(target, res.data, [doc.path])
+            return Exported(target, f"{safe_line(str(target))}: {res.image_filter} image, "
+                                    f"{len(res.data)} bytes as stored")
+        if suffix != ".png":
+            kinds = ".png" + (f" or {' '.join(STORED_SUFFIXES[res.image_filter])} (as stored)" if stored else "")
+            kind = f"a {res.image_filter}" if stored else "an"
+            raise PdfError(error("format-unsupported", f"object {num} is {kind} image: it is written as {kinds}, "
+                                 f"not {target.suffix} (--raw or --decoded write its bytes)"))
         try:
             image = picture(doc, obj.value.dict, res.data, res.image_filter)
         except ImageError as e:
             raise PdfError(error("image-unreadable", f"object {num}: {e}")) from None
-        target = _with_suffix(doc, target, ".png")
-        image.save(target, "PNG")
+        if image.mode not in PNG_MODES:
+            image = image.convert("RGB")  # CMYK JPEG: PNG has no CMYK
+        with atomic_path(target, [doc.path]) as tmp:
+            image.save(tmp, "PNG")
         return Exported(target, f"{safe_line(str(target))}: {image.width}×{image.height} {image.mode} PNG")
-    target.write_bytes(res.data)
+    write_bytes(target, res.data, [doc.path])
     problem = f"object {num}: {res.error}; the partial data is written" if res.error else None
     return Exported(target, f"{safe_line(str(target))}: {len(res.data)} bytes "
                             f"({'as stored' if how == RAW else 'decoded'})", problem)
 
 
-def _with_suffix(doc, target: Path, suffix: str) -> Path:
-    target = target if target.suffix.lower() == suffix else target.with_suffix(suffix)
-    guard(doc, target)
-    return target
+def _stored_image_filter(doc, stream: Stream) -> str | None:
+    """``DCTDecode`` or ``JPXDecode`` when the image's filter chain ends with one (its data is a
+    JPEG / JPEG 2000 file once the filters before are undone)."""
+    filters = doc.resolve(stream.dict.get("Filter"))
+    last = filters[-1] if isinstance(filters, Array) and filters else filters
+    return str(last) if isinstance(last, Name) and str(last) in STORED_SUFFIXES else None
 
 
 def font_program(doc, num: int) -> tuple[Ref, str, str]:
@@ -104,7 +124,7 @@ def export_font(doc, num: int, target: Path) -> Exported:
     """Write the program of font ``num`` to file ``target`` (see :func:`font_file_name`):
     a Type 1 program segmented as PFB by fontTools, others as stored after decoding."""
     ref, key, subtype = font_program(doc, num)
-    guard(doc, target)
+    target = guard(doc, target)
     res = doc.stream_data(doc.get(ref.num, ref.gen))
     problems = [f"font file {ref}: {res.error}; the partial data is written"] if res.error else []
     if target.suffix == ".pfb":
@@ -114,13 +134,15 @@ def export_font(doc, num: int, target: Path) -> Exported:
         if b"cleartomark" not in data[-1024:]:  # /Length3 0: the trailer PDF lets writers drop (9.9)
             data = data.rstrip(b"\x00") + b"\n" + (b"0" * 64 + b"\n") * 8 + b"cleartomark\n"
         try:
-            writePFB(str(target), data)
+            with atomic_path(target, [doc.path]) as tmp:
+                writePFB(str(tmp), data)
+        except PdfError:
+            raise
         except Exception as e:  # no eexec section: not a Type 1 program fontTools can segment
-            target = _with_suffix(doc, target, ".pfa")
-            target.write_bytes(res.data)
+            target = write_bytes(target.with_suffix(".pfa"), res.data, [doc.path])
             problems.append(f"font file {ref}: not segmentable as PFB ({e}); written as stored")
     else:
-        target.write_bytes(res.data)
+        write_bytes(target, res.data, [doc.path])
     return Exported(target, f"{safe_line(str(target))}: /{key}{' /' + subtype if subtype else ''} {ref}, "
                             f"{len(res.data)} bytes", "; ".join(problems) or None)
 
@@ -167,8 +189,12 @@ def propose(doc, num: int, raw: bool = False) -> Proposal:
                         font_file_name(doc, num))
     if not isinstance(value, Stream):
         raise PdfError(error("nothing-to-export", f"object {num} is neither a stream nor a font: nothing to write"))
-    if is_image(value) and not raw:  # export_stream gives JPEG and JPEG 2000 their own suffix
-        return Proposal(num, STREAM, AUTO, "the image as PNG (JPEG / JPEG 2000 as stored)", f"{stem}-{num}.png")
+    if is_image(value) and not raw:
+        stored = _stored_image_filter(doc, value)
+        if stored is not None:
+            return Proposal(num, STREAM, AUTO, f"the {stored} image as stored (.png to convert it)",
+                            f"{stem}-{num}{STORED_SUFFIXES[stored][0]}")
+        return Proposal(num, STREAM, AUTO, "the image as PNG", f"{stem}-{num}.png")
     how = RAW if raw else DECODED
     return Proposal(num, STREAM, how, f"the stream's bytes {'as stored' if raw else 'decoded'}", f"{stem}-{num}.bin")
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import os
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
@@ -59,16 +58,10 @@ def spec_text(r: GlyphRecord) -> str:
     return r.unicode if r.method == ACTUAL_TEXT else spec_extraction(r.step.font, r.resolution)
 
 
-def same_file(a: str, b: str) -> bool:
-    """Whether path ``b`` names file ``a`` (through links and relative parts too)."""
-    if os.path.exists(a) and os.path.exists(b):
-        return os.path.samefile(a, b)
-    return os.path.realpath(a) == os.path.realpath(b)
-
-
-def _records(doc: Document, pages: list[int] | None):
-    """(page number, its glyph records) for ``pages`` (default: all)."""
-    resolver, fonts = Resolver(doc), FontCache(doc)
+def _records(doc: Document, pages: list[int] | None, shapes=None):
+    """(page number, its glyph records) for ``pages`` (default: all); ``shapes`` a learned
+    :class:`~pdfinspect.fonts.shapevote.ShapeTable` for the shape vote."""
+    resolver, fonts = Resolver(doc, shapes=shapes), FontCache(doc)
     for n in pages if pages is not None else range(1, doc.page_count() + 1):
         ref = doc.page_ref(n)
         if ref is not None:
@@ -80,11 +73,12 @@ def _text(records: list[GlyphRecord]) -> PageText:
 
 
 def walk(doc: Document, pages: list[int] | None = None, source: str = "heuristic",
-         replace_conflicts: bool = False, only: set | None = None) -> tuple[FixPlan, dict[int, PageText]]:
+         replace_conflicts: bool = False, only: set | None = None,
+         shapes=None) -> tuple[FixPlan, dict[int, PageText]]:
     """The fix plan for the glyphs on ``pages`` (default: all), and those pages' text."""
     texts: dict[int, PageText] = {}
     observed = []
-    for n, records in _records(doc, pages):
+    for n, records in _records(doc, pages, shapes):
         seen = set()
         for r in records:
             key = (id(r.step.font), r.glyph.code)

@@ -4,13 +4,18 @@
 :func:`code_rows` groups a page's glyphs into distinct (font, code) rows with their counts,
 and :data:`FILTERS` narrow them to the codes worth a look. :func:`font_reports` says why a
 font's text extracts badly, through :mod:`pdfinspect.fonts.reasons` (as ``pdfinspect fonts``).
+:func:`gap_text` and :func:`visibility_text` say, for people, what is between a glyph and the
+one before (:mod:`pdfinspect.content.gaps`) and why it cannot be seen
+(:mod:`pdfinspect.content.visibility`); :func:`gap_json` is the same for ``glyphs --json``.
 """
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
 
+from ..content.gaps import Gap, GlyphLayout, glyph_layouts
 from ..content.textlayout import GlyphRecord
+from ..content.visibility import REASONS, Visibility, page_visibility
 from ..fonts.agl import is_meaningless
 from ..fonts.font import Font
 from ..fonts.reasons import FontReport, report
@@ -118,3 +123,71 @@ def font_reports(rows: list[CodeRow], resolver: Resolver | None = None) -> dict[
 def font_diagnoses(rows: list[CodeRow], resolver: Resolver | None = None) -> dict[Font, str]:
     """Per font of ``rows``: the diagnosis of its report (``""`` when it extracts cleanly)."""
     return {f: rep.diagnosis for f, rep in font_reports(rows, resolver).items()}
+
+
+# -- gaps and visibility ---------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class PageGlyphs:
+    """A page's glyph records with each glyph's gap, direction and line, and its visibility."""
+
+    records: list[GlyphRecord]
+    layouts: list[GlyphLayout]
+    visibility: list[Visibility]
+
+
+def page_glyph_facts(doc, page_ref, resolver: Resolver | None = None, *, annots: bool = True,
+                     budget=None) -> PageGlyphs:
+    """Records (as :func:`~pdfinspect.content.textlayout.page_glyphs`), layouts and visibility of a page."""
+    records, vis = page_visibility(doc, page_ref, resolver, budget=budget, annots=annots)
+    return PageGlyphs(records, glyph_layouts(records), vis)
+
+
+_MINUS = "\u2212"
+
+
+def _num(v: float, digits: int = 2) -> str:
+    text = f"{round(v, digits):g}"
+    return _MINUS + text[1:] if text.startswith("-") else ("0" if text == "-0" else text)
+
+
+def _cause(gap: Gap, cause: str) -> str:
+    if cause == "tj_adjust" and gap.tj is not None:
+        return f"TJ {_num(gap.tj, 3)}"
+    short = {"char_spacing": "Tc", "word_spacing": "Tw", "horizontal_scaling": "Tz", "text_rise": "Ts",
+             "text_move": "a text move (Td TD Tm T* ' \")", "new_bt": "a new BT", "advance": "the advance only"}
+    label = short.get(cause, cause.replace("_", " "))
+    share = gap.part(cause)
+    return f"{label} {_num(share)} em" if share and label in ("Tc", "Tw") else label
+
+
+def gap_text(layout: GlyphLayout, line: bool = True) -> str:
+    """``gap before: 0.11 em (1.1 pt) from TJ −110``, with the move across the baseline, the
+    run's direction when it is not left to right and (``line``) the glyph's line."""
+    gap = layout.gap
+    if gap is None:
+        text = "gap before: none (the page's first glyph)"
+    else:
+        text = (f"gap before: {_num(gap.along_em)} em ({_num(gap.along_pt)} pt)"
+                + (f", {_num(gap.across_em)} em across" if abs(gap.across_em) >= 0.005 else "")
+                + " from " + ", ".join(_cause(gap, c) for c in gap.causes))
+    direction = layout.direction + (f" {_num(layout.angle, 1)}°" if layout.direction == "rotated" else "")
+    where = f"; line {layout.line}" + (" (starts it)" if layout.starts_line else "") if line else ""
+    return text + where + (f"; {direction}" if layout.direction != "ltr" else "")
+
+
+def visibility_text(vis: Visibility) -> str:
+    """``visible``, or ``hidden: clipped (outside …), tiny (…)``."""
+    if vis.visible:
+        return "visible"
+    return "hidden: " + "; ".join(f"{r} ({REASONS.get(r, r)})" for r in vis.reasons)
+
+
+def gap_json(layout: GlyphLayout) -> dict:
+    """The additive ``glyphs --json`` fields of a glyph's layout: ``gap`` (points of the page
+    and em; ``None`` for the first glyph), ``direction``, ``angle`` and ``line``."""
+    gap = layout.gap
+    return {"gap": None if gap is None else {
+        "along_em": round(gap.along_em, 4), "across_em": round(gap.across_em, 4),
+        "along_pt": round(gap.along_pt, 3), "across_pt": round(gap.across_pt, 3), "em_pt": round(gap.em_pt, 3),
+        "causes": list(gap.causes), "tj": gap.tj, "parts": {c: round(v, 4) for c, v in gap.parts}},
+        "direction": layout.direction, "angle": layout.angle, "line": layout.line, "starts_line": layout.starts_line}

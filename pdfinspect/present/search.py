@@ -5,11 +5,16 @@ Both front ends could use these: a query compiles once (:func:`compile_query` fo
 and :func:`search_page_text` those of one page. Page text is what ``pdfinspect text`` prints
 (glyphs in drawing order, TJ kerning and gaps turned into spaces by the line heuristic of
 :mod:`pdfinspect.content.textlayout`), so a word split by kerning is still found, and each hit
-names the operator that shows its first character, as the stepper numbers them.
+names the operator that shows its first character, as the stepper numbers them. Page text
+and query are compared folded (:func:`fold`): compatibility forms decomposed (the ligature
+ﬃ is "ffi", a full-width Ａ is "A", é is e and its accent) and variation selectors dropped,
+so "office" is found in "oﬃce" and a CJK word followed by a variation selector is found
+by the word; hits still point at the glyphs that drew them.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from ..content.interpreter import Budget
@@ -62,8 +67,30 @@ def compile_query(query: str, regex: bool) -> re.Pattern[bytes]:
 
 
 def compile_text_query(query: str, regex: bool) -> re.Pattern[str]:
-    """A pattern over page text (Unicode), case-insensitive; raises ``re.error``."""
-    return re.compile(query if regex else re.escape(query), re.IGNORECASE)
+    """A pattern over folded page text (:func:`fold`), case-insensitive; a plain query is
+    folded too. Raises ``re.error``."""
+    return re.compile(query if regex else re.escape(fold(query)[0]), re.IGNORECASE)
+
+
+def _variation_selector(ch: str) -> bool:
+    """U+FE00–FE0F and U+E0100–E01EF (Unicode's variation selectors, and the supplement's)."""
+    cp = ord(ch)
+    return 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
+
+
+def fold(text: str) -> tuple[str, list[int]]:
+    """``text`` with each character replaced by its compatibility decomposition (NFKD, so
+    both sides compare the same whatever their composition) and variation selectors
+    dropped; and for each character of the result, the index in ``text`` it came from."""
+    out: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        if _variation_selector(ch):
+            continue
+        piece = unicodedata.normalize("NFKD", ch) if ord(ch) > 0x7F else ch
+        out.append(piece)
+        where.extend([i] * len(piece))
+    return "".join(out), where
 
 
 def _strings_in(value, path: str):
@@ -114,14 +141,16 @@ def search_page_text(doc, page: int, pattern: re.Pattern[str], resolver: Resolve
     if ref is None:
         return []
     text, owners = layout_spans(page_glyphs(doc, ref, resolver, budget=budget))
+    folded, where = fold(text)
     hits = []
-    for m in pattern.finditer(text):
+    for m in pattern.finditer(folded):
         if m.start() == m.end():
             continue
+        start, end = where[m.start()], where[m.end() - 1] + 1  # in ``text``
         # the operator of the first character drawn by a glyph (an inferred space has none)
-        owner = next((owners[i] for i in range(m.start(), m.end()) if owners[i] is not None), None)
+        owner = next((owners[i] for i in range(start, end) if owners[i] is not None), None)
         if owner is None:
             continue
-        context = text[max(0, m.start() - CONTEXT):m.end() + CONTEXT].replace("\n", " ")
-        hits.append(PageHit(page, ref, owner.step.index, m.start(), context))
+        context = text[max(0, start - CONTEXT):end + CONTEXT].replace("\n", " ")
+        hits.append(PageHit(page, ref, owner.step.index, start, context))
     return hits

@@ -8,6 +8,7 @@ from .page import View
 OPERATOR = (0, 120, 255)  # the current operator's glyphs
 SELECTED = (255, 40, 40)  # the selected glyph
 OTHER = (0, 170, 80)  # every other glyph asked for (a font's, a code's, the page's)
+HIDDEN = (200, 0, 200)  # glyphs a reader cannot see (content.visibility)
 
 
 def draw_quads(image, view: View, quads, colour, width: int = 1) -> None:

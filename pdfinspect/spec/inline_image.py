@@ -56,10 +56,13 @@ def _looks_like_operators(data, pos: int) -> bool:
     complete = pos + LOOKAHEAD >= len(data)
     i = 0
     for count in range(TOKENS_CHECKED):
-        i = _SKIP.match(window, i).end()
+        skipped = _SKIP.match(window, i)
+        assert skipped is not None  # the pattern matches the empty string
+        i = skipped.end()
         if i >= len(window):
             return True
         m = _TOKEN.match(window, i)
+        assert m is not None  # one group takes any byte
         if m.lastindex == 4:
             i = _literal_end(window, i)
             continue

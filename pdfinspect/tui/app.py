@@ -339,14 +339,13 @@ class PdfInspectApp(App):
         self.push_screen(HelpScreen(sorted(groups, key=lambda group: group[1] is not here)))
 
     # -- back-references ---------------------------------------------------------------
-    def reopen(self) -> Document:
-        """A second Document over the same file, for a worker thread to use alone. What it
-        finds wrong (a /Length found wrong while browsing, a stream that does not decode) is
-        noted in ``doc``'s diagnostics, which it shares, so the overview lists every repair."""
-        doc = Document.open(self.doc.path, self.password, self.doc.decode_limit)
-        for d in doc.diagnostics:  # what opening found: the app's document has it already
-            self.doc.note(d)
-        doc.diagnostics, doc._reported = self.doc.diagnostics, self.doc._reported
+    def worker_doc(self) -> Document:
+        """A fork of ``doc`` for a worker thread to use alone (:meth:`Document.fork`: the same
+        map, revisions and file key, its own caches). What it finds wrong (a /Length found
+        wrong while browsing, a stream that does not decode) goes to ``doc``'s diagnostics,
+        one locked sink, so the overview lists every repair."""
+        doc = self.doc.fork()
+        doc.share_diagnostics(self.doc)
         return doc
 
     def backrefs(self, num: int) -> list[BackRef] | None:
@@ -370,7 +369,7 @@ class PdfInspectApp(App):
         """
         with self._loader_lock:
             if self._loader_doc is None:
-                self._loader_doc = self.reopen()
+                self._loader_doc = self.worker_doc()
             yield self._loader_doc
 
     @work(thread=True, exclusive=True, group="numbers", exit_on_error=False)
@@ -395,7 +394,7 @@ class PdfInspectApp(App):
             self.call_from_thread(self._backrefs_progressed, done, total)
 
         with building():  # the index grows to millions of objects
-            doc = self.reopen()
+            doc = self.worker_doc()
             try:
                 doc.build_backrefs(progress=progress)
             except Cancelled:

@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 try:  # cryptography >= 43 moved RC4 to the "decrepit" package
     from cryptography.hazmat.decrepit.ciphers.algorithms import ARC4
 except ImportError:  # pragma: no cover - older cryptography
-    ARC4 = algorithms.ARC4
+    ARC4 = algorithms.ARC4  # type: ignore[misc]  # the same class where older versions keep it
 
 from ..diagnostics import Diagnostic, warning
 

@@ -57,7 +57,7 @@ class ExportScreen(ReportsFailures, ModalScreen[Exported | None]):
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
     def find_proposal(self) -> None:
-        doc = self.app.reopen()  # this worker's own Document, kept for the writing
+        doc = self.app.worker_doc()  # this worker's own Document, kept for the writing
         try:
             proposal = propose(doc, self.num, self.raw)
         except PdfError as e:
@@ -102,8 +102,7 @@ class ExportScreen(ReportsFailures, ModalScreen[Exported | None]):
     def write(self, target: Path) -> None:
         try:
             done = export(self.doc, self.proposal, target)
-        except (PdfError, OSError) as e:  # the input file, a folder that is not there: say it
-            message = e.diagnostic.message if isinstance(e, PdfError) else str(e)
-            self.app.call_from_thread(self.status, f"not written: {safe_line(message)}")
+        except PdfError as e:  # the input file, a folder that is not there, a full disk: say it
+            self.app.call_from_thread(self.status, f"not written: {safe_line(e.diagnostic.message)}")
         else:
             self.app.call_from_thread(self.dismiss, done)

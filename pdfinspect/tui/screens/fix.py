@@ -17,9 +17,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from pdfinspect.core.atomic import check_target
+from pdfinspect.core.diagnostics import PdfError
 from pdfinspect.core.objects import Ref
 from pdfinspect.fonts.fix import FixPlan
-from pdfinspect.present.fix import plan_lines, same_file, walk
+from pdfinspect.present.fix import plan_lines, walk
 from pdfinspect.present.text import safe_line
 
 
@@ -67,7 +69,7 @@ class FixScreen(ModalScreen[str | None]):
 
     @work(thread=True, exclusive=True, group="fix", exit_on_error=False)
     def make_plan(self) -> None:
-        doc = self.app.reopen()  # this worker's own Document
+        doc = self.app.worker_doc()  # this worker's own Document
         plan, _ = walk(doc, only={self.font_ref})
         self.app.call_from_thread(self._planned, doc, plan)
 
@@ -100,19 +102,22 @@ class FixScreen(ModalScreen[str | None]):
         out = self.query_one("#fix-output", Input).value.strip()
         if not out:
             self.status("the output path is empty")
-        elif self.app.doc.path and same_file(self.app.doc.path, out):
-            self.status("that is the input file: the input is never written")
-        else:
-            self.status(f"writing {out}…")
-            self.write_copy(out)
+            return
+        try:
+            check_target(out, inputs=[self.app.doc.path])  # the policy `pdfinspect fix` applies
+        except PdfError as e:
+            self.status(f"not written: {safe_line(e.diagnostic.message)}")
+            return
+        self.status(f"writing {out}…")
+        self.write_copy(out)
 
     @work(thread=True, exclusive=True, group="fix", exit_on_error=False)
     def write_copy(self, out: str) -> None:
         try:
-            data = self.plan.write(self.doc, rewrite=self.doc.repaired)  # no sound xref to chain to
-            with open(out, "wb") as f:
-                f.write(data)
-        except Exception as e:  # a refusal (needs repair, cannot encrypt) or an OSError: say it
+            self.plan.save(self.doc, out, rewrite=self.doc.repaired)  # no sound xref to chain to
+        except PdfError as e:  # a refusal (needs repair, cannot encrypt, the path) or an OSError
+            self.app.call_from_thread(self.status, f"not written: {safe_line(e.diagnostic.message)}")
+        except Exception as e:  # nothing was written (the temporary file is gone): say why
             self.app.call_from_thread(self.status, f"not written: {safe_line(str(e))}")
         else:
             self.app.call_from_thread(self.dismiss, out)

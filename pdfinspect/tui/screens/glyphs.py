@@ -2,8 +2,10 @@
 
 Rows are distinct (font, code) pairs with their Unicode, method, count and conflicts, under
 a line per font naming it and saying why its text extracts badly (``present.glyphs.font_reports``).
-Filters narrow the table to the codes worth a look; the cursor row's resolution path is
-shown step by step, each step naming the object it read (``enter`` opens it).
+Filters narrow the table to the codes worth a look, and ``h`` cycles the visibility filter
+(all codes, codes drawn visibly, codes drawn hidden: ``content.visibility``); the cursor row's
+gap before, visibility and resolution path are shown step by step, each step naming the
+object it read (``enter`` opens it). The preview draws hidden glyphs in magenta.
 """
 from __future__ import annotations
 
@@ -18,11 +20,13 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
 
 from pdfinspect.content.interpreter import Budget
-from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.fonts.embedded import FontProgram
 from pdfinspect.fonts.font import Font
 from pdfinspect.fonts.resolve import NONE, Resolver, format_unicode
-from pdfinspect.present.glyphs import FILTERS, CodeRow, code_rows, font_diagnoses
+from pdfinspect.fonts.shapevote import GlyphShapes
+from pdfinspect.present.glyphs import (FILTERS, CodeRow, code_rows, font_diagnoses, gap_text, page_glyph_facts,
+                                       visibility_text)
+from pdfinspect.present.shapes import GlyphPicture, glyph_picture
 from pdfinspect.present.text import safe_line
 
 from ..failures import ReportsFailures, failure_line
@@ -34,6 +38,7 @@ from ..widgets.preview import PagePreview, PreviewHost, glyph_layers
 from .fix import FixScreen
 from .stepper import BUDGET_BYTES, BUDGET_OPERATORS
 
+VISIBILITY_MODES = ("all", "visible", "hidden")
 TABLE_COLUMNS = (*GLYPH_COLUMNS[:3], Column("count", 5, 6, 3, right=True), *GLYPH_COLUMNS[3:],
                  Column("conflicts", 9, 1000, 5))
 """The glyph row's columns with how often the page draws the code and what other methods
@@ -54,6 +59,9 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
                 tooltip="Show only codes resolved by a fallback, not ToUnicode (toggle)"),
         Binding("m", "filter('meaningless')", "Bad names", id="filter-meaningless",
                 tooltip="Show only codes with meaningless glyph names like g12 (toggle)"),
+        Binding("h", "visibility", "All/visible/hidden", id="filter-visibility",
+                tooltip="Cycle the codes shown: all, those drawn visibly, those drawn hidden (clipped, "
+                        "invisible, covered…)"),
         Binding("p", "pick_page", "Page", id="glyphs-page", tooltip="Inspect page N's glyphs (type its number)"),
         Binding("w", "write_fixed", "Fix copy", id="glyphs-fix",
                 tooltip="Write a fixed copy: a corrected ToUnicode for the font under the cursor (shows the plan first)"),
@@ -72,8 +80,13 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         self.programs: dict[Font, FontProgram | None] = {}
         self.diagnoses: dict[Font, str] = {}
         self.records = ()  # every glyph of the page, for the preview
+        self.facts = None  # the page's PageGlyphs: each glyph's gap and visibility
+        self.visibility = VISIBILITY_MODES[0]  # which codes to show: all, visible or hidden
+        self.hidden_codes: dict = {}  # (font, code) → [hidden records]
+        self.visible_codes: set = set()  # (font, code) drawn visibly at least once
         self.current: CodeRow | Font | None = None
         self.stopped: str | None = None  # where the interpretation budget ran out
+        self.shapes: GlyphShapes | None = None  # the outlines of the page's fonts, read in a worker
 
     def compose(self) -> ComposeResult:
         yield Static(id="glyphs-header")
@@ -102,15 +115,17 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
 
     @work(thread=True, exclusive=True, group="glyphs", exit_on_error=False)
     def load(self, n: int, ref) -> None:
-        doc = self.app.reopen()
+        doc = self.app.worker_doc()
         resolver = Resolver(doc)
         budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
-        records = list(page_glyphs(doc, ref, resolver, budget=budget))
+        facts = page_glyph_facts(doc, ref, resolver, budget=budget)
+        records = facts.records
         rows = code_rows(records)
         programs = {r.font: resolver.program(r.font) for r in rows}
         diagnoses = font_diagnoses(rows, resolver)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses, budget.stopped, records)
+            self.shapes = resolver.glyph_shapes()
+            self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses, budget.stopped, records, facts)
 
     def worker_failed(self, worker: Worker) -> None:
         # a core bug on this page: say so instead of "resolving glyphs…" (the app logs the traceback)
@@ -119,10 +134,18 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
                 Text(f"page {self.page}: error: {failure_line(worker.error)}", style="red"))
 
     def loaded(self, n: int, rows: list[CodeRow], programs: dict[Font, FontProgram | None],
-               diagnoses: dict[Font, str], stopped: str | None = None, records=()) -> None:
+               diagnoses: dict[Font, str], stopped: str | None = None, records=(), facts=None) -> None:
         if n == self.page:
             self.stopped = stopped
             self.records = records
+            self.facts = facts
+            self.hidden_codes, self.visible_codes = {}, set()
+            for r, v in zip(records, facts.visibility if facts is not None else ()):
+                key = (r.step.font, r.glyph.code)
+                if v.reasons:
+                    self.hidden_codes.setdefault(key, []).append(r)
+                else:
+                    self.visible_codes.add(key)
             self.rows = rows
             self.programs = programs
             self.diagnoses = diagnoses
@@ -130,7 +153,7 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
 
     def refill(self) -> None:
         tests = [FILTERS[f][1] for f in self.filters]
-        rows = [r for r in self.rows if not tests or any(t(r) for t in tests)]
+        rows = [r for r in self.rows if (not tests or any(t(r) for t in tests)) and self.shows(r)]
         items, shown, last_font = [], [], None
         for r in rows:
             if r.font is not last_font:
@@ -140,7 +163,7 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             items.append((self.row_line(r), None, None))
             shown.append(r)
         if not items and self.rows:  # say why the table is empty
-            items = [note("no code matches the filters; u x f m toggle")]  # (the header names them)
+            items = [note("no code matches the filters; u x f m toggle")]  # (the header names them, and h)
             shown = [None]
         self.shown = shown
         table = self.query_one("#glyph-table", ColumnList)
@@ -150,7 +173,8 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         problems = [f"{safe_line(self.font_name(f))}: {safe_line(d)}" for f, d in self.diagnoses.items() if d]
         header = Text.assemble((f"page {self.page}", "bold"),
                                f"  {len(self.rows)} distinct codes in {len(self.diagnoses)} fonts, {len(rows)} shown  "
-                               f"filters: {active}")
+                               f"filters: {active}  glyphs: {self.visibility} (h; "
+                               f"{sum(map(len, self.hidden_codes.values()))} hidden)")
         if self.stopped is not None:
             header.append("\n" + safe_line(self.stopped), style="yellow")
         for p in problems:
@@ -180,13 +204,28 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         item = self.shown[index] if 0 <= index < len(self.shown) else None
         self.current = item
         self.update_preview()
-        self.query_one("#glyph-path", PathList).show(item.record if isinstance(item, CodeRow) else None)
+        record = self.glyph_of(item) if isinstance(item, CodeRow) else None
+        self.query_one("#glyph-path", PathList).show(record, notes=self.notes(record))
+        if isinstance(item, CodeRow) and self.shapes is not None:
+            self.draw_outline(item, self.shapes)
         font = item.font if isinstance(item, CodeRow) else item
         panel = self.query_one("#glyph-font", Static)
         if font is None:
             panel.update("")
         else:
             panel.update(font_panel(font, self.programs.get(font), self.diagnoses.get(font, "")))
+
+    @work(thread=True, exclusive=True, group="outline", exit_on_error=False)
+    def draw_outline(self, row: CodeRow, shapes: GlyphShapes) -> None:
+        """The glyph's outline (reading a font program takes a moment): shown below its path."""
+        picture = glyph_picture(shapes, row.record)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.outline_drawn, row, picture)
+
+    def outline_drawn(self, row: CodeRow, picture: GlyphPicture) -> None:
+        if self.current is row:
+            record = self.glyph_of(row)
+            self.query_one("#glyph-path", PathList).show(record, picture, self.notes(record))
 
     def preview_request(self):
         """Every glyph of the row's font boxed, every glyph of its code highlighted."""
@@ -196,7 +235,8 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         font = item.font if isinstance(item, CodeRow) else item
         code = item.record.glyph.code if isinstance(item, CodeRow) else None
         same_font = [r for r in self.records if r.step.font is font]
-        return glyph_layers(self.page - 1, same_font, [r for r in same_font if r.glyph.code == code])
+        hidden = [r for (f, _), rs in self.hidden_codes.items() if f is font for r in rs]
+        return glyph_layers(self.page - 1, same_font, [r for r in same_font if r.glyph.code == code], hidden=hidden)
 
     def on_line_view_moved(self, event: LineView.Moved) -> None:
         if event.view.id == "glyph-table":
@@ -228,3 +268,28 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
     def action_filter(self, name: str) -> None:
         self.filters ^= {name}
         self.refill()
+
+    def action_visibility(self) -> None:
+        self.visibility = VISIBILITY_MODES[(VISIBILITY_MODES.index(self.visibility) + 1) % len(VISIBILITY_MODES)]
+        self.refill()
+
+    def shows(self, row: CodeRow) -> bool:
+        """Whether the visibility filter lets ``row`` through."""
+        key = (row.font, row.record.glyph.code)
+        if self.visibility == "hidden":
+            return key in self.hidden_codes
+        return self.visibility == "all" or key in self.visible_codes
+
+    def glyph_of(self, row: CodeRow):
+        """The glyph a row stands for: its first drawing, or its first hidden one under the hidden filter."""
+        hidden = self.hidden_codes.get((row.font, row.record.glyph.code))
+        return hidden[0] if hidden and self.visibility == "hidden" else row.record
+
+    def notes(self, record) -> tuple[str, ...]:
+        """The gap before ``record`` and its visibility, as ``glyphs --path`` says them."""
+        facts = self.facts
+        if record is None or facts is None or not 0 <= record.index < len(facts.layouts):
+            return ()
+        hidden = len(self.hidden_codes.get((record.step.font, record.glyph.code), ()))
+        count = f" ({hidden} of this code's glyphs hidden)" if hidden and self.visibility != "hidden" else ""
+        return (gap_text(facts.layouts[record.index]), visibility_text(facts.visibility[record.index]) + count)

@@ -172,7 +172,7 @@ class OverviewScreen(ReportsFailures, Screen):
                 raise Cancelled
             self.app.call_from_thread(self._check_progressed, done, total)
 
-        doc = self.app.reopen()
+        doc = self.app.worker_doc()
         try:
             report = check(doc, progress)
         except Cancelled:

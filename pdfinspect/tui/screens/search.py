@@ -143,7 +143,7 @@ class SearchScreen(ReportsFailures, Screen):
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def scan(self, pattern: re.Pattern, scope: str, only: Ref | None) -> None:
-        doc = self.app.reopen()
+        doc = self.app.worker_doc()
         try:
             if scope == PAGE_TEXT:
                 resolver = Resolver(doc)  # fonts resolved once for every page

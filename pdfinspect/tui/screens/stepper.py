@@ -1,7 +1,7 @@
 """The content stepper: a page's operators one at a time with the state they leave behind.
 
 The page is interpreted in a worker thread (on a second :class:`Document`, see
-``App.reopen``) that also resolves every glyph, and the steps reach the operator list in
+``App.worker_doc``) that also resolves every glyph, and the steps reach the operator list in
 batches, so a page of 100,000 operators is browsable while it is still being run. Every
 step carries immutable state snapshots (``content.state``): showing one is a lookup.
 """
@@ -19,13 +19,15 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
 
+from pdfinspect.content.gaps import glyph_layouts
 from pdfinspect.content.geometry import Geometry
 from pdfinspect.content.interpreter import Budget, Step, iter_steps, page_content
 from pdfinspect.content.textlayout import GlyphRecord, layout, step_records
 from pdfinspect.core.objects import Dict, Ref, Stream
 from pdfinspect.fonts.resolve import Resolver
 from pdfinspect.present.content import DIAGNOSTIC, state_rows
-from pdfinspect.present.text import safe, safe_line
+from pdfinspect.present.glyphs import gap_text
+from pdfinspect.present.text import Row, safe, safe_line
 
 from ..failures import ReportsFailures, failure_line
 from ..memory import building
@@ -48,12 +50,15 @@ MARK = "reverse bold"  # the current operator's glyphs in the text drawn so far
 SOURCE_LINES, SOURCE_BEFORE = 8, 3  # lines of source shown, at most this many before the operator's
 
 
-def state_text(step: Step, prev: Step | None = None) -> Text:
+def state_text(step: Step, prev: Step | None = None, gap: str | None = None) -> Text:
     """The state panel: :func:`pdfinspect.present.content.state_rows`, labels in bold; what
-    the operator changed and what went wrong come right under the step (80x24 shows six rows)."""
+    the operator changed, what went wrong and (``gap``, :func:`~pdfinspect.present.glyphs.gap_text`)
+    the gap before a text operator's first glyph come right under the step (80x24 shows six rows)."""
     first, *rest = state_rows(step, prev)
+    if gap is not None:
+        rest.append(Row("gap", gap.removeprefix("gap before: ")))
     out = Text()
-    for row in [first, *sorted(rest, key=lambda r: not (r.role == DIAGNOSTIC or r.label == "changed"))]:
+    for row in [first, *sorted(rest, key=lambda r: not (r.role == DIAGNOSTIC or r.label in ("changed", "gap")))]:
         if row.role == DIAGNOSTIC:
             out.append(f"{row.label} {row.value}\n", style="red")
         else:
@@ -169,7 +174,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
 
     def _run_page(self, n: int, ref) -> None:
         worker = get_current_worker()
-        doc = self.app.reopen()
+        doc = self.app.worker_doc()
         resolver = Resolver(doc)
         geometry = Geometry(doc)
         page = doc.resolve(ref)
@@ -248,12 +253,15 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             return
         self.quiet_until = time.monotonic() + QUIET
         step = steps[i]
-        state = state_text(step, steps[i - 1] if i else None)
+        start = self.first_record[i]
+        gap = None
+        if step.glyphs and start < len(self.records):  # a text operator: the gap before its first glyph
+            gap = gap_text(glyph_layouts(self.records[max(start - 1, 0):start + 1])[-1], line=False)
+        state = state_text(step, steps[i - 1] if i else None, gap)
         # fixed-size panels are updated without a layout pass; the state panel only when it grows or shrinks
         rows = state.plain.count("\n")
         self.query_one("#step-state", Static).update(state, layout=rows != self._state_rows)
         self._state_rows = rows
-        start = self.first_record[i]
         end = start + len(step.glyphs)
         self.show_source(step)
         if not self._changed("text", (start, end)):

@@ -22,6 +22,7 @@ from pdfinspect.fonts.resolve import (ACTUAL_TEXT, CID_COLLECTION, ENCODING, FON
                                       TOUNICODE, format_unicode)
 from pdfinspect.present.glyphs import GlyphRow, tounicode_line
 from pdfinspect.present.goto import parse_goto
+from pdfinspect.present.shapes import GlyphPicture
 from pdfinspect.present.text import safe_line
 
 from ..messages import ObjectRequested, Target
@@ -56,7 +57,10 @@ class PathList(WrappedList):
         super().__init__(id=id)
         self.lines: list[int | None] = []
 
-    def show(self, record: GlyphRecord | None) -> None:
+    def show(self, record: GlyphRecord | None, picture: GlyphPicture | None = None,
+             notes: tuple[str, ...] = ()) -> None:
+        """The record's path, flags and conflicts, then ``notes`` (its gap and visibility, made by
+        present.glyphs); with ``picture``, the glyph's outline below them."""
         items: list[tuple[Content, object, str | None]] = []
         lines: list[int | None] = []
 
@@ -84,7 +88,18 @@ class PathList(WrappedList):
                 add(Content.assemble(("conflict: ", "$text-error"),
                                      f"{c.method} gives {safe_line(format_unicode(c.unicode))}"))
             for f in res.flags:
-                add(Content.assemble(("flag: ", "$text-warning"), safe_line(f)))
+                add(Content.assemble(("flag: ", "$text-warning"), safe_line(f.message)))
+            for text in notes:
+                add(Content.styled(safe_line(text), "$text-warning" if text.startswith("hidden") else "dim"))
+            if picture is not None:
+                if picture.rows:
+                    add(Content.assemble(("outline", "bold"), ": what the code draws"))
+                    for row in picture.rows:
+                        add(Content("   " + row))
+                else:
+                    add(Content.assemble(("outline", "bold"), f": {safe_line(picture.why)}"))
+                if picture.fingerprint:
+                    add(Content(f"   fingerprint {picture.fingerprint}"))
         self.lines = lines
         self.set_entries(items)
 

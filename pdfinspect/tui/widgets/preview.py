@@ -27,7 +27,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from pdfinspect.content.geometry import bounds, union
-from pdfinspect.render.boxes import OPERATOR, OTHER, SELECTED, draw_quads
+from pdfinspect.render.boxes import HIDDEN, OPERATOR, OTHER, SELECTED, draw_quads
 from pdfinspect.render.halfblock import UPPER_HALF, cell_rows
 from pdfinspect.render.page import RenderError, Renderer
 
@@ -274,13 +274,15 @@ def step_request(page_index: int, steps, i: int, glyphs, selected: int):
     return glyph_layers(page_index, glyphs, chosen)
 
 
-def glyph_layers(page_index: int, boxed, highlighted, others=()):
-    """A preview request: ``others`` (records) in green, ``boxed`` in blue, ``highlighted`` in
-    red, and the rectangle to zoom to (around the highlighted glyphs, else the boxed ones)."""
+def glyph_layers(page_index: int, boxed, highlighted, others=(), hidden=()):
+    """A preview request: ``others`` (records) in green, ``boxed`` in blue, ``hidden`` (glyphs
+    a reader cannot see) in magenta over them, ``highlighted`` in red, and the rectangle to
+    zoom to (around the highlighted glyphs, else the boxed ones)."""
     def quads(records):
         return [r.bbox.page for r in records if r is not None and r.bbox is not None]
 
-    layers = [(OTHER, quads(others)), (OPERATOR, quads(boxed)), (SELECTED, quads(highlighted))]
+    layers = [(OTHER, quads(others)), (OPERATOR, quads(boxed)), (HIDDEN, quads(hidden)),
+              (SELECTED, quads(highlighted))]
     focus = union(r.bbox.rect for r in (highlighted or boxed) if r is not None and r.bbox is not None)
     return page_index, [layer for layer in layers if layer[1]], focus
 

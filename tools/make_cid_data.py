@@ -2,7 +2,7 @@
 
 Source: Adobe's ``cmap-resources`` as Debian's ``poppler-data`` ships them
 (``/usr/share/poppler/cMap/<Registry-Ordering>/<Registry-Ordering>-UCS2``, BSD-3-Clause,
-see ``LICENSE-Adobe-cmap-resources.txt`` beside this script). Only these Adobe-owned CMaps
+see ``pdfinspect/fonts/data/LICENSE-Adobe-cmap-resources.txt``). Only these Adobe-owned CMaps
 are read: poppler-data's ``cidToUnicode`` tables are Glyph & Cog's (GPL-2) and are not used.
 
 Output, per collection: the CMap's ``title`` (it names the supplement), ``runs`` and
@@ -11,7 +11,7 @@ three numbers ``gap, count, shift``: its first CID is ``gap`` after the end of t
 run and its first code point ``shift`` after the previous run's end (deltas keep the gzip'd
 file small). ``strings`` holds CIDs that map to several code points (``{cid: text}``).
 
-usage: python pdfinspect/fonts/data/make_cid_data.py [CMAP_DIR]
+usage: python tools/make_cid_data.py [CMAP_DIR]
 """
 from __future__ import annotations
 
@@ -21,13 +21,13 @@ import re
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[2]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from pdfinspect.fonts.cmap import parse_cmap  # noqa: E402
 
 COLLECTIONS = ("Adobe-GB1", "Adobe-CNS1", "Adobe-Japan1", "Adobe-Korea1", "Adobe-KR")
-OUT = HERE / "cid2unicode.json.gz"
+OUT = ROOT / "pdfinspect" / "fonts" / "data" / "cid2unicode.json.gz"
 
 
 def convert(path: Path) -> dict:

@@ -1,0 +1,225 @@
+"""Shapes vote against known answers (issue 19): how many characters of fonts stripped of every
+mapping the vote recovers, how often it is wrong, and whether shifted ToUnicode tables are caught.
+
+    python bench/bench_shapes.py [DIR ...] [--limit N] [--work DIR]
+
+From the PDFs in the folders (default ../shared/corpus-pdfjs and ../shared/corpus) it takes every
+Type0 font over an embedded TrueType or CID-keyed CFF CIDFont whose mapping is clean (a ToUnicode,
+no reason in the `fonts` report but the CFF's meaningless cid00042 names) and writes two copies of
+its file (pikepdf, fontTools):
+
+- *stripped*: the font's ToUnicode removed, a TrueType program's cmap and glyph names removed (post
+  format 3); the outlines are kept. Nothing maps its codes any more but the shapes.
+- *shifted*: the font's ToUnicode with every destination moved one code point up.
+
+Shapes are learned from every file but the one under test (leave one out), and the stripped copy is
+read with them (`Resolver(shapes=…)`); each glyph of page 1 is compared with the original's text.
+Every shifted copy should get `tounicode_shifted`. Last, the clean fonts of all files are read with
+the table learned from all files: none should get `mapping_contradicts_shape` or
+`tounicode_shifted`. Prints the figures; writes the copies under --work (default a temp folder).
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from pdfinspect.content.fontreports import font_reports  # noqa: E402
+from pdfinspect.content.textlayout import page_glyphs  # noqa: E402
+from pdfinspect.core.document import Document  # noqa: E402
+from pdfinspect.fonts.font import PUBLIC_COLLECTIONS  # noqa: E402
+from pdfinspect.fonts.resolve import Resolver  # noqa: E402
+from pdfinspect.fonts.shapevote import ShapeTable, learn  # noqa: E402
+
+
+def candidates(path: Path) -> tuple[list[int], set[str]]:
+    """Object numbers and resource names of the clean Type0 fonts with a ToUnicode drawn on page 1
+    (the copies are matched by name: pikepdf renumbers the objects it writes)."""
+    try:
+        doc = Document.open(path)
+        if doc.page_count() == 0:
+            return [], set()
+        reports = font_reports(doc, [1])
+    except Exception:
+        return [], set()
+    out, names = [], set()
+    for rep in reports:
+        f = rep.font
+        if not (f.is_type0 and f.tounicode is not None and f.cid_font is not None and f.ref is not None
+                and rep.codes >= 3):
+            continue
+        if (f.cid_font.registry, f.cid_font.ordering) in PUBLIC_COLLECTIONS:
+            continue  # the CID collection maps it by the spec: stripping would leave text behind
+        reasons = {r.id for r in rep.reasons}
+        truetype = f.cid_font.subtype == "CIDFontType2" and f.program_key == "FontFile2" and not reasons
+        # CID-keyed CFF: its charset names are cid00042 (numeric names, no meaning) and stay
+        cid_cff = f.cid_font.subtype == "CIDFontType0" and f.program_key == "FontFile3" \
+            and reasons <= {"numeric_glyph_names"}
+        if truetype or cid_cff:
+            out.append(f.ref.num)
+            names.update(rep.names)
+    return out, names
+
+
+def strip_program(data: bytes) -> bytes:
+    from fontTools.ttLib import TTFont
+
+    tt = TTFont(io.BytesIO(data))
+    if "cmap" in tt:
+        del tt["cmap"]
+    if "post" in tt:
+        tt["post"].formatType = 3.0
+    out = io.BytesIO()
+    tt.save(out)
+    return out.getvalue()
+
+
+def shift_cmap(data: bytes) -> bytes:
+    """Every UTF-16 destination of bfchar/bfrange one code point up (hex strings of 4 digits)."""
+    def bump(m: re.Match) -> bytes:
+        value = int(m.group(1), 16)
+        return b"<%04X>" % ((value + 1) & 0xFFFF) if 0x20 <= value < 0xD7FF else m.group(0)
+
+    head, sep, body = data.partition(b"beginbf")
+    pieces = re.split(rb"(begincodespacerange.*?endcodespacerange)", sep + body, flags=re.S)
+    out = []
+    for piece in pieces:
+        if piece.startswith(b"begincodespacerange"):
+            out.append(piece)
+            continue
+        # destinations follow the source codes: bump only the last hex string of each entry line
+        out.append(re.sub(rb"(?<=> )<([0-9A-Fa-f]{4})>|(?<=>)<([0-9A-Fa-f]{4})>(?=\s)",
+                          lambda m: bump(re.match(rb"<([0-9A-Fa-f]{4})>", m.group(0))), piece))
+    return head + b"".join(out)
+
+
+def write_copies(path: Path, nums: list[int], work: Path) -> tuple[Path, Path]:
+    import pikepdf
+
+    stripped, shifted = work / f"{path.stem}.stripped.pdf", work / f"{path.stem}.shifted.pdf"
+    with pikepdf.open(path) as pdf:
+        for num in nums:
+            font = pdf.get_object((num, 0))
+            del font["/ToUnicode"]
+            desc = font.DescendantFonts[0].FontDescriptor
+            if "/FontFile2" in desc:
+                desc.FontFile2 = pdf.make_stream(strip_program(desc.FontFile2.read_bytes()))
+        pdf.save(stripped)
+    with pikepdf.open(path) as pdf:
+        for num in nums:
+            font = pdf.get_object((num, 0))
+            font.ToUnicode = pdf.make_stream(shift_cmap(font.ToUnicode.read_bytes()))
+        pdf.save(shifted)
+    return stripped, shifted
+
+
+def page_texts(path: Path, names: set[str], resolver_factory) -> list[str]:
+    doc = Document.open(path)
+    resolver = resolver_factory(doc)
+    return [r.unicode for r in page_glyphs(doc, doc.page_ref(1), resolver, annots=False)
+            if r.step.gstate.text.font_name in names]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dirs", nargs="*", default=[str(HERE.parent.parent / "shared" / "corpus-pdfjs"),
+                                                  str(HERE.parent.parent / "shared" / "corpus")])
+    ap.add_argument("--limit", type=int, default=0, help="files at most (0: all)")
+    ap.add_argument("--work", help="folder for the copies (default: a temporary one)")
+    ap.add_argument("--cache", default=os.path.expanduser("~/.cache/pdfinspect-bench-shapes"),
+                    help="where each file's learned table is kept between runs")
+    args = ap.parse_args()
+    files = sorted(p for d in args.dirs for p in Path(d).glob("*.pdf"))
+    if args.limit:
+        files = files[:args.limit]
+    work = Path(args.work or tempfile.mkdtemp(prefix="bench-shapes-"))
+    work.mkdir(parents=True, exist_ok=True)
+    tables: dict[Path, ShapeTable] = {}
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    for i, path in enumerate(files, 1):
+        key = cache / (hashlib.sha1(path.read_bytes()).hexdigest()[:16] + ".json")
+        try:
+            if key.exists():
+                tables[path] = ShapeTable.load(key)
+                continue
+            doc = Document.open(path)
+            tables[path] = learn(doc, Resolver(doc))
+            tables[path].save(key)
+        except Exception:
+            continue
+        if i % 50 == 0:
+            print(f"learned {i}/{len(files)}", file=sys.stderr)
+    total = ShapeTable()
+    for t in tables.values():
+        total.merge(t)
+    print(f"{len(files)} files, {len(tables)} learned, {len(total)} outlines in the table")
+
+    recovered = wrong = left = 0
+    shifted_flagged = shifted_total = 0
+    worst = []
+    for path in files:
+        nums, names = candidates(path)
+        if not nums:
+            continue
+        try:
+            stripped, shifted = write_copies(path, nums, work)
+        except Exception as e:
+            print(f"  {path.name}: copies not written ({type(e).__name__}: {e})", file=sys.stderr)
+            continue
+        others = ShapeTable()
+        for p, t in tables.items():
+            if p != path:
+                others.merge(t)
+        truth = page_texts(path, names, lambda doc: Resolver(doc))
+        got = page_texts(stripped, names, lambda doc: Resolver(doc, shapes=others))
+        ok = sum(1 for a, b in zip(truth, got) if a == b)
+        bad = sum(1 for a, b in zip(truth, got) if b and a != b)
+        recovered += ok
+        wrong += bad
+        left += len(truth) - ok - bad
+        worst.append((len(truth) - ok, path.name, ok, bad, len(truth)))
+        doc = Document.open(shifted)
+        for rep in font_reports(doc, [1]):
+            if set(rep.names) & names:
+                shifted_total += 1
+                shifted_flagged += rep.reason("tounicode_shifted") is not None
+    n = recovered + wrong + left
+    if n:
+        print(f"stripped fonts: {recovered} of {n} characters recovered ({100 * recovered / n:.2f}%), "
+              f"{wrong} wrong ({100 * wrong / n:.2f}%), {left} left unread")
+    print(f"shifted copies: {shifted_flagged} of {shifted_total} fonts flagged tounicode_shifted")
+    for missed, name, ok, bad, count in sorted(worst, reverse=True)[:8]:
+        if missed:
+            print(f"  {name}: {ok} of {count} recovered, {bad} wrong")
+    flagged = []
+    for path in files:
+        try:
+            doc = Document.open(path)
+            if doc.page_count() == 0:
+                continue
+            for rep in font_reports(doc, [1], Resolver(doc, shapes=total)):
+                for rid in ("mapping_contradicts_shape", "tounicode_shifted"):
+                    if rep.reason(rid):
+                        flagged.append((path.name, rep.base_font, rid, rep.reason(rid).detail))
+        except Exception:
+            continue
+    print(f"fonts of the corpora flagged: {len(flagged)}")
+    for row in flagged:
+        print("  " + "  ".join(row))
+    if not args.work:
+        for p in work.iterdir():
+            os.unlink(p)
+        os.rmdir(work)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+"""``hidden``: the text of a page a reader cannot see, run by run, and why.
+
+Each run is consecutive hidden glyphs of one line with the same reason ids
+(:data:`pdfinspect.content.visibility.REASONS`). Every string from the PDF goes through
+:mod:`pdfinspect.present.text` before it reaches the terminal.
+"""
+from __future__ import annotations
+
+from ..content.visibility import REASONS, hidden_runs
+from ..present.glyphs import page_glyph_facts
+from ..present.text import safe_line
+from .common import add_common_options, dump_json, open_document, page_numbers, pages_arg
+
+
+def register(subparsers) -> None:
+    s = subparsers.add_parser("hidden", help="text a reader cannot see (invisible, clipped, off the page, "
+                                             "transparent, tiny, same colour as its background, covered, "
+                                             "duplicated), run by run with its reasons",
+                              description="List each run of hidden text: page, text, reason ids "
+                                          f"({', '.join(REASONS)}) and its box on the page.")
+    s.add_argument("file")
+    s.add_argument("-p", "--page", type=pages_arg, default=None,
+                   help="page number or range (3, 3-7, 3-), 1-based (default: every page)")
+    s.add_argument("--json", action="store_true", help="machine-readable records")
+    s.add_argument("--no-annots", dest="annots", action="store_false",
+                   help="leave out the annotations' appearance streams")
+    add_common_options(s)
+
+
+def cmd_hidden(args, out) -> int:
+    doc = open_document(args)
+    records = []
+    for n, ref in page_numbers(doc, args.page):
+        facts = page_glyph_facts(doc, ref, annots=args.annots)
+        for run in hidden_runs(facts.records, facts.layouts, facts.visibility):
+            rec = {"page": n, "text": run.text, "reasons": list(run.reasons),
+                   "bbox": None if run.bbox is None else [round(v, 2) for v in run.bbox],
+                   "glyphs": [run.first, run.last]}
+            if args.json:
+                records.append(rec)
+                continue
+            box = " ".join(f"{v:g}" for v in rec["bbox"]) if rec["bbox"] else "?"
+            out.line(f"p{n}  glyphs {run.first}–{run.last}  [{box}]  {', '.join(run.reasons)}")
+            out.line(f"    {safe_line(run.text)}")
+    if args.json:
+        dump_json(records)
+    return 0

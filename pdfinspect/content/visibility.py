@@ -1,0 +1,315 @@
+"""Which glyphs a reader cannot see, and why (ISO 32000-1 8.5.4, 9.3.6, 11.6.4.4, 14.11.2).
+
+:func:`page_visibility` gives every glyph of a page a :class:`Visibility`: a tuple of
+reason ids (:data:`REASONS`), empty when a reader sees the glyph. Extractors output most
+hidden text all the same: this is what tells a user (or a RAG pipeline) which text was
+never on the screen.
+
+How each reason is decided, from the interpreter's state and the glyph's box
+(:mod:`.geometry`; "the centre" is the box's):
+
+- ``invisible_mode``: text render mode (Tr) 3 or 7, neither fill nor stroke.
+- ``clipped``: the centre is outside the clip in force — the bounds of the W/W* paths and
+  form /BBoxes intersected so far (exact for axis-aligned rectangles, a box around any
+  other path, so a glyph inside a curved clip's box is not reported).
+- ``off_page``: the centre is outside the CropBox (within the MediaBox, 14.11.2).
+- ``transparent``: the alpha of the paint it uses is 0 (ExtGState /ca, or /CA for stroke-only modes).
+- ``tiny``: the box and the font size are both under :data:`TINY_PT` points high on the
+  page (a font whose metrics give a flat box is no reason).
+- ``same_color_as_background``: its colour (in RGB, tolerance :data:`COLOR_TOLERANCE`)
+  equals the background: the colour of what was painted last under its centre when that is
+  an opaque rectangle fill, else the white page when nothing was; under anything else (an
+  image, a shading, a curved or translucent fill) the background is unknown. Only Device Gray/RGB/CMYK colours are compared: a Separation
+  tint or an ICC colour is not guessed at, and an image under the glyph is no known colour.
+- ``covered``: an opaque rectangle fill or an opaque image painted later covers its whole box
+  (only rectangles known exactly: ``re`` under an axis-aligned CTM, images likewise).
+- ``duplicate``: a glyph of the same code and font, visible, was drawn within
+  :data:`DUPLICATE_EM` em of it before (fake bold, shadows).
+"""
+from __future__ import annotations
+
+import bisect
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from ..core.objects import Dict, Ref
+from ..fonts.font import FontCache
+from ..fonts.resolve import Resolver
+from .interpreter import Budget, Painted, Rect, Step
+from .state import GraphicsState, multiply
+from .geometry import union
+from .textlayout import SPACE_GAP, GlyphRecord, page_steps
+
+TINY_PT = 1.0  # rendered height below which a glyph is too small to read
+DUPLICATE_EM = 0.1  # distance between origins, in em, of a duplicate
+COLOR_TOLERANCE = 0.01  # per RGB component, 0–1
+EDGE = 0.5  # points a covering rectangle may fall short of the glyph's box
+
+# Reason id → the sentence shown to people.
+REASONS = {
+    "invisible_mode": "text render mode 3 or 7: neither filled nor stroked (9.3.6)",
+    "clipped": "outside the clipping path in force (W/W* or a form's /BBox, 8.5.4)",
+    "off_page": "outside the page's CropBox (14.11.2)",
+    "transparent": "painted with alpha 0 (ExtGState /ca or /CA, 11.6.4.4)",
+    "tiny": f"rendered less than {TINY_PT:g} pt high",
+    "same_color_as_background": "painted in the colour of the background under it",
+    "covered": "an opaque fill or image painted later covers it",
+    "duplicate": f"the same code of the same font was drawn within {DUPLICATE_EM:g} em before (fake bold, shadow)",
+}
+WHITE = (1.0, 1.0, 1.0)
+DEVICE_SPACES = frozenset({"DeviceGray", "DeviceRGB", "DeviceCMYK", "G", "RGB", "CMYK"})
+_FILLS = frozenset({0, 2, 4, 6})  # render modes that fill the glyph
+_STROKES = frozenset({1, 5})  # that only stroke it
+
+
+@dataclass(frozen=True, slots=True)
+class Visibility:
+    """Why glyph ``index`` cannot be seen: reason ids of :data:`REASONS`, empty when it can."""
+
+    index: int
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def visible(self) -> bool:
+        return not self.reasons
+
+
+def page_visibility(doc, page_ref: Ref, resolver: Resolver | None = None, fonts: FontCache | None = None,
+                    budget: Budget | None = None, *, annots: bool = True
+                    ) -> tuple[list[GlyphRecord], list[Visibility]]:
+    """The page's glyph records (as :func:`~.textlayout.page_glyphs`) and their visibility."""
+    return visibility(page_steps(doc, page_ref, resolver, fonts, budget, annots=annots), page_box(doc, page_ref))
+
+
+def page_box(doc, page_ref: Ref) -> Rect | None:
+    """The page's CropBox within its MediaBox (both inherited, 7.7.3.3), or ``None``."""
+    page = doc.resolve(page_ref)
+    if not isinstance(page, Dict):
+        return None
+    media = _box(doc, doc.inherited(page, "MediaBox"))
+    crop = _box(doc, doc.inherited(page, "CropBox"))
+    if media is None:
+        return crop
+    if crop is None:
+        return media
+    box = (max(media[0], crop[0]), max(media[1], crop[1]), min(media[2], crop[2]), min(media[3], crop[3]))
+    return box if box[2] > box[0] and box[3] > box[1] else media
+
+
+def _box(doc, value) -> Rect | None:
+    arr = doc.resolve(value)
+    try:
+        nums = [float(doc.resolve(x)) for x in arr] if arr is not None else []
+    except (TypeError, ValueError):
+        return None
+    if len(nums) != 4:
+        return None
+    return min(nums[0], nums[2]), min(nums[1], nums[3]), max(nums[0], nums[2]), max(nums[1], nums[3])
+
+
+def visibility(steps: Iterable[tuple[Step, list[GlyphRecord]]], crop: Rect | None = None
+               ) -> tuple[list[GlyphRecord], list[Visibility]]:
+    """Records and visibility from :func:`~.textlayout.page_steps`' pairs; ``crop`` is the page box."""
+    records: list[GlyphRecord] = []
+    reasons: list[list[str]] = []
+    # every paint (painted, its colour when known exactly: an opaque Device-colour rectangle)
+    paints: list[tuple[Painted, tuple[float, float, float] | None]] = []
+    order: list[int] = []  # per record: how many paints came before it
+    for step, recs in steps:
+        p = step.painted
+        if p is not None:
+            known = p.kind == "fill" and p.exact and p.opaque
+            paints.append((p, _rgb(step.gstate, fill=True) if known else None))
+        for r in recs:
+            records.append(r)
+            order.append(len(paints))
+            reasons.append(_own_reasons(r, crop))
+    _background_and_cover(records, reasons, order, paints, crop)
+    _duplicates(records, reasons)
+    return records, [Visibility(r.index, tuple(why)) for r, why in zip(records, reasons)]
+
+
+def _center(r: GlyphRecord) -> tuple[float, float]:
+    return r.bbox.center if r.bbox is not None else r.glyph.page_xy
+
+
+def _inside(x: float, y: float, rect: Rect) -> bool:
+    return rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]
+
+
+def _own_reasons(r: GlyphRecord, crop: Rect | None) -> list[str]:
+    gs = r.step.gstate
+    mode = gs.text.render
+    out = []
+    if mode in (3, 7):
+        out.append("invisible_mode")
+    x, y = _center(r)
+    if gs.clip is not None and not _inside(x, y, gs.clip):
+        out.append("clipped")
+    if crop is not None and not _inside(x, y, crop):
+        out.append("off_page")
+    if (mode in _FILLS and gs.fill_alpha <= 0.0) or (mode in _STROKES and gs.stroke_alpha <= 0.0):
+        out.append("transparent")
+    if _height(r) < TINY_PT:
+        out.append("tiny")
+    return out
+
+
+def _height(r: GlyphRecord) -> float:
+    """The larger of the glyph box's height on the page (across its baseline) and the font size there."""
+    step = r.step
+    m = multiply(step.tm, step.gstate.ctm) if step.tm is not None else step.gstate.ctm
+    size = abs(step.gstate.text.size) * math.hypot(m[2], m[3])
+    if step.font is not None and step.font.subtype == "Type3":  # its em is the font matrix's
+        fm = step.font.font_matrix
+        size *= 1000 * math.hypot(fm[2], fm[3])
+    if r.bbox is None:
+        return size
+    q = r.bbox.page
+    return max(size, math.hypot(q[6] - q[0], q[7] - q[1]))
+
+
+def _rgb(gs: GraphicsState, fill: bool) -> tuple[float, float, float] | None:
+    """The fill (or stroke) colour as RGB 0–1, for Device Gray/RGB/CMYK-like colours."""
+    values = gs.fill_color if fill else gs.stroke_color
+    if (gs.fill_space if fill else gs.stroke_space) not in DEVICE_SPACES:
+        return None
+    if not values or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return None
+    v = [min(max(float(x), 0.0), 1.0) for x in values]
+    if len(v) == 1:
+        return (v[0], v[0], v[0])
+    if len(v) == 3:
+        return (v[0], v[1], v[2])
+    if len(v) == 4:
+        k = 1.0 - v[3]
+        return ((1.0 - v[0]) * k, (1.0 - v[1]) * k, (1.0 - v[2]) * k)
+    return None
+
+
+def _same(a, b) -> bool:
+    return all(abs(x - y) <= COLOR_TOLERANCE for x, y in zip(a, b))
+
+
+class _PaintIndex:
+    """The paints of a page by the :data:`CELL` pt grid cells their rectangles overlap (each
+    cell's list in painting order), so a glyph looks only at the paints over its own centre.
+    The grid spans ``area`` (the page box); points beyond it fall in its border cells."""
+
+    def __init__(self, paints: list[tuple[Painted, tuple[float, float, float] | None]], area: Rect):
+        self.area = area
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        for n, (p, _) in enumerate(paints):
+            (cx0, cy0), (cx1, cy1) = self.cell(p.rect[0], p.rect[1]), self.cell(p.rect[2], p.rect[3])
+            for cx in range(cx0, cx1 + 1):
+                for cy in range(cy0, cy1 + 1):
+                    self.cells.setdefault((cx, cy), []).append(n)
+
+    def cell(self, x: float, y: float) -> tuple[int, int]:
+        a = self.area
+        return int((min(max(x, a[0]), a[2]) - a[0]) // CELL), int((min(max(y, a[1]), a[3]) - a[1]) // CELL)
+
+    def at(self, x: float, y: float) -> list[int]:
+        """The paints (indexes, in order) whose rectangle may hold the point."""
+        return self.cells.get(self.cell(x, y), [])
+
+
+CELL = 64.0  # points: the paint index's grid
+REACH = 5_000.0  # points each way of the origin the grid spans when the page box is unknown
+
+
+def _background_and_cover(records, reasons, order, paints, crop: Rect | None) -> None:
+    """``same_color_as_background`` and ``covered`` for each record not hidden already."""
+    if not records:
+        return
+    index = _PaintIndex(paints, crop or (-REACH, -REACH, REACH, REACH))
+    for r, why, before in zip(records, reasons, order):
+        if why:
+            continue
+        mode = r.step.gstate.text.render
+        color = _rgb(r.step.gstate, fill=mode not in _STROKES)
+        x, y = _center(r)
+        here = index.at(x, y)
+        split = bisect.bisect_left(here, before)  # here[:split] painted before the glyph, the rest after
+        if color is not None:
+            background: tuple[float, float, float] | None = WHITE
+            for i in reversed(here[:split]):
+                if _inside(x, y, paints[i][0].rect):
+                    background = paints[i][1]  # None: a colour not known (image, shading, curve…)
+                    break
+            if background is not None and _same(color, background):
+                why.append("same_color_as_background")
+        box = r.bbox.rect if r.bbox is not None else (x, y, x, y)
+        for i in here[split:]:
+            p = paints[i][0]
+            rect = p.rect
+            if p.exact and p.opaque and (rect[0] <= box[0] + EDGE and rect[1] <= box[1] + EDGE
+                                         and rect[2] >= box[2] - EDGE and rect[3] >= box[3] - EDGE):
+                why.append("covered")
+                break
+
+
+def _duplicates(records, reasons) -> None:
+    """``duplicate`` for a glyph drawn over a visible one of the same code and font."""
+    seen: dict[tuple, list[tuple[float, float]]] = {}
+    for r, why in zip(records, reasons):
+        if why or not r.unicode.strip():
+            continue
+        step = r.step
+        m = multiply(step.tm, step.gstate.ctm) if step.tm is not None else step.gstate.ctm
+        em = abs(step.gstate.text.size) * math.hypot(m[2], m[3]) or 1.0
+        cell = DUPLICATE_EM * em
+        x, y = r.glyph.page_xy
+        key = (id(step.font), r.glyph.code)
+        cx, cy = int(x // cell), int(y // cell)
+        near = False
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for px, py in seen.get(key + (cx + dx, cy + dy), ()):
+                    if math.hypot(px - x, py - y) <= cell:
+                        near = True
+        if near:
+            why.append("duplicate")
+        else:
+            seen.setdefault(key + (cx, cy), []).append((x, y))
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenRun:
+    """Consecutive hidden glyphs of one line with the same reasons: their text (a space where
+    the gap before a glyph is wider than :data:`~.textlayout.SPACE_GAP` em), reasons, page
+    box (left, bottom, right, top) and the indexes of the first and last glyph."""
+
+    text: str
+    reasons: tuple[str, ...]
+    bbox: Rect | None
+    first: int
+    last: int
+
+
+def hidden_runs(records: list[GlyphRecord], layouts: list, visibility: list[Visibility]) -> list[HiddenRun]:
+    """The runs of hidden text of a page (records, their :class:`~.gaps.GlyphLayout` and visibility)."""
+    runs: list[HiddenRun] = []
+    run: list[tuple[GlyphRecord, Any]] = []
+    reasons: tuple[str, ...] = ()
+    for r, lay, vis in zip(records, layouts, visibility):
+        if run and (vis.reasons != reasons or lay.starts_line):
+            runs.append(_run(run, reasons))
+            run = []
+        if vis.reasons:
+            reasons = vis.reasons
+            run.append((r, lay))
+    if run:
+        runs.append(_run(run, reasons))
+    return runs
+
+
+def _run(run: list[tuple[GlyphRecord, Any]], reasons: tuple[str, ...]) -> HiddenRun:
+    text = ""
+    for k, (r, lay) in enumerate(run):
+        if k and lay.gap is not None and lay.gap.along_em > SPACE_GAP and not text.endswith(" "):
+            text += " "
+        text += r.unicode
+    return HiddenRun(text, reasons, union(r.bbox.rect for r, _ in run if r.bbox is not None),
+                     run[0][0].index, run[-1][0].index)

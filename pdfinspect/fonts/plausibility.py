@@ -1,0 +1,130 @@
+"""Is a heuristic's text believable? Judged before it becomes text.
+
+The heuristics of :mod:`.heuristics` recover what practical extractors recover, and sometimes
+what no reader should believe: Identity CIDs read as code points give ``4VIRHE ZMWMSRI`` where the
+font's glyphs spell "Prende visione" (the CIDs are glyph ids in the standard Macintosh order, 28
+away), a Chinese subset gives ``̾ƓͩǋƂֻ뻭``, Bengali font codes read through a Latin base encoding
+give Latin letters. A result judged implausible keeps its text in the resolution path (and in what
+each extractor would output) but drops to the confidence ``guess``, which stays out of ``text`` and
+``unicode`` unless asked for.
+
+Three tests, each with a reason code:
+
+- ``control_or_private_use``: the text holds a control, surrogate or private-use character, or
+  U+FFFD (per code);
+- ``mixed_scripts``: over the font's codes, the method's letters fall in three groups of scripts
+  with a tenth of them each, or in five groups at all (Latin, Greek and Cyrillic count as one, as
+  Han, kana and Hangul do), or a quarter of them are lone combining marks (a real font holds one or
+  two groups; a wrong reading strews its letters over many);
+- ``script_contradicts_font``: the spec's methods give this font's other codes letters of one set
+  of scripts and the heuristic gives letters of none of them (per font);
+- ``constant_offset``: another reading of the same codes (the Macintosh glyph order) gives letters
+  that are one constant code-point offset away from the heuristic's for most codes (per font).
+
+Pure functions over text; the resolver decides which codes make up "the font's codes".
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+CONTROL_OR_PRIVATE_USE = "control_or_private_use"
+MIXED_SCRIPTS = "mixed_scripts"
+SCRIPT_CONTRADICTS_FONT = "script_contradicts_font"
+CONSTANT_OFFSET = "constant_offset"
+VERDICTS = {
+    CONTROL_OR_PRIVATE_USE: "a control, surrogate or private-use character, or U+FFFD",
+    MIXED_SCRIPTS: "the font's codes read as letters of three or more scripts (or lone combining marks)",
+    SCRIPT_CONTRADICTS_FONT: "the font's other codes are letters of another script",
+    CONSTANT_OFFSET: "another reading of the same codes is one constant offset away and spells letters",
+}
+
+# unicodedata names start with the script for most letters; these words name one script each
+_SCRIPT_WORDS = {
+    "LATIN": "Latin", "GREEK": "Greek", "COPTIC": "Greek", "CYRILLIC": "Cyrillic", "ARMENIAN": "Armenian",
+    "HEBREW": "Hebrew", "ARABIC": "Arabic", "SYRIAC": "Syriac", "THAANA": "Thaana", "DEVANAGARI": "Devanagari",
+    "BENGALI": "Bengali", "GURMUKHI": "Gurmukhi", "GUJARATI": "Gujarati", "ORIYA": "Oriya", "TAMIL": "Tamil",
+    "TELUGU": "Telugu", "KANNADA": "Kannada", "MALAYALAM": "Malayalam", "SINHALA": "Sinhala", "THAI": "Thai",
+    "LAO": "Lao", "TIBETAN": "Tibetan", "MYANMAR": "Myanmar", "GEORGIAN": "Georgian", "HANGUL": "Hangul",
+    "ETHIOPIC": "Ethiopic", "CHEROKEE": "Cherokee", "KHMER": "Khmer", "MONGOLIAN": "Mongolian",
+    "HIRAGANA": "Han", "KATAKANA": "Han", "CJK": "Han", "BOPOMOFO": "Han", "HALFWIDTH": "Han",
+    "FULLWIDTH": "Han", "YI": "Yi",
+}
+
+
+def script(ch: str) -> str | None:
+    """The script of a letter (Han for Chinese, Japanese kana and ideographs), ``None`` for what is
+    no letter (digits, punctuation, symbols, space) or a letter of a script not listed."""
+    if not unicodedata.category(ch).startswith("L"):
+        return None
+    name = unicodedata.name(ch, "")
+    return _SCRIPT_WORDS.get(name.split(" ", 1)[0])
+
+
+# Scripts one font commonly holds together (WGL4: Latin, Greek, Cyrillic; CJK fonts: Han with kana
+# and Hangul) count as one group when judging a mix.
+_GROUPS = {"Latin": "European", "Greek": "European", "Cyrillic": "European", "Armenian": "European",
+           "Georgian": "European", "Hangul": "Han"}
+
+
+def scripts(texts: Iterable[str]) -> Counter:
+    """How many letters of each script the texts hold."""
+    return Counter(s for t in texts for c in t if (s := script(c)) is not None)
+
+
+def judge_text(text: str) -> str | None:
+    """The per-code verdict: :data:`CONTROL_OR_PRIVATE_USE` or ``None``."""
+    for c in text:
+        cat = unicodedata.category(c)
+        if cat in ("Cc", "Cs", "Co") or c == "\ufffd" or ord(c) >= 0xF0000:
+            return CONTROL_OR_PRIVATE_USE
+    return None
+
+
+def judge_font(outputs: Sequence[str], evidence: Sequence[str] = ()) -> str | None:
+    """The per-font verdict over one heuristic's ``outputs`` for the font's codes, given the text
+    the spec's methods give the font's other codes (``evidence``); ``None`` when believable."""
+    found = scripts(outputs)
+    letters = sum(found.values())
+    if not letters:
+        return None
+    lone_marks = sum(1 for t in outputs if t and unicodedata.category(t[0]) == "Mn")
+    if lone_marks * 4 >= len(outputs) > 0:
+        return MIXED_SCRIPTS
+    groups: Counter = Counter()
+    for name, n in found.items():
+        groups[_GROUPS.get(name, name)] += n
+    # three groups holding a tenth of the letters each, or letters strewn over five groups
+    if sum(1 for n in groups.values() if n * 10 >= letters) >= 3 or len(groups) >= 5:
+        return MIXED_SCRIPTS
+    known = scripts(evidence)
+    if sum(known.values()) >= 3 and not set(found) & set(known):
+        return SCRIPT_CONTRADICTS_FONT
+    return None
+
+
+def constant_offset(outputs: Sequence[str], alternatives: Sequence[str]) -> int | None:
+    """The offset ``k`` such that for most codes (four in five, at least four) the alternative
+    reading is the output's single character moved by ``k`` code points and is a letter; ``None``
+    when there is no such offset."""
+    deltas = Counter(ord(b) - ord(a) for a, b in zip(outputs, alternatives)
+                     if len(a) == 1 and len(b) == 1 and a != b and b.isalpha())
+    if not deltas:
+        return None
+    k, n = deltas.most_common(1)[0]
+    pairs = sum(1 for a, b in zip(outputs, alternatives) if len(a) == 1 and len(b) == 1)
+    return k if n >= 4 and n * 5 >= pairs * 4 else None
+
+
+def plausible_letters(texts: Sequence[str]) -> bool:
+    """Text that reads as letters of one or two scripts, mostly letters and digits: what a reading
+    that is right looks like (used to accept the Macintosh glyph order)."""
+    chars = [c for t in texts for c in t if not c.isspace()]
+    if len(chars) < 3:
+        return False
+    if any(judge_text(c) for c in chars):
+        return False
+    alnum = sum(1 for c in chars if c.isalnum())
+    found = scripts(texts)
+    return alnum * 10 >= len(chars) * 6 and 0 < len(found) <= 2

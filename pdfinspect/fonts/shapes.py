@@ -1,0 +1,333 @@
+"""Glyph shapes: what a code draws, read from the embedded program's outlines.
+
+A mapping can lie (a glyph *named* ``exclam`` that draws an ``A``; a ToUnicode shifted by a
+constant), and a font can carry no mapping at all; the outlines are the one thing that cannot
+lie. Every glyph of an embedded program is read through fontTools pens (TrueType ``glyf``, CFF
+and Type 1 charstrings) and flattened into polylines in units of 1/1000 em, so the same design
+embedded by different producers — subset, renumbered, at another ``unitsPerEm`` — gives the same
+:class:`Outline` and the same :meth:`Outline.fingerprint`. Type3 glyph procedures are
+fingerprinted by their path operators and image masks (:func:`type3_fingerprint`).
+
+Pure functions over program bytes; nothing here resolves text (see :mod:`.shapevote`).
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from fontTools.pens.basePen import BasePen
+
+EM = 1000  # outlines are scaled to this many units per em
+GRID = 4  # fingerprint coordinates are rounded to this many units (1/250 em)
+CURVE_STEPS = 6  # segments a curve is flattened into
+MAX_GLYPHS = 65536  # glyphs read from one program at most
+MAX_POINTS = 20000  # points kept for one glyph; a larger outline is cut there
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """A glyph's contours as closed polylines in 1/1000 em, y up, origin at the glyph origin."""
+
+    contours: tuple[tuple[Point, ...], ...]
+
+    @property
+    def empty(self) -> bool:
+        return not any(len(c) > 1 for c in self.contours)
+
+    def bounds(self) -> tuple[float, float, float, float] | None:
+        """``(x0, y0, x1, y1)``, or ``None`` for an empty outline (a space)."""
+        xs = [x for c in self.contours for x, _ in c]
+        ys = [y for c in self.contours for _, y in c]
+        if not xs:
+            return None
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def fingerprint(self) -> str | None:
+        """A hex digest of the contours on a 1/250 em grid, or ``None`` for an empty outline: the
+        same for the same design however it was subset, renumbered or scaled, and whichever way
+        and from whichever point its contours run (TrueType runs them clockwise, CFF the other
+        way)."""
+        if self.empty:
+            return None
+        contours = sorted(_canonical(_dedupe([(round(x / GRID), round(y / GRID)) for x, y in c]))
+                          for c in self.contours)
+        h = hashlib.blake2b(digest_size=12)
+        for pts in contours:
+            h.update(b"C" + ",".join(f"{x} {y}" for x, y in pts).encode())
+        return h.hexdigest()
+
+
+def _canonical(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """One contour counter-clockwise, starting at its lowest, leftmost point."""
+    if len(points) < 3:
+        return points
+    area = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]))
+    if area < 0:
+        points = points[::-1]
+    start = min(range(len(points)), key=lambda i: (points[i][1], points[i][0]))
+    return points[start:] + points[:start]
+
+
+def _dedupe(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for p in points:
+        if not out or out[-1] != p:
+            out.append(p)
+    if len(out) > 1 and out[0] == out[-1]:
+        out.pop()
+    return out
+
+
+class _FlatPen(BasePen):
+    """Collects contours as polylines, curves flattened into :data:`CURVE_STEPS` segments."""
+
+    def __init__(self, glyphset: Any, scale: float):
+        super().__init__(glyphset)
+        self.scale = scale
+        self.contours: list[list[Point]] = []
+        self.points = 0
+
+    def _add(self, pt: Point) -> None:
+        if self.points >= MAX_POINTS:
+            return
+        self.contours[-1].append((pt[0] * self.scale, pt[1] * self.scale))
+        self.points += 1
+
+    def _moveTo(self, pt: Point) -> None:
+        self.contours.append([])
+        self._add(pt)
+
+    def _lineTo(self, pt: Point) -> None:
+        if not self.contours:
+            self._moveTo(self._getCurrentPoint() or (0, 0))
+        self._add(pt)
+
+    def _curveToOne(self, p1: Point, p2: Point, p3: Point) -> None:
+        p0 = self._getCurrentPoint() or (0, 0)
+        for i in range(1, CURVE_STEPS + 1):
+            t = i / CURVE_STEPS
+            u = 1 - t
+            self._lineTo((u * u * u * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t * t * t * p3[0],
+                          u * u * u * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t * t * t * p3[1]))
+
+    def _closePath(self) -> None:
+        pass
+
+    def _endPath(self) -> None:
+        pass
+
+
+def _draw(glyph: Any, glyphset: Any, scale: float, glyf: Any = None) -> Outline:
+    pen = _FlatPen(glyphset, scale)
+    if glyf is not None:  # a glyf table's glyph draws with the table (for its components)
+        glyph.draw(pen, glyf)
+    else:
+        glyph.draw(pen)
+    return Outline(tuple(tuple(c) for c in pen.contours if c))
+
+
+class ShapeError(ValueError):
+    """The program's outlines cannot be read."""
+
+
+@contextmanager
+def _quiet_fonttools():
+    """fontTools logs what it repairs in a program (timestamps, padding) as warnings; a damaged
+    program is reported by what it cannot give, not by log lines on stderr."""
+    log = logging.getLogger("fontTools")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        log.setLevel(level)
+
+
+def program_outlines(data: bytes, key: str, kind: str | None = None) -> dict[str, Outline]:
+    """Every glyph of an embedded program by glyph name (``/FontFile`` Type 1, ``/FontFile2``
+    TrueType, ``/FontFile3`` CFF or OpenType). TrueType glyphs without ``post`` names are keyed
+    ``gid<N>`` (fontTools' names), so look them up with :func:`glyph_order`'s names."""
+    try:
+        with _quiet_fonttools():
+            return _outlines(data, key, kind)
+    except ShapeError:
+        raise
+    except Exception as e:  # fontTools raises many kinds on damaged programs
+        raise ShapeError(f"{type(e).__name__}: {e}") from None
+
+
+def _is_sfnt(data: bytes, key: str, kind: str | None) -> bool:
+    return key == "FontFile2" or kind == "OpenType" or data[:4] in (b"\x00\x01\x00\x00", b"true", b"OTTO")
+
+
+def _is_cff(data: bytes, key: str) -> bool:
+    return key == "FontFile3" or (len(data) > 4 and data[0] == 1 and data[2] == 4)
+
+
+def _outlines(data: bytes, key: str, kind: str | None) -> dict[str, Outline]:
+    if _is_sfnt(data, key, kind):
+        return _sfnt_outlines(data)
+    if _is_cff(data, key):
+        return _cff_outlines(data)
+    return _type1_outlines(data)
+
+
+def glyph_order(data: bytes, key: str, kind: str | None = None) -> tuple[str, ...]:
+    """Glyph names by GID as :func:`program_outlines` keys them (Type 1 programs have no GIDs: ())."""
+    try:
+        with _quiet_fonttools():
+            if _is_sfnt(data, key, kind):
+                from fontTools.ttLib import TTFont
+
+                return tuple(TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0).getGlyphOrder())
+            if _is_cff(data, key):
+                return tuple(_cff_top(data).charset or ())
+    except Exception as e:
+        raise ShapeError(f"{type(e).__name__}: {e}") from None
+    return ()
+
+
+def _sfnt_outlines(data: bytes) -> dict[str, Outline]:
+    from fontTools.ttLib import TTFont
+
+    tt = TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0)
+    upem = tt["head"].unitsPerEm if "head" in tt else 1000
+    # glyf outlines as stored: fontTools' glyph set would move each by hmtx's side bearing
+    glyf = tt["glyf"] if "glyf" in tt else None
+    glyphset = glyf if glyf is not None else tt.getGlyphSet()
+    scale = EM / (upem or 1000)
+    out: dict[str, Outline] = {}
+    for name in tt.getGlyphOrder()[:MAX_GLYPHS]:
+        try:
+            out[name] = _draw(glyphset[name], glyphset, scale, glyf)
+        except Exception:  # one broken glyph loses that glyph only
+            continue
+    return out
+
+
+def _cff_top(data: bytes) -> Any:
+    from fontTools.cffLib import CFFFontSet
+
+    cff = CFFFontSet()
+    cff.decompile(io.BytesIO(bytes(data)), None)
+    return cff[cff.fontNames[0]]
+
+
+def _cff_outlines(data: bytes) -> dict[str, Outline]:
+    top = _cff_top(data)
+    matrix = getattr(top, "FontMatrix", None) or [0.001]
+    scale = EM * (matrix[0] or 0.001)
+    strings = top.CharStrings
+    out: dict[str, Outline] = {}
+    for name in list(top.charset or ())[:MAX_GLYPHS]:
+        try:
+            out[name] = _draw(strings[name], strings, scale)
+        except Exception:
+            continue
+    return out
+
+
+def _type1_outlines(data: bytes) -> dict[str, Outline]:
+    from fontTools.t1Lib import T1Font
+
+    from .type1 import _unwrap_pfb
+
+    font = T1Font.__new__(T1Font)
+    font.data = _unwrap_pfb(bytes(data))
+    font.encoding = "ascii"
+    font.parse()
+    glyphset = font.getGlyphSet()
+    matrix = font.font.get("FontMatrix") or [0.001]
+    scale = EM * (matrix[0] or 0.001)
+    out: dict[str, Outline] = {}
+    for name in list(glyphset.keys())[:MAX_GLYPHS]:
+        try:
+            out[name] = _draw(glyphset[name], glyphset, scale)
+        except Exception:
+            continue
+    return out
+
+
+_PATH_OPS = frozenset((b"m", b"l", b"c", b"v", b"y", b"re", b"h", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*",
+                       b"S", b"s", b"n"))
+
+
+def type3_fingerprint(content: bytes) -> str | None:
+    """A Type3 glyph procedure's fingerprint: its path-construction and painting operators with
+    their numbers relative to the procedure's own bounds (so scale does not matter), and image
+    masks by their size and bits. ``None`` for a procedure that draws nothing."""
+    from ..core.lexer import INT, KEYWORD, REAL, Lexer
+
+    image = _inline_image(content)
+    stop = content.find(b"BI") if image is not None else len(content)
+    ops: list[tuple[bytes, tuple[float, ...]]] = []
+    numbers: list[float] = []
+    for tok in Lexer(content, 0, stop if stop >= 0 else len(content)):
+        if tok.kind in (INT, REAL):
+            numbers.append(float(tok.value))
+            continue
+        if tok.kind == KEYWORD and tok.value in _PATH_OPS:
+            ops.append((tok.value, tuple(numbers)))
+        numbers = []
+    if not ops and image is None:
+        return None
+    h = hashlib.blake2b(digest_size=12)
+    if image is not None:
+        h.update(b"IM" + image)
+    coords = [v for _, nums in ops for v in nums]
+    lo, hi = (min(coords), max(coords)) if coords else (0.0, 1.0)
+    span = (hi - lo) or 1.0
+    for op, nums in ops:
+        h.update(op + b" " + " ".join(str(round((v - lo) / span * 250)) for v in nums).encode())
+    return h.hexdigest()
+
+
+def _inline_image(content: bytes) -> bytes | None:
+    """``W H`` and the data of the first inline image of a glyph procedure, or ``None``."""
+    start = content.find(b"BI")
+    if start < 0:
+        return None
+    mid = content.find(b"ID", start)
+    end = content.rfind(b"EI")
+    if mid < 0 or end <= mid:
+        return None
+    return content[start + 2:mid].replace(b"\n", b" ").strip() + b"|" + content[mid + 3:end].rstrip()
+
+
+def raster(outline: Outline, width: int, height: int) -> list[list[bool]]:
+    """The outline filled (non-zero winding) on a ``width`` × ``height`` grid fitted to its
+    bounds with the aspect kept, row 0 at the top: what the glyph inspector draws."""
+    grid = [[False] * width for _ in range(height)]
+    box = outline.bounds()
+    if box is None or width <= 0 or height <= 0:
+        return grid
+    x0, y0, x1, y1 = box
+    s = min(width / ((x1 - x0) or 1), height / ((y1 - y0) or 1))
+    ox = (width - (x1 - x0) * s) / 2
+    oy = (height - (y1 - y0) * s) / 2
+    edges = []
+    for c in outline.contours:
+        pts = [((x - x0) * s + ox, (y1 - y) * s + oy) for x, y in c]
+        for (ax, ay), (bx, by) in zip(pts, pts[1:] + pts[:1]):
+            if ay != by:
+                edges.append((ax, ay, bx, by))
+    for row in range(height):
+        yc = row + 0.5
+        crossings: list[tuple[float, int]] = []
+        for ax, ay, bx, by in edges:
+            if (ay <= yc < by) or (by <= yc < ay):
+                crossings.append((ax + (yc - ay) * (bx - ax) / (by - ay), 1 if by > ay else -1))
+        crossings.sort()
+        winding = 0
+        for (xa, d), nxt in zip(crossings, crossings[1:] + [(float(width), 0)]):
+            winding += d
+            if winding:
+                for col in range(max(0, int(xa + 0.5)), min(width, int(nxt[0] + 0.5))):
+                    grid[row][col] = True
+    return grid

@@ -1,0 +1,280 @@
+"""Shapes vote: glyphs that draw the same outline mean the same character.
+
+A glyph whose code no method resolves (or only a guess does) can still be read when the same
+outline (:mod:`.shapes` fingerprint) is drawn by a font whose mapping is spec-grade and
+conflict-free: in the same document, or in any file of a corpus whose shapes were learned into a
+:class:`ShapeTable` (``pdfinspect audit … --learn-shapes TABLE``). The vote also catches mappings
+that lie: a ToUnicode or a glyph name that contradicts a clear vote.
+
+The table file is JSON (optionally gzip-compressed when its name ends in ``.gz``)::
+
+    {"format": "pdfinspect-shapes", "version": 1,
+     "shapes": {"<fingerprint>": {"<text>": [fonts, files], …}, …}}
+
+``fonts`` counts the distinct font programs and ``files`` the files that drew that outline with
+that text. A vote is *clear* when one text holds :data:`CLEAR_SHARE` of the fonts; letters that
+only differ by script (Latin A, Greek Α, Cyrillic А share outlines in most fonts) count as one.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core.atomic import write_bytes
+from ..core.objects import Dict, Name, Ref
+from . import plausibility as plaus
+from .shapes import Outline, ShapeError, glyph_order, program_outlines, type3_fingerprint
+
+FORMAT, VERSION = "pdfinspect-shapes", 1
+CLEAR_SHARE = 0.9  # share of the fonts one text must hold for a vote to be clear
+MAX_LEARN_FONTS = 500  # fonts of one document read to learn its shapes
+MAX_LEARN_CODES = 4096  # codes of one font learned
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    """What the fonts that draw one outline say it is."""
+
+    text: str
+    fonts: int  # fonts whose mapping gives ``text`` for this outline
+    files: int
+    total_fonts: int  # fonts that drew the outline at all
+
+    @property
+    def clear(self) -> bool:
+        return self.fonts >= 1 and self.fonts >= CLEAR_SHARE * self.total_fonts
+
+    def describe(self) -> str:
+        return (f"same outline as {_name(self.text)} in {self.fonts} font{'s' * (self.fonts != 1)} of "
+                f"{self.files} file{'s' * (self.files != 1)}"
+                + (f" ({self.total_fonts - self.fonts} other)" if self.total_fonts > self.fonts else ""))
+
+
+def _name(text: str) -> str:
+    return " ".join(f"U+{ord(c):04X}" for c in text) + f" {text}"
+
+
+def letter_key(text: str) -> str:
+    """Texts that read alike: a ligature and its letters (ﬁ and fi, compared in NFKC), and letters
+    that differ only by script ('LATIN CAPITAL LETTER A' and 'CYRILLIC CAPITAL LETTER A' both give
+    'CAPITAL LETTER A')."""
+    text = unicodedata.normalize("NFKC", text)
+    if len(text) != 1:
+        return text
+    name = unicodedata.name(text, "")
+    for script in ("LATIN ", "GREEK ", "CYRILLIC "):
+        if name.startswith(script):
+            return name[len(script):]
+    return text
+
+
+class ShapeTable:
+    """Fingerprint → text → distinct fonts and files that drew it so (see the module doc)."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, dict[str, list[int]]] = {}
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def add(self, fingerprint: str, text: str, fonts: int = 1, files: int = 1) -> None:
+        counts = self.entries.setdefault(fingerprint, {}).setdefault(text, [0, 0])
+        counts[0] += fonts
+        counts[1] += files
+
+    def merge(self, other: "ShapeTable") -> None:
+        for fp, texts in other.entries.items():
+            for text, (fonts, files) in texts.items():
+                self.add(fp, text, fonts, files)
+
+    def vote(self, fingerprint: str | None) -> Vote | None:
+        texts = self.entries.get(fingerprint or "")
+        if not texts:
+            return None
+        by_key: dict[str, list] = {}
+        for text, (fonts, files) in texts.items():
+            entry = by_key.setdefault(letter_key(text), [text, 0, 0, fonts])
+            entry[1] += fonts
+            entry[2] += files
+            if fonts > entry[3]:  # the text most fonts give speaks for its group
+                entry[0], entry[3] = text, fonts
+        text, fonts, files, _ = max(by_key.values(), key=lambda e: (e[1], e[2]))
+        return Vote(text, fonts, files, sum(f for f, _ in texts.values()))
+
+    # -- the file ------------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "version": VERSION,
+                "shapes": {fp: {t: list(c) for t, c in sorted(texts.items())}
+                           for fp, texts in sorted(self.entries.items())}}
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the table atomically (:func:`pdfinspect.core.atomic.write_bytes`)."""
+        path = Path(path)
+        data = json.dumps(self.to_json(), ensure_ascii=True, separators=(",", ":")).encode()
+        if path.suffix == ".gz":
+            data = gzip.compress(data, mtime=0)
+        write_bytes(path, data)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "ShapeTable":
+        """Read a table; ``ValueError`` (one line) when the file is not one."""
+        raw = Path(path).read_bytes()
+        try:
+            if raw[:2] == b"\x1f\x8b":
+                raw = gzip.decompress(raw)
+            doc = json.loads(raw)
+        except (OSError, ValueError) as e:
+            raise ValueError(f"{path}: not a shape table ({type(e).__name__})") from None
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("version") != VERSION:
+            raise ValueError(f"{path}: not a shape table of format {FORMAT} version {VERSION}")
+        table = cls()
+        for fp, texts in (doc.get("shapes") or {}).items():
+            for text, counts in texts.items():
+                if isinstance(counts, list) and len(counts) == 2 and all(isinstance(c, int) for c in counts):
+                    table.add(str(fp), str(text), counts[0], counts[1])
+        return table
+
+
+class GlyphShapes:
+    """The fingerprints of one document's glyphs, read from each font's program once."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        self._programs: dict[tuple[int, int], tuple[dict[str, str | None], tuple[str, ...]] | None] = {}
+        self._procs: dict[tuple[int, int], str | None] = {}
+        self._last: tuple[tuple[int, int], dict[str, Outline], tuple[str, ...]] | None = None  # for pictures
+
+    def fingerprint(self, font, gid: int | None, glyph_name: str | None, code: bytes = b"") -> str | None:
+        """The fingerprint of the glyph a code selects: by GID (TrueType, CID-keyed CFF) or by
+        glyph name (Type 1, CFF, a Type3 procedure); ``None`` when nothing is embedded or readable."""
+        if font.subtype == "Type3":
+            name = glyph_name or (font.glyph_name(code[0]) if code else None)
+            ref = font.charprocs.get(name or "")
+            return self._proc(ref) if ref is not None else None
+        if font.program_ref is None:
+            return None
+        program = self._program(font)
+        if program is None:
+            return None
+        prints, order = program
+        if gid is not None and 0 <= gid < len(order):
+            return prints.get(order[gid])
+        return prints.get(glyph_name or "")
+
+    def outline(self, font, gid: int | None, glyph_name: str | None) -> Outline | None:
+        """The outline of the glyph (by GID, else by name) of an embedded program, or ``None``; the
+        outlines of the last program asked about are kept (a picture is asked for glyph by glyph)."""
+        if font.program_ref is None:
+            return None
+        key = (font.program_ref.num, font.program_ref.gen)
+        if self._last is None or self._last[0] != key:
+            obj = self.doc.get(*key)
+            if obj is None:
+                return None
+            data = self.doc.stream_data(obj).data
+            try:
+                self._last = (key, program_outlines(data, font.program_key or "", font.program_kind),
+                              glyph_order(data, font.program_key or "", font.program_kind))
+            except ShapeError:
+                return None
+        _, outlines, order = self._last
+        name = order[gid] if gid is not None and 0 <= gid < len(order) else glyph_name
+        return outlines.get(name or "")
+
+    def program_key(self, font) -> str | None:
+        """A hash of the font program's bytes: one font design however often it is embedded
+        (subsets of one font differ, and are different keys)."""
+        if font.program_ref is None:
+            return None
+        obj = self.doc.get(font.program_ref.num, font.program_ref.gen)
+        if obj is None:
+            return None
+        return hashlib.sha1(self.doc.stream_data(obj).data).hexdigest()[:16]
+
+    def _program(self, font):
+        key = (font.program_ref.num, font.program_ref.gen)
+        if key not in self._programs:
+            self._programs[key] = None
+            obj = self.doc.get(*key)
+            if obj is not None:
+                data = self.doc.stream_data(obj).data
+                try:
+                    outlines = program_outlines(data, font.program_key or "", font.program_kind)
+                    order = glyph_order(data, font.program_key or "", font.program_kind)
+                except ShapeError:
+                    return None
+                self._programs[key] = ({n: o.fingerprint() for n, o in outlines.items()}, order)
+        return self._programs[key]
+
+    def _proc(self, ref: Ref) -> str | None:
+        key = (ref.num, ref.gen)
+        if key not in self._procs:
+            obj = self.doc.get(*key)
+            self._procs[key] = type3_fingerprint(self.doc.stream_data(obj).data) if obj is not None else None
+        return self._procs[key]
+
+
+def document_fonts(doc, limit: int = MAX_LEARN_FONTS) -> Iterable:
+    """Every font dictionary of the document (``/Type /Font`` objects; descendant CIDFonts are read
+    through their Type0 font), each loaded once, at most ``limit``."""
+    from .font import FontCache
+
+    cache = FontCache(doc)
+    n = 0
+    for obj in doc.iter_objects(cache=False):
+        value = obj.value
+        if not isinstance(value, Dict) or value.get("Type") != Name("Font") \
+                or value.get("Subtype") in (Name("CIDFontType0"), Name("CIDFontType2")):
+            continue
+        try:
+            yield cache.get(Ref(obj.num, obj.gen))
+        except Exception:  # a font that cannot be loaded teaches nothing
+            continue
+        n += 1
+        if n >= limit:
+            return
+
+
+def font_codes(font) -> list[tuple[bytes, int | None]]:
+    """The codes to learn a font's shapes from: those its ToUnicode maps, else those its widths name."""
+    from .resolve import _font_codes
+    from .tounicode_writer import existing_mapping
+
+    if font.tounicode is not None:
+        codes = list(existing_mapping(font.tounicode))[:MAX_LEARN_CODES]
+        if codes:
+            return [(c, font.cid(c) if font.is_type0 else None) for c in codes]
+    return _font_codes(font)[:MAX_LEARN_CODES]
+
+
+def learn(doc, resolver, shapes: GlyphShapes | None = None) -> ShapeTable:
+    """The shapes of one document: every outline a spec-grade, conflict-free mapping names."""
+    from .heuristics import SPEC
+
+    shapes = shapes or GlyphShapes(doc)
+    table = ShapeTable()
+    seen: set[tuple[str, str, str]] = set()
+    for font in document_fonts(doc):
+        if font.program_ref is None and font.subtype != "Type3":
+            continue
+        key = shapes.program_key(font) or repr(font.ref)
+        for code, cid in font_codes(font):
+            res = resolver.judged(font, code, cid)
+            if res.confidence != SPEC or res.conflicts or not res.unicode or plaus.judge_text(res.unicode) \
+                    or res.unicode.isspace():
+                continue
+            fp = shapes.fingerprint(font, res.gid, res.glyph_name, code)
+            if fp is None or (fp, res.unicode, key) in seen:
+                continue
+            seen.add((fp, res.unicode, key))
+            table.add(fp, res.unicode, 1, 0)
+    for texts in table.entries.values():  # this document is one file for every outline it drew
+        for counts in texts.values():
+            counts[1] = 1
+    return table

@@ -1,0 +1,198 @@
+"""Guesses judged before they become text (fonts/plausibility.py) and the Macintosh glyph order:
+on Type0 fonts built in the test (pikepdf writes the files, fontTools the programs) whose CIDs are
+glyph ids in the standard Macintosh order, code points, or neither."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+from fontTools.fontBuilder import FontBuilder
+from fontTools.pens.ttGlyphPen import TTGlyphPen
+from fontTools.ttLib.standardGlyphOrder import standardGlyphOrder
+from pdfminer.fontmetrics import FONT_METRICS
+
+from pdfinspect.content.textlayout import page_glyphs
+from pdfinspect.core.document import Document
+from pdfinspect.fonts import plausibility as plaus
+from pdfinspect.fonts.resolve import Resolver
+
+pikepdf = pytest.importorskip("pikepdf")
+HELVETICA = FONT_METRICS["Helvetica"][1]
+TEXT = "Prende visione del messaggio"
+MAC = {ch: standardGlyphOrder.index(name) for ch, name in
+       (("P", "P"), ("r", "r"), ("e", "e"), ("n", "n"), ("d", "d"), (" ", "space"), ("v", "v"), ("i", "i"),
+        ("s", "s"), ("o", "o"), ("l", "l"), ("m", "m"), ("a", "a"), ("g", "g"))}
+
+
+def mac_order_truetype() -> bytes:
+    """A TrueType program whose glyphs sit in the standard Macintosh order, with no cmap and a
+    'post' table without names (format 3): nothing in it says which glyph is which letter."""
+    order = list(standardGlyphOrder[:100])
+    fb = FontBuilder(1000, isTTF=True)
+    fb.setupGlyphOrder(order)
+    fb.setupCharacterMap({})
+    glyphs = {}
+    for name in order:
+        pen = TTGlyphPen(None)
+        if name not in (".notdef", ".null", "nonmarkingreturn", "space"):
+            pen.moveTo((50, 0))
+            pen.lineTo((450, 0))
+            pen.lineTo((450, 700))
+            pen.closePath()
+        glyphs[name] = pen.glyph()
+    fb.setupGlyf(glyphs)
+    fb.setupHorizontalMetrics({n: (500, 50) for n in order})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupOS2()
+    fb.setupPost()
+    fb.font["post"].formatType = 3.0  # no glyph names in the program
+    fb.setupNameTable({"familyName": "MacOrder", "styleName": "Regular"})
+    out = io.BytesIO()
+    fb.save(out)
+    return out.getvalue()
+
+
+def identity_font(pdf, cids_widths: dict[int, float], program: bytes | None, base="ArialBlack",
+                  tounicode: bytes | None = None):
+    """A Type0 Identity-H font over a CIDFontType2 with /W for ``cids_widths`` and no ToUnicode."""
+    w: list = []
+    for cid in sorted(cids_widths):
+        w += [cid, [cids_widths[cid]]]
+    desc = pikepdf.Dictionary(Type=pikepdf.Name.FontDescriptor, FontName=pikepdf.Name("/" + base), Flags=32,
+                              FontBBox=[0, -200, 1000, 800], ItalicAngle=0, Ascent=800, Descent=-200,
+                              CapHeight=700, StemV=80)
+    if program is not None:
+        desc.FontFile2 = pdf.make_stream(program)
+    cid = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.CIDFontType2, BaseFont=pikepdf.Name("/" + base),
+                             CIDSystemInfo=pikepdf.Dictionary(Registry=pikepdf.String("Adobe"),
+                                                              Ordering=pikepdf.String("Identity"), Supplement=0),
+                             CIDToGIDMap=pikepdf.Name.Identity, DW=1000, W=w, FontDescriptor=pdf.make_indirect(desc))
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type0, BaseFont=pikepdf.Name("/" + base),
+                              Encoding=pikepdf.Name("/Identity-H"), DescendantFonts=[pdf.make_indirect(cid)])
+    if tounicode is not None:
+        font.ToUnicode = pdf.make_stream(tounicode)
+    return font
+
+
+def page_showing(cids: list[int], widths: dict[int, float], program: bytes | None,
+                 tounicode: bytes | None = None) -> bytes:
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page()
+    font = identity_font(pdf, widths, program, tounicode=tounicode)
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
+    shown = b"".join(c.to_bytes(2, "big") for c in cids)
+    page.Contents = pdf.make_stream(b"BT /F1 10 Tf 10 10 Td <" + shown.hex().encode() + b"> Tj ET")
+    buf = io.BytesIO()
+    pdf.save(buf)
+    return buf.getvalue()
+
+
+def mac_page(embedded: bool) -> bytes:
+    """``TEXT`` as Macintosh-order glyph ids; the font's widths are its letters' (Arial's, as Helvetica's)."""
+    widths = {gid: HELVETICA[ch] for ch, gid in MAC.items()}
+    return page_showing([MAC[ch] for ch in TEXT], widths, mac_order_truetype() if embedded else None)
+
+
+def text_of(data: bytes, guesses: bool = False) -> tuple[str, set]:
+    doc = Document(data)
+    records = list(page_glyphs(doc, doc.page_ref(1), Resolver(doc, guesses=guesses)))
+    return "".join(r.unicode for r in records), {(r.method, r.resolution.confidence) for r in records}
+
+
+@pytest.mark.parametrize("embedded", [True, False], ids=["embedded-post3", "not-embedded"])
+def test_glyph_ids_in_the_macintosh_order_read_as_their_letters(embedded):
+    text, methods = text_of(mac_page(embedded))
+    assert text == TEXT
+    assert methods == {("MacGlyphOrder", "heuristic")}
+
+
+def test_a_tounicode_that_misses_every_code_does_not_stop_the_macintosh_order():
+    # pdf.js issue5801: Identity-H, a ToUnicode missing every code shown, the font not embedded
+    useless = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <0000> <ffff> "
+               b"endcodespacerange 1 beginbfchar <ffff> <0041> endbfchar endcmap end end")
+    widths = {gid: HELVETICA[ch] for ch, gid in MAC.items()}
+    text, methods = text_of(page_showing([MAC[ch] for ch in TEXT], widths, None, tounicode=useless))
+    assert text == TEXT and methods == {("MacGlyphOrder", "heuristic")}
+
+
+def test_the_path_says_why_the_macintosh_order_was_not_taken():
+    text = "Hello world"
+    widths = {ord(ch): HELVETICA[ch] for ch in set(text)}
+    doc = Document(page_showing([ord(ch) for ch in text], widths, None))
+    first = next(iter(page_glyphs(doc, doc.page_ref(1))))
+    mac = next(s for s in first.path if s.method == "MacGlyphOrder")
+    assert mac.result == "miss" and "do not follow the Macintosh order" in mac.detail
+    assert first.method == "CIDAsUnicode"
+
+
+def test_the_same_cids_read_as_code_points_would_be_shifted_garbage():
+    # what every extractor that reads CIDs as code points outputs: letters 29 away
+    shifted = "".join(chr(MAC[ch]) for ch in TEXT if MAC[ch] >= 0x20)
+    assert shifted.startswith("3UHQGH")
+
+
+def test_cids_that_are_code_points_stay_cid_as_unicode():
+    text = "Hello world"
+    widths = {ord(ch): HELVETICA[ch] for ch in set(text)}
+    got, methods = text_of(page_showing([ord(ch) for ch in text], widths, None))
+    assert got == text
+    assert methods == {("CIDAsUnicode", "heuristic")}
+
+
+def strewn_page() -> bytes:
+    """CIDs that are neither code points of one script nor Macintosh glyph ids: read as code
+    points they strew letters over many scripts (as a Chinese subset's glyph ids do)."""
+    cids = [0x0B0B, 0x04A8, 0x01E5, 0x1010, 0x0D01, 0x0CB1, 0x0706, 0x09DE, 0x0A2E, 0x0E0F, 0x0565, 0x10D0]
+    return page_showing(cids, {c: 600 for c in cids}, None)
+
+
+def test_strewn_scripts_are_a_guess_kept_out_of_the_text():
+    text, methods = text_of(strewn_page())
+    assert text == ""
+    assert methods == {("CIDAsUnicode", "guess")}
+    kept, _ = text_of(strewn_page(), guesses=True)
+    assert len(kept) == 12
+    doc = Document(strewn_page())
+    rec = next(iter(page_glyphs(doc, doc.page_ref(1))))
+    step = rec.path[-1]
+    assert step.method == "CIDAsUnicode" and step.confidence == "guess" and step.unicode
+    assert "mixed_scripts" in step.detail
+    assert rec.resolution.has_flag("implausible_guess")
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pdfinspect", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+
+
+def test_text_and_fonts_keep_guesses_apart(tmp_path):
+    path = tmp_path / "strewn.pdf"
+    path.write_bytes(strewn_page())
+    assert run("text", str(path), "-p", "1").stdout.strip() == ""
+    assert len(run("text", str(path), "-p", "1", "--guesses").stdout.strip()) == 12
+    fonts = json.loads(run("fonts", str(path), "--json").stdout)
+    assert fonts[0]["confidence"]["guess"] == 12
+    assert "implausible_guess" in {r["id"] for r in fonts[0]["reasons"]}
+    glyphs = json.loads(run("glyphs", str(path), "-p", "1", "--json").stdout)
+    assert {g["confidence"] for g in glyphs} == {"guess"}
+    assert all(g["unicode"] == "" for g in glyphs)
+
+
+def test_control_and_private_use_text_is_a_guess_per_code():
+    assert plaus.judge_text("\x01") == plaus.CONTROL_OR_PRIVATE_USE
+    assert plaus.judge_text("\ue000") == plaus.CONTROL_OR_PRIVATE_USE
+    assert plaus.judge_text("\ufffd") == plaus.CONTROL_OR_PRIVATE_USE
+    assert plaus.judge_text("κ") is None
+
+
+def test_font_verdicts():
+    assert plaus.judge_font(list("Hello world")) is None
+    assert plaus.judge_font(list("Grüße Привет Γειά")) is None  # one group: Latin, Cyrillic, Greek
+    assert plaus.judge_font(list("̽ଋҨǥƹୡဎഁࣧಱ܆৞ਮ")) == plaus.MIXED_SCRIPTS
+    assert plaus.judge_font(list("abcdef"), evidence=list("অআইঈউ")) == plaus.SCRIPT_CONTRADICTS_FONT
+    assert plaus.constant_offset(list("3UHQGH"), list("Prende")) == 29
+    assert plaus.constant_offset(list("abcdef"), list("abcdef")) is None

@@ -1,0 +1,152 @@
+"""Glyph shapes: outlines read from real program bytes (TrueType and CFF built with fontTools, the
+κ sample's Type 1), fingerprints that survive scaling, subsetting and renumbering, and the fill
+the glyph inspector draws."""
+from __future__ import annotations
+
+import io
+
+import pytest
+from conftest import sample
+from fontTools.fontBuilder import FontBuilder
+from fontTools.pens.t2CharStringPen import T2CharStringPen
+from fontTools.pens.ttGlyphPen import TTGlyphPen
+
+import pdfinspect
+from pdfinspect.fonts.shapes import ShapeError, glyph_order, program_outlines, raster, type3_fingerprint
+
+
+def _square(pen, upem: int, hole: bool = False) -> None:
+    u = upem / 1000
+    pen.moveTo((100 * u, 0))
+    pen.lineTo((600 * u, 0))
+    pen.lineTo((600 * u, 700 * u))
+    pen.lineTo((100 * u, 700 * u))
+    pen.closePath()
+    if hole:
+        pen.moveTo((200 * u, 100 * u))
+        pen.lineTo((200 * u, 600 * u))
+        pen.lineTo((500 * u, 600 * u))
+        pen.lineTo((500 * u, 100 * u))
+        pen.closePath()
+
+
+def _curve(pen, upem: int) -> None:
+    u = upem / 1000
+    pen.moveTo((100 * u, 0))
+    pen.qCurveTo((350 * u, 700 * u), (600 * u, 0))
+    pen.closePath()
+
+
+DRAW = {"square": lambda p, upem: _square(p, upem), "ring": lambda p, upem: _square(p, upem, hole=True),
+        "arch": _curve}
+
+
+def truetype(order: list[str], upem: int = 1000) -> bytes:
+    """A TrueType program with the named designs in ``order`` (GIDs follow the order)."""
+    fb = FontBuilder(upem, isTTF=True)
+    glyph_order = [".notdef"] + order
+    fb.setupGlyphOrder(glyph_order)
+    fb.setupCharacterMap({})
+    glyphs = {}
+    for name in glyph_order:
+        pen = TTGlyphPen(None)
+        if name != ".notdef":
+            DRAW[name](pen, upem)
+        glyphs[name] = pen.glyph()
+    fb.setupGlyf(glyphs)
+    fb.setupHorizontalMetrics({n: (upem // 2, 0) for n in glyph_order})
+    fb.setupHorizontalHeader(ascent=upem, descent=0)
+    fb.setupOS2()
+    fb.setupPost()
+    fb.setupNameTable({"familyName": "ShapeTest", "styleName": "Regular"})
+    out = io.BytesIO()
+    fb.save(out)
+    return out.getvalue()
+
+
+def cff(order: list[str]) -> bytes:
+    """A bare CFF program (what /FontFile3 /Type1C holds) with the named designs."""
+    fb = FontBuilder(1000, isTTF=False)
+    glyph_order = [".notdef"] + order
+    fb.setupGlyphOrder(glyph_order)
+    strings = {}
+    for name in glyph_order:
+        pen = T2CharStringPen(500, None)
+        if name != ".notdef":
+            DRAW[name](pen, 1000)
+        strings[name] = pen.getCharString()
+    fb.setupCFF("ShapeTest", {}, strings, {})
+    out = io.BytesIO()
+    fb.font["CFF "].cff.compile(out, fb.font)
+    return out.getvalue()
+
+
+def test_truetype_outlines_are_read_by_name_and_gid():
+    data = truetype(["square", "ring"])
+    outlines = program_outlines(data, "FontFile2")
+    assert glyph_order(data, "FontFile2") == (".notdef", "square", "ring")
+    assert outlines["square"].bounds() == (100, 0, 600, 700)
+    assert len(outlines["ring"].contours) == 2
+    assert outlines[".notdef"].fingerprint() is None  # draws nothing
+
+
+def test_a_fingerprint_survives_scaling_subsetting_and_renumbering():
+    whole = program_outlines(truetype(["square", "ring", "arch"], upem=1000), "FontFile2")
+    subset = program_outlines(truetype(["arch", "ring"], upem=2048), "FontFile2")  # other GIDs, other em
+    assert subset["ring"].fingerprint() == whole["ring"].fingerprint()
+    assert subset["arch"].fingerprint() == whole["arch"].fingerprint()
+    prints = {whole[n].fingerprint() for n in ("square", "ring", "arch")}
+    assert len(prints) == 3  # three designs, three fingerprints
+
+
+def test_cff_and_truetype_programs_of_one_straight_design_agree():
+    tt = program_outlines(truetype(["square", "ring"]), "FontFile2")
+    cf = program_outlines(cff(["square", "ring"]), "FontFile3", "Type1C")
+    assert cf["square"].fingerprint() == tt["square"].fingerprint()
+    assert cf["ring"].fingerprint() == tt["ring"].fingerprint()
+
+
+def test_contour_direction_and_start_do_not_matter():
+    from pdfinspect.fonts.shapes import Outline
+
+    ccw = Outline((((0, 0), (500, 0), (500, 700), (0, 700)),))
+    cw_from_top = Outline((((500, 700), (500, 0), (0, 0), (0, 700)),))
+    assert ccw.fingerprint() == cw_from_top.fingerprint()
+
+
+def test_type1_outlines_of_the_kappa_sample():
+    with pdfinspect.open(sample("kappa.pdf")) as doc:
+        data = doc.stream_data(doc.get(8).value).data
+    outlines = program_outlines(data, "FontFile")
+    assert {"kappa", "space", "flat"} <= set(outlines)
+    assert outlines["space"].fingerprint() is None
+    assert outlines["kappa"].fingerprint() is not None
+    assert outlines["kappa"].fingerprint() != outlines["flat"].fingerprint()
+
+
+def test_an_unreadable_program_is_a_shape_error():
+    with pytest.raises(ShapeError):
+        program_outlines(b"\x00\x01\x00\x00" + b"\xff" * 40, "FontFile2")
+
+
+def test_raster_fills_inside_and_leaves_the_hole():
+    ring = program_outlines(truetype(["ring"]), "FontFile2")["ring"]
+    grid = raster(ring, 10, 14)
+    middle = grid[7]
+    assert middle[1] and middle[8]  # the walls
+    assert not middle[4] and not middle[5]  # the hole
+    square = raster(program_outlines(truetype(["square"]), "FontFile2")["square"], 10, 14)
+    assert all(square[7][1:9])
+
+
+def test_type3_procedures_fingerprint_by_path_and_mask_not_by_scale():
+    small = b"500 0 0 0 500 700 d1 100 0 m 600 0 l 600 700 l h f"
+    large = b"1000 0 0 0 1000 1400 d1 200 0 m 1200 0 l 1200 1400 l h f"
+    other = b"500 0 0 0 500 700 d1 100 0 m 600 700 l 100 700 l h f"
+    assert type3_fingerprint(small) == type3_fingerprint(large)
+    assert type3_fingerprint(small) != type3_fingerprint(other)
+    mask = b"0 0 0 0 8 8 d1 8 0 0 8 0 0 cm BI /IM true /W 8 /H 8 ID \x18\x3c\x7e\xff\xff\x7e\x3c\x18 EI"
+    other_mask = mask.replace(b"\x18\x3c", b"\x3c\x18")
+    assert type3_fingerprint(mask) is not None
+    assert type3_fingerprint(mask) != type3_fingerprint(other_mask)
+    assert type3_fingerprint(b"500 0 d0") is None  # draws nothing

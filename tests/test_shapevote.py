@@ -1,0 +1,231 @@
+"""The shape vote (fonts/shapevote.py): glyphs read by their outline when nothing maps them, in one
+document and through a learned table; mappings that the outlines or the font's names contradict.
+Files built in the test: pikepdf writes them, fontTools the programs."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+from fontTools.fontBuilder import FontBuilder
+from fontTools.pens.ttGlyphPen import TTGlyphPen
+from test_shapes import DRAW
+
+from pdfinspect.content.fontreports import font_reports
+from pdfinspect.content.textlayout import page_glyphs
+from pdfinspect.core.document import Document
+from pdfinspect.fonts.resolve import Resolver
+from pdfinspect.fonts.shapevote import ShapeTable, learn
+
+pikepdf = pytest.importorskip("pikepdf")
+
+
+def program(order: list[str], unicode: dict[str, str] | None, extra: int = 0) -> bytes:
+    """A TrueType program drawing ``order``'s designs; with ``unicode`` a (3,1) cmap and glyph names,
+    without it neither (post format 3). ``extra`` empty glyphs make another program of one design."""
+    names = order if unicode is not None else [f"g{i}" for i in range(len(order))]
+    glyph_order = [".notdef"] + names + [f"pad{i}" for i in range(extra)]
+    fb = FontBuilder(1000, isTTF=True)
+    fb.setupGlyphOrder(glyph_order)
+    fb.setupCharacterMap({ord(unicode[n]): n for n in order} if unicode else {})
+    glyphs = {}
+    for name in glyph_order:
+        pen = TTGlyphPen(None)
+        design = order[names.index(name)] if name in names else None
+        if design:
+            DRAW[design](pen, 1000)
+        glyphs[name] = pen.glyph()
+    fb.setupGlyf(glyphs)
+    fb.setupHorizontalMetrics({n: (600, 100) for n in glyph_order})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupOS2()
+    fb.setupPost()
+    if unicode is None:
+        fb.font["post"].formatType = 3.0
+    fb.setupNameTable({"familyName": "Vote", "styleName": "Regular"})
+    out = io.BytesIO()
+    fb.save(out)
+    return out.getvalue()
+
+
+LETTERS = {"square": "A", "ring": "B", "arch": "C"}
+
+
+def simple_font(pdf, data: bytes, tounicode: bytes | None = None):
+    desc = pikepdf.Dictionary(Type=pikepdf.Name.FontDescriptor, FontName=pikepdf.Name("/Vote"), Flags=32,
+                              FontBBox=[0, -200, 1000, 800], ItalicAngle=0, Ascent=800, Descent=-200, CapHeight=700,
+                              StemV=80, FontFile2=pdf.make_stream(data))
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.TrueType, BaseFont=pikepdf.Name("/Vote"),
+                              FirstChar=65, LastChar=67, Widths=[600, 600, 600],
+                              Encoding=pikepdf.Name.WinAnsiEncoding, FontDescriptor=pdf.make_indirect(desc))
+    if tounicode is not None:
+        font.ToUnicode = pdf.make_stream(tounicode)
+    return font
+
+
+def identity_font(pdf, data: bytes):
+    desc = pikepdf.Dictionary(Type=pikepdf.Name.FontDescriptor, FontName=pikepdf.Name("/Stripped"), Flags=4,
+                              FontBBox=[0, -200, 1000, 800], ItalicAngle=0, Ascent=800, Descent=-200, CapHeight=700,
+                              StemV=80, FontFile2=pdf.make_stream(data))
+    cid = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.CIDFontType2, BaseFont=pikepdf.Name("/Stripped"),
+                             CIDSystemInfo=pikepdf.Dictionary(Registry=pikepdf.String("Adobe"),
+                                                              Ordering=pikepdf.String("Identity"), Supplement=0),
+                             CIDToGIDMap=pikepdf.Name.Identity, DW=600, FontDescriptor=pdf.make_indirect(desc))
+    return pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type0, BaseFont=pikepdf.Name("/Stripped"),
+                              Encoding=pikepdf.Name("/Identity-H"), DescendantFonts=[pdf.make_indirect(cid)])
+
+
+def document(fonts: dict[str, object], content: bytes, pdf=None) -> bytes:
+    pdf = pdf or pikepdf.new()
+    page = pdf.add_blank_page()
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary({f"/{k}": pdf.make_indirect(v) for k, v in fonts.items()}))
+    page.Contents = pdf.make_stream(content)
+    buf = io.BytesIO()
+    pdf.save(buf)
+    return buf.getvalue()
+
+
+NAMED = program(["square", "ring", "arch"], LETTERS)
+STRIPPED = program(["arch", "square", "ring"], None)  # the same designs, renumbered, nothing named
+SHOW_STRIPPED = b"BT /F2 12 Tf 10 40 Td <000100020003> Tj ET"
+
+
+def with_both() -> bytes:
+    pdf = pikepdf.new()
+    return document({"F1": simple_font(pdf, NAMED), "F2": identity_font(pdf, STRIPPED)},
+                    b"BT /F1 12 Tf 10 10 Td (ABC) Tj ET " + SHOW_STRIPPED, pdf)
+
+
+def stripped_only() -> bytes:
+    pdf = pikepdf.new()
+    return document({"F2": identity_font(pdf, STRIPPED)}, SHOW_STRIPPED, pdf)
+
+
+def glyphs(data: bytes, resolver=None) -> list:
+    doc = Document(data)
+    return list(page_glyphs(doc, doc.page_ref(1), resolver(doc) if resolver else None))
+
+
+def test_a_stripped_subset_reads_through_the_documents_own_shapes():
+    records = [r for r in glyphs(with_both()) if r.step.gstate.text.font_name == "F2"]
+    assert "".join(r.unicode for r in records) == "CAB"
+    assert {r.method for r in records} == {"GlyphShape"}
+    assert {r.resolution.confidence for r in records} == {"heuristic"}
+    step = records[0].path[-1]
+    assert step.method == "GlyphShape" and "same outline as U+0043 C in 1 font of 1 file" in step.detail
+
+
+def test_without_the_other_font_nothing_reads_it():
+    assert "".join(r.unicode for r in glyphs(stripped_only())) == ""
+
+
+def test_a_learned_table_reads_another_file(tmp_path):
+    source = Document(with_both())
+    table = learn(source, Resolver(source))
+    path = tmp_path / "shapes.json.gz"
+    table.save(path)
+    loaded = ShapeTable.load(path)
+    assert loaded.entries == table.entries and len(loaded) == 3
+    records = glyphs(stripped_only(), lambda doc: Resolver(doc, shapes=loaded))
+    assert "".join(r.unicode for r in records) == "CAB"
+    pdf = tmp_path / "stripped.pdf"
+    pdf.write_bytes(stripped_only())
+    run = lambda *a: subprocess.run([sys.executable, "-m", "pdfinspect", *a], capture_output=True, text=True,
+                                    cwd=ROOT, timeout=120)
+    assert run("text", str(pdf), "--shapes", str(path)).stdout.strip() == "CAB"
+    bad = tmp_path / "not-a-table.json"
+    bad.write_text("{}")
+    p = run("text", str(pdf), "--shapes", str(bad))
+    assert p.returncode == 1 and "not a shape table" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_a_tounicode_the_outlines_contradict_is_flagged():
+    lying = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <00> <ff> "
+             b"endcodespacerange 1 beginbfchar <41> <005A> endbfchar endcmap end end")
+    pdf = pikepdf.new()
+    teach = document({"F1": simple_font(pdf, NAMED), "F3": simple_font(pdf, program(["square", "ring", "arch"], LETTERS, 1))},
+                     b"BT /F1 12 Tf 10 10 Td (ABC) Tj /F3 12 Tf (ABC) Tj ET", pdf)
+    source = Document(teach)
+    table = learn(source, Resolver(source))
+    pdf = pikepdf.new()
+    liar = Document(document({"F4": simple_font(pdf, NAMED, lying)}, b"BT /F4 12 Tf 10 10 Td (A) Tj ET", pdf))
+    resolver = Resolver(liar, shapes=table)
+    (record,) = list(page_glyphs(liar, liar.page_ref(1), resolver))
+    assert record.unicode == "Z"  # the ToUnicode stays the answer, as extractors give it
+    assert record.resolution.has_flag("mapping_contradicts_shape")
+    (report,) = font_reports(liar, [1], resolver)
+    assert report.reason("mapping_contradicts_shape").codes == (b"A",)
+
+
+def test_a_tounicode_shifted_by_a_constant_is_flagged(tmp_path):
+    entries = b" ".join(b"<%02X> <00%02X>" % (c, c + 1) for c in range(0x41, 0x47))
+    shifted = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <00> <ff> "
+               b"endcodespacerange 6 beginbfchar " + entries + b" endbfchar endcmap end end")
+    pdf = pikepdf.new()
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica,
+                              Encoding=pikepdf.Name.WinAnsiEncoding, ToUnicode=pdf.make_stream(shifted))
+    path = tmp_path / "shifted.pdf"
+    path.write_bytes(document({"F1": font}, b"BT /F1 12 Tf 10 10 Td (ABCDEF) Tj ET", pdf))
+    out = subprocess.run([sys.executable, "-m", "pdfinspect", "fonts", str(path), "--json"], capture_output=True,
+                         text=True, cwd=ROOT, timeout=120).stdout
+    reasons = {r["id"]: r for r in json.loads(out)[0]["reasons"]}
+    assert reasons["tounicode_shifted"]["codes"] == ["41", "42", "43", "44", "45", "46"]
+    assert "1 code point above what Encoding gives" in reasons["tounicode_shifted"]["detail"]
+
+
+def test_an_unshifted_tounicode_is_not_flagged():
+    from conftest import sample
+
+    reports = font_reports(Document.open(sample("cid-identity.pdf")))
+    assert not any(r.reason("tounicode_shifted") for r in reports)
+
+
+def test_fix_from_shapes_writes_what_the_outlines_say(tmp_path):
+    source = tmp_path / "both.pdf"
+    source.write_bytes(with_both())
+    out = tmp_path / "fixed.pdf"
+    p = subprocess.run([sys.executable, "-m", "pdfinspect", "fix", str(source), "-o", str(out), "--from", "shapes"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "GlyphShape" in p.stdout
+    fixed = Document.open(out)
+    records = [r for r in page_glyphs(fixed, fixed.page_ref(1)) if r.step.gstate.text.font_name == "F2"]
+    assert "".join(r.unicode for r in records) == "CAB" and {r.method for r in records} == {"ToUnicode"}
+    spec_only = subprocess.run([sys.executable, "-m", "pdfinspect", "fix", str(source), "-o", str(tmp_path / "x.pdf"),
+                                "--from", "spec", "--dry-run"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert "GlyphShape" not in spec_only.stdout
+
+
+def test_a_guess_is_never_written_by_fix():
+    from pdfinspect.fonts.fix import _from
+    from pdfinspect.fonts.resolve import PathStep
+
+    guess = PathStep("CIDAsUnicode", None, "", "", "hit", "", "x", "guess")
+    shape = PathStep("GlyphShape", None, "", "", "hit", "", "x", "heuristic")
+    assert not _from("heuristic", guess)
+    assert _from("shapes", shape) and _from("heuristic", shape) and not _from("spec", shape)
+
+
+def test_the_picture_of_a_glyph_is_its_outline_in_braille():
+    from pdfinspect.fonts.shapevote import GlyphShapes
+    from pdfinspect.present.shapes import braille, glyph_picture
+
+    assert braille([[True, False], [False, False], [False, False], [False, True]]) == ["\u2881"]
+    doc = Document(with_both())
+    shapes = GlyphShapes(doc)
+    records = list(page_glyphs(doc, doc.page_ref(1)))
+    ring = next(r for r in records if r.unicode == "B" and r.step.gstate.text.font_name == "F1")
+    picture = glyph_picture(shapes, ring, columns=8, lines=4)
+    assert len(picture.rows) == 4 and all(len(row) == 8 for row in picture.rows)
+    assert picture.rows[1][1] != "\u2800" and picture.rows[1][3] == "\u2800"  # a wall, then the hole
+    assert picture.fingerprint == next(r for r in records if r.method == "GlyphShape" and r.unicode == "B") \
+        .path[-1].looked_up.split()[-1]
+    pdf = pikepdf.new()
+    helv = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)
+    plain = Document(document({"F1": helv}, b"BT /F1 12 Tf (A) Tj ET", pdf))
+    (record,) = list(page_glyphs(plain, plain.page_ref(1)))
+    none = glyph_picture(GlyphShapes(plain), record)
+    assert none.rows == () and "no font program is embedded" in none.why

@@ -1,0 +1,140 @@
+"""Hidden text: a page built here for every reason id of content/visibility.py, and the
+ordinary TeX and office files reporting nothing."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from conftest import corpus_file, corpus_files, sample
+from pdfinspect.content.visibility import REASONS, page_visibility
+from pdfinspect.core.document import Document
+
+pikepdf = pytest.importorskip("pikepdf")
+HELVETICA = dict(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)
+
+
+def page_pdf(content: bytes, *, crop=None, gstates=None, xobjects=None) -> Document:
+    """A one-page document drawing ``content`` with Helvetica as /F1."""
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page(page_size=(612, 792))
+    res = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(pikepdf.Dictionary(**HELVETICA))))
+    if gstates:
+        res.ExtGState = pikepdf.Dictionary({"/" + k: pikepdf.Dictionary(v) for k, v in gstates.items()})
+    if xobjects:
+        res.XObject = pikepdf.Dictionary({"/" + k: v(pdf) for k, v in xobjects.items()})
+    page.Resources = res
+    if crop:
+        page.CropBox = pikepdf.Array(crop)
+    page.Contents = pdf.make_stream(content)
+    buf = io.BytesIO()
+    pdf.save(buf)
+    return Document(buf.getvalue())
+
+
+def hidden(content: bytes, **kw) -> dict[str, tuple[str, ...]]:
+    """Text of each glyph → its reasons (the last glyph with that text wins)."""
+    doc = page_pdf(content, **kw)
+    records, vis = page_visibility(doc, doc.page_ref(1))
+    return {r.unicode: v.reasons for r, v in zip(records, vis)}
+
+
+SHOWN = b"BT /F1 12 Tf 72 700 Td (A) Tj ET "
+
+
+@pytest.mark.parametrize("content, reason, kw", [
+    (b"BT /F1 12 Tf 3 Tr 72 600 Td (B) Tj ET", "invisible_mode", {}),
+    (b"BT /F1 12 Tf 7 Tr 72 600 Td (B) Tj ET", "invisible_mode", {}),
+    (b"q 0 0 100 100 re W n BT /F1 12 Tf 72 600 Td (B) Tj ET Q", "clipped", {}),
+    (b"q 10 10 m 100 10 l 50 100 l h W n BT /F1 12 Tf 300 600 Td (B) Tj ET Q", "clipped", {}),
+    (b"BT /F1 12 Tf 72 900 Td (B) Tj ET", "off_page", {}),
+    (b"BT /F1 12 Tf 72 600 Td (B) Tj ET", "off_page", {"crop": [0, 650, 612, 792]}),
+    (b"q /G0 gs BT /F1 12 Tf 72 600 Td (B) Tj ET Q", "transparent", {"gstates": {"G0": {"/ca": 0}}}),
+    (b"BT /F1 0.5 Tf 72 600 Td (B) Tj ET", "tiny", {}),
+    (b"q 0.1 0 0 0.1 0 0 cm BT /F1 8 Tf 720 6000 Td (B) Tj ET Q", "tiny", {}),
+    (b"BT 1 1 1 rg /F1 12 Tf 72 600 Td (B) Tj ET", "same_color_as_background", {}),
+    (b"0 0 1 rg 50 550 200 100 re f BT 0 0 1 rg /F1 12 Tf 72 600 Td (B) Tj ET", "same_color_as_background", {}),
+    (b"BT /F1 12 Tf 72 600 Td (B) Tj ET 1 1 1 rg 60 590 100 30 re f", "covered", {}),
+    (b"BT /F1 12 Tf 72 600 Td (B) Tj ET q 100 0 0 30 60 590 cm /Im0 Do Q", "covered",
+     {"xobjects": {"Im0": lambda pdf: pdf.make_stream(b"\x80", Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image,
+                                                      Width=1, Height=1, ColorSpace=pikepdf.Name.DeviceGray,
+                                                      BitsPerComponent=8)}}),
+    (b"BT /F1 12 Tf 72 600 Td (B) Tj ET BT /F1 12 Tf 72.5 600 Td (B) Tj ET", "duplicate", {}),
+])
+def test_each_reason_on_a_page_built_for_it(content, reason, kw):
+    got = hidden(SHOWN + content, **kw)
+    assert got["A"] == ()  # the control glyph is seen
+    assert reason in got["B"], got
+
+
+def test_every_reason_id_has_a_test_page():
+    ids = {"invisible_mode", "clipped", "off_page", "transparent", "tiny", "same_color_as_background", "covered",
+           "duplicate"}
+    assert set(REASONS) == ids
+
+
+@pytest.mark.parametrize("content", [
+    b"q 0 0 612 792 re W n BT /F1 12 Tf 72 600 Td (B) Tj ET Q",  # a clip around the page
+    b"BT /F1 12 Tf 72 600 Td (B) Tj ET BT /F1 12 Tf 85 600 Td (B) Tj ET",  # the same letter, one em on
+    b"0.9 g 50 550 200 100 re f BT 0 g /F1 12 Tf 72 600 Td (B) Tj ET",  # dark on a grey box
+    b"BT /F1 12 Tf 72 600 Td (B) Tj ET 1 1 1 rg 60 590 5 30 re f",  # a fill beside it, not over it
+    b"BT /F1 12 Tf 72 600 Td (B) Tj ET q /G0 gs 1 1 1 rg 60 590 100 30 re f Q",  # a half-transparent cover
+    b"1 1 1 rg 50 550 200 100 re f BT 0 0 0 rg 2 Tr /F1 12 Tf 72 600 Td (B) Tj ET",
+    b"q 50 550 200 100 re W n /Sh0 sh Q BT 1 1 1 rg /F1 12 Tf 72 600 Td (B) Tj ET",  # white on a shading
+    b"0 0 1 rg 50 550 m 250 550 l 250 650 l 50 650 l h f BT 1 1 1 rg /F1 12 Tf 72 600 Td (B) Tj ET",  # on a path
+])
+def test_seen_text_has_no_reason(content):
+    got = hidden(SHOWN + content, gstates={"G0": {"/ca": 0.5}})
+    assert got["B"] == ()
+
+
+def test_a_form_bbox_clips():
+    form = lambda pdf: pdf.make_stream(b"BT /F1 12 Tf 5 5 Td (B) Tj ET BT /F1 12 Tf 200 5 Td (C) Tj ET",
+                                       Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form, BBox=[0, 0, 100, 50],
+                                       Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pikepdf.Dictionary(**HELVETICA))))
+    got = hidden(SHOWN + b"q 1 0 0 1 72 600 cm /Fm0 Do Q", xobjects={"Fm0": form})
+    assert got["B"] == () and got["C"] == ("clipped",)
+
+
+@pytest.mark.parametrize("path", [sample("kappa.pdf"), sample("content.pdf"), sample("cid-identity.pdf")],
+                         ids=lambda p: p.name)
+def test_samples_report_nothing(path):
+    doc = Document.open(path)
+    for n in range(1, doc.page_count() + 1):
+        _, vis = page_visibility(doc, doc.page_ref(n))
+        assert all(v.visible for v in vis)
+
+
+ORDINARY = ["pdflatex-cm-builtin-notounicode.pdf", "gs-ps2pdf-base14-czech.pdf", "libreoffice-ru-el-ja-tagged-pdfa2b.pdf",
+            "platex-dvipdfmx-ja-ipa-cidtype2.pdf", "latex-dvips-pk300-type3.pdf"]
+
+
+@pytest.mark.parametrize("name", ORDINARY)
+def test_ordinary_tex_and_office_files_report_nothing(name):
+    path = corpus_file(name)
+    doc = Document.open(path)
+    for n in range(1, min(doc.page_count(), 5) + 1):
+        _, vis = page_visibility(doc, doc.page_ref(n))
+        assert [v for v in vis if not v.visible] == []
+
+
+def test_hidden_command_lists_runs_with_page_reasons_and_box(tmp_path, capsys):
+    import json
+
+    from pdfinspect.cli.main import main
+
+    pdf = pikepdf.new()
+    for text in (b"(Shown) Tj 3 Tr 0 -14 Td (Not shown) Tj", b"(Shown too) Tj"):
+        page = pdf.add_blank_page(page_size=(612, 792))
+        page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(pikepdf.Dictionary(**HELVETICA))))
+        page.Contents = pdf.make_stream(b"BT /F1 12 Tf 72 700 Td " + text + b" ET")
+    path = tmp_path / "two.pdf"
+    pdf.save(path)
+    assert main(["hidden", str(path), "--json"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)
+    assert run["page"] == 1 and run["text"] == "Not shown" and run["reasons"] == ["invisible_mode"]
+    assert run["bbox"][0] == 72 and 680 < run["bbox"][1] < 690 and run["glyphs"] == [5, 13]
+    assert main(["hidden", str(path), "-p", "2"]) == 0
+    assert capsys.readouterr().out == ""
+    assert main(["hidden", str(path), "-p", "1-2"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].strip() == "Not shown"
