@@ -112,7 +112,7 @@ def test_budget_multiplies_the_limits_on_the_command_line(tmp_path):
     p = subprocess.run(run, capture_output=True, text=True, env=env, timeout=120)
     assert p.returncode == 0 and "Traceback" not in p.stderr
     lines = [line for line in p.stderr.splitlines() if "budget" in line]
-    assert len(lines) == 1 and "invocation budget (20)" in lines[0] and "--budget N" in lines[0]
+    assert len(lines) == 1 and "invocation budget (10)" in lines[0] and "--budget N" in lines[0]
 
 
 def test_a_bfrange_destination_longer_than_512_bytes_is_cut():

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 MIB = 1024 * 1024
 OPERATORS = 500_000  # per page run: 5–20 s of `ops` output on a busy machine
 CONTENT_BYTES = 128 * MIB  # per page run: decoded content of the page and what it draws
-INVOCATIONS = 20_000  # per page run: forms, appearance streams and glyph procedures run
+INVOCATIONS = 10_000  # per page run: forms, appearance streams and glyph procedures run
 GLYPHS = 1_000_000  # per page run
 DECODED_BYTES = 2048 * MIB  # per Document (per command): every stream decoded, together
 
