@@ -3,6 +3,11 @@ per-file overhead of the Dask engine, peak memory per worker; then the robustnes
 the mutated corpus (every input recorded exactly once after an interrupted run is resumed).
 
     python bench/bench_audit.py [--corpus DIR] [--files N] [--pages first|all] [--repeat R] [--mutated DIR]
+    python bench/bench_audit.py --per-core [--corpus DIR] [--files N]
+
+``--per-core``: pages per core-second (CPU of the whole process tree) of `audit --pages all`
+with the local pool and with Dask (2 workers each, also with `--page-records`), beside a
+`pdftotext` loop over the same files, and the ratio of each to the loop.
 
 The corpus defaults to ../shared/corpus-pdfjs (its first N files, symlinked into a temporary
 directory), the mutated corpus to bench/data/mutated (`python bench/make_mutated.py`).
@@ -14,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import signal
 import statistics
 import subprocess
@@ -78,6 +84,52 @@ def throughput(corpus: Path, n: int, pages: str, repeat: int, tmp: Path) -> None
           f"({dask / local:.2f}× the local engine's time per file)")
 
 
+def cpu_of(cmds: list[list[str]]) -> float:
+    """CPU seconds (user + system) of the commands run one after the other, with every process
+    they start: the audit's workers come from a fork server (not children it waits for), so the
+    process tree is sampled with psutil every 0.1 s, each process's last figure kept."""
+    import psutil
+
+    total = 0.0
+    for cmd in cmds:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        proc = psutil.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        seen: dict[int, float] = {}
+        while proc.poll() is None:
+            for p in [proc, *proc.children(recursive=True)]:
+                try:
+                    t = p.cpu_times()
+                    seen[p.pid] = t.user + t.system
+                except psutil.Error:
+                    pass
+            time.sleep(0.1)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # what the command reaped (exact for a short pdftotext) or what was sampled (the audit tree)
+        waited = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        total += max(waited, sum(seen.values()))
+    return total
+
+
+def per_core(corpus: Path, n: int, tmp: Path) -> None:
+    """Pages per core-second: the audit's engines beside a pdftotext loop over the same files."""
+    src = sample(corpus, n, tmp)
+    files = sorted(src.glob("*.pdf"))
+    loop = cpu_of([["pdftotext", str(f), "-"] for f in files])
+    runs = {}
+    for label, extra in (("local", ["--engine", "local"]), ("dask", ["--engine", "dask"]),
+                         ("local --page-records", ["--engine", "local", "--page-records"])):
+        out = tmp / f"per-core-{label.replace(' ', '')}"
+        cpu = cpu_of([[sys.executable, "-m", "pdfinspect", "audit", str(src), "-o", str(out), "--workers", "2",
+                       "--pages", "all", *extra]])
+        runs[label] = (cpu, sum(r["pages_audited"] or 0 for r in records(out)))
+    pages = runs["local"][1]
+    print(f"{len(files)} files, {pages} pages audited; pdftotext loop: {loop:.1f} core-s = {pages / loop:.0f} pages "
+          "per core-second")
+    for label, (cpu, audited) in runs.items():
+        print(f"  audit {label:22}: {cpu:6.1f} core-s = {audited / cpu:6.0f} pages per core-second, "
+              f"{(audited / cpu) / (pages / loop):.2f}x the pdftotext loop")
+
+
 def robustness(mutated: Path, tmp: Path) -> None:
     inputs = sorted(str(p.absolute()) for p in mutated.glob("*.pdf"))
     out = tmp / "mutated"
@@ -110,10 +162,14 @@ def main() -> None:
     ap.add_argument("--pages", default="first")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--mutated", type=Path, default=MUTATED)
+    ap.add_argument("--per-core", action="store_true", help="pages per core-second beside a pdftotext loop")
     args = ap.parse_args()
     print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores "
           "(the machine is shared: figures are only comparable within one run)")
     with tempfile.TemporaryDirectory() as tmp:
+        if args.per_core:
+            per_core(args.corpus, args.files, Path(tmp))
+            return
         if args.corpus.is_dir():
             throughput(args.corpus, args.files, args.pages, args.repeat, Path(tmp))
         else:

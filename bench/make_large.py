@@ -7,7 +7,10 @@
   content-stream stepper);
 - glyphs-16k.pdf: one page showing about 16,000 glyphs in four fonts (three standard 14
   fonts and an embedded Type 1 program with a ToUnicode CMap), lines of TJ with kerning:
-  the density of pdf.js's bug1978317.pdf, for ``glyphs`` against ``mutool trace``.
+  the density of pdf.js's bug1978317.pdf, for ``glyphs`` against ``mutool trace``;
+- art-430k.pdf: one page of dense vector art with text, about 430,000 operators (paths,
+  colours, ``q cm Q``) and 16,000 glyphs, and 10,000 link annotations without an appearance:
+  the shape of bug1978317.pdf itself, for the interpreter's speed.
 
 Usage: `python bench/make_large.py [--pages N] [--operators N] [--glyphs N]`.
 """
@@ -104,11 +107,45 @@ def dense_glyphs(glyphs: int) -> bytes:
     return b.getvalue()
 
 
+def vector_art(operators: int, links: int = 10_000) -> bytes:
+    """One page of small filled and stroked shapes, each in its own ``q cm Q``, with a line of
+    kerned text after every 24 shapes, about ``operators`` operators; ``links`` link
+    annotations without an appearance stream."""
+    parts, count, n = [], 0, 0
+    while count < operators:
+        x, y = 10 + n % 59 * 10, 10 + n // 59 % 77 * 10
+        parts.append(b"q 1 0 0 1 %d %d cm %.3f %.3f %.3f rg 0.%d w 0 0 m 4.5 0 l 6 1.5 6 3 4.5 6 c 0 6 l h f"
+                     b" 0 0 1 RG 1 1 m 5 5 l 1 5 l S [1 2] 0 d 1 J 2 2 4 4 re B* Q"
+                     % (x, y, n % 7 / 7, n % 11 / 11, n % 13 / 13, n % 9 + 1))
+        count += 20  # q cm rg w m l c l h f RG m l l S d J re B* Q
+        if n % 24 == 23:
+            words = [WORDS[(n * 5 + i) % len(WORDS)] for i in range(2)]
+            parts.append(b"BT /F1 3 Tf %d %d Td [(%s ) -40 (%s)] TJ ET" % (x, y, words[0], words[1]))
+            count += 5
+        n += 1
+    b = Builder()
+    first_link = 6
+    annots = b" ".join(b"%d 0 R" % (first_link + i) for i in range(links))
+    b.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    b.obj(2, b"<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>")
+    b.obj(3, b"<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >>"
+             b" /Annots [%s] >>" % annots)
+    b.obj(4, stream(b"/Filter /FlateDecode", zlib.compress(b"\n".join(parts), 6)))
+    b.obj(5, HELVETICA)
+    for i in range(links):
+        x, y = i % 60 * 10, i // 60 % 79 * 10
+        b.obj(first_link + i, b"<< /Type /Annot /Subtype /Link /Rect [%d %d %d %d] /Border [0 0 0]"
+                              b" /A << /S /URI /URI (https://example.org/%d) >> >>" % (x, y, x + 8, y + 8, i))
+    b.xref_table(b"/Root 1 0 R")
+    return b.getvalue()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=1000, help="pages in the large file")
     parser.add_argument("--operators", type=int, default=100_000, help="operators on the dense page")
     parser.add_argument("--glyphs", type=int, default=16_000, help="glyphs on the dense text page")
+    parser.add_argument("--art", type=int, default=430_000, help="operators on the vector-art page")
     args = parser.parse_args(argv)
     DATA.mkdir(parents=True, exist_ok=True)
     outputs = {
@@ -116,6 +153,7 @@ def main(argv: list[str] | None = None) -> None:
         "small-1.pdf": many_pages(1),
         "dense-1.pdf": dense_page(args.operators),
         "glyphs-16k.pdf": dense_glyphs(args.glyphs),
+        "art-430k.pdf": vector_art(args.art),
     }
     for name, data in outputs.items():
         (DATA / name).write_bytes(data)

@@ -281,7 +281,12 @@ def test_summary_counts_what_the_shards_hold(corpus, tmp_path, capsys):
     for f in fonts:
         for r in f["reasons"]:
             expected[r["id"]] = expected.get(r["id"], 0) + 1
-    assert {k: n for k, n, _, _ in s.reasons} == expected
+    assert {k: n for k, n, *_ in s.reasons} == expected
+    programs = {f["program_sha256"] for f in fonts if f["program_sha256"]}
+    assert s.programs == len(programs) > 0
+    for k, _, _, _, distinct, *_ in s.reasons:
+        assert distinct == len({f["program_sha256"] for f in fonts if f["program_sha256"]
+                                and k in [r["id"] for r in f["reasons"]]})
     assert run_cli("audit", "--summary", out) == 0
     text = capsys.readouterr().out
     assert text.startswith(f"{s.files} files: {s.ok} audited")
@@ -294,7 +299,7 @@ def test_summary_counts_what_the_shards_hold(corpus, tmp_path, capsys):
 
 def test_readme_documents_the_current_schema():
     readme = (ROOT / "README.md").read_text()
-    for kind in ("files", "fonts"):
+    for kind in ("files", "fonts", "pages"):
         assert markdown_table(kind) in readme
 
 
@@ -310,6 +315,62 @@ def test_fifos_and_device_links_are_failed_records_and_never_read(tmp_path):
     assert stats.ok == 1 and stats.failed == 2
     for name in ("fifo.pdf", "zero.pdf"):
         assert records[name]["status"] == "failed" and "not a regular file" in records[name]["error"]
+
+
+def test_font_programs_are_fingerprinted_without_their_subset_tags(tmp_path):
+    """One program embedded under two subset tags has one fingerprint; another program another."""
+    import pikepdf
+
+    from pdfinspect.audit.records import program_fingerprint
+    from pdfinspect.core.document import Document
+    from pdfinspect.fonts.font import FontCache
+
+    def fingerprint(program: bytes, name: str):
+        pdf = pikepdf.new()
+        desc = pikepdf.Dictionary(Type=pikepdf.Name.FontDescriptor, FontName=pikepdf.Name(name),
+                                  FontFile3=pdf.make_stream(program, Subtype=pikepdf.Name.Type1C))
+        font = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                                                    BaseFont=pikepdf.Name(name), FontDescriptor=desc))
+        page = pdf.add_blank_page()
+        page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+        path = tmp_path / f"{name[1:]}.pdf"
+        pdf.save(path)
+        with Document.open(path) as doc:
+            resources = doc.resolve(doc.resolve(doc.page_ref(1)).get("Resources"))
+            return program_fingerprint(doc, FontCache(doc).get(doc.resolve(resources.get("Font")).get("F1")))
+
+    a = fingerprint(b"ABCDEF+Minion program", "/ABCDEF+Minion")
+    b = fingerprint(b"GHIJKL+Minion program", "/GHIJKL+Minion")
+    c = fingerprint(b"another program", "/Other")
+    assert a == b != c and a is not None and len(a) == 64
+
+
+def test_page_records_count_glyphs_characters_and_what_is_wrong_with_them(tmp_path):
+    """--page-records: one pages record per page; a code without Unicode by the spec's methods
+    is unmapped (Tika's definition), U+FFFD and private-use output are counted."""
+    import pikepdf
+
+    pdf = pikepdf.new()
+    tounicode = pdf.make_stream(b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+                                b"1 begincodespacerange <00> <FF> endcodespacerange\n"
+                                b"3 beginbfchar <41> <0041> <42> <FFFD> <43> <E000> endbfchar\n"
+                                b"endcmap CMapName currentdict /CMap defineresource pop end end")
+    font = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                                                BaseFont=pikepdf.Name.Helvetica, ToUnicode=tounicode))
+    for content in (b"BT /F1 12 Tf 72 700 Td (ABCA) Tj ET", b"BT /F1 12 Tf 3 Tr 72 700 Td (A) Tj ET"):
+        page = pdf.add_blank_page()
+        page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+        page.Contents = pdf.make_stream(content)
+    pdf.save(tmp_path / "in.pdf")
+    (tmp_path / "corpus").mkdir()
+    shutil.copy(tmp_path / "in.pdf", tmp_path / "corpus" / "in.pdf")
+    assert run_cli("audit", tmp_path / "corpus", "-o", tmp_path / "out", "--workers", "1", "--page-records") == 0
+    pages = sorted(read_records(tmp_path / "out", "pages"), key=lambda p: p["page"])
+    assert [(p["page"], p["glyphs"], p["chars"], p["fffd"], p["private_use"], p["control"], p["hidden"])
+            for p in pages] == [(1, 4, 4, 1, 1, 0, 0), (2, 1, 1, 0, 0, 0, 1)]  # page 2's glyph: Tr 3
+    assert pages[0]["confidence"] == {"spec": 4} and pages[0]["unmapped"] == 0
+    assert run_cli("audit", tmp_path / "corpus", "-o", tmp_path / "plain", "--workers", "1") == 0
+    assert list(read_records(tmp_path / "plain", "pages")) == []  # only when asked for
 
 
 # -- a new user's mistakes -------------------------------------------------------------------------

@@ -385,3 +385,23 @@ def test_truncated_cmap_drops_the_unterminated_last_entry():
     assert cmap.lookup_unicode(b"\x41")[0] == "A"
     assert cmap.lookup_unicode(b"\x53")[0] is None
     assert "cmap-unterminated" in {d.code for d in cmap.diagnostics}
+
+
+def test_mappings_after_endcmap_are_ignored_as_mupdf_and_pdfminer_do():
+    # a ToUnicode with a second, Latin bfrange after endcmap: the Arabic one stays in force
+    data = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+            b"1 begincodespacerange <00> <FF> endcodespacerange\n"
+            b"1 beginbfrange <41> <43> <0627> endbfrange\n"
+            b"endcmap CMapName currentdict /CMap defineresource pop end end\n"
+            b"1 beginbfrange <41> <43> <0041> endbfrange\n")
+    cmap = parse_cmap(data)
+    assert cmap.lookup_unicode(b"B")[0] == "\u0628"
+    assert [d.code for d in cmap.diagnostics] == ["cmap-data-after-endcmap"]
+    assert cmap.diagnostics[0].offset == data.rindex(b"beginbfrange")
+
+
+def test_huge_cid_is_bounded():
+    cmap = parse_cmap(b"1 begincodespacerange <00> <FF> endcodespacerange\n"
+                      b"1 begincidchar <41> " + b"9" * 5000 + b" endcidchar")
+    assert cmap.lookup_cid(b"A")[0] == (1 << 63) - 1
+    assert "number-out-of-range" in [d.code for d in cmap.diagnostics]

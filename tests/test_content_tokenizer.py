@@ -198,8 +198,21 @@ def test_deep_nesting_is_bounded():
 
 
 def test_diagnostics_per_operation_are_capped():
-    (op,) = ops(b")" * 10_000 + b" q")
+    (op,) = ops(b"<zz> " * 10_000 + b" q")
     assert len(op.diagnostics) <= 51 and op.diagnostics[-1].code == "diagnostics-suppressed"
+
+
+def test_a_run_of_stray_delimiters_is_one_diagnostic():
+    (op,) = ops(b")" * 10_000 + b" q")
+    assert op.op == b"q" and codes(op) == ["stray-delimiter", "stray-delimiter"]
+    assert "9999 more stray" in op.diagnostics[1].message and op.diagnostics[1].offset == 1
+
+
+def test_nesting_too_deep_is_skipped_in_one_pass():
+    data = b"[" * 1_000_000 + b"1 0 0 1 0 0 cm"
+    result = ops(data)
+    assert result[-1].op == b"cm"
+    assert len([d for op in result for d in op.diagnostics]) < 100
 
 
 def _check_spans(data: bytes, result: list[Operation]) -> None:
@@ -346,3 +359,38 @@ def test_inline_images_are_the_bi_operations_and_a_bi_in_a_string_is_none():
     assert [op.start for op in found] == [data.index(b"BI /W 1"), data.index(b"BI /W 2")]
     assert found[0].operands[1] == b"\x80" and found[1].operands[1] == b"ab"
     assert found[0].operands[0]["W"] == 1 and data[found[0].start:found[0].end].endswith(b"EI")
+
+
+_NUMERIC_OPS = st.lists(st.sampled_from([
+    b" ", b"\n", b"\x00", b"%c\n", b"1", b"-2", b"+.5", b"4.", b"-.24", b"3.5", b"1.2.3", b"--1", b"/N",
+    b"(s)", b"[", b"]", b"q", b"Q", b"cm", b"m", b"l", b"c", b"re", b"f", b"S", b"rg", b"w", b"d", b"BX",
+    b"EX", b"true", b"null", b"BI", b"ID", b"EI", b"Tj", b"T*", b"'", b"x1", b"9" * 17, b"-" + b"9" * 17,
+    b"9" * 30, b"1" * 20 + b".5", b"." + b"5" * 40,
+]), max_size=60).map(b" ".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_NUMERIC_OPS)
+def test_bulk_numeric_operations_read_as_the_token_path_does(data):
+    """Numbers then an operator are read in one match: same operations, spans and diagnostics
+    as token by token."""
+    import re
+
+    from pdfinspect.content import tokenizer
+
+    bulk = list(iter_operations(data))
+    saved, tokenizer._BULK = tokenizer._BULK, re.compile(rb"(?!)")
+    try:
+        tokens = list(iter_operations(data))
+    finally:
+        tokenizer._BULK = saved
+    assert [(o.op, o.operands, [type(x) for x in o.operands], o.start, o.end, o.operand_spans, o.diagnostics)
+            for o in bulk] == [(o.op, o.operands, [type(x) for x in o.operands], o.start, o.end,
+                                o.operand_spans, o.diagnostics) for o in tokens]
+
+
+def test_huge_operands_are_bounded():
+    got = ops(b"BT /F1 " + b"9" * 5000 + b" Tf " + b"9" * 400 + b".5 0 Td ET")
+    tf, td = got[1], got[2]
+    assert tf.operands[1] == (1 << 63) - 1 and td.operands[0] == 3.403e38
+    assert "number-out-of-range" in codes(tf) and "number-out-of-range" in codes(td)

@@ -336,3 +336,21 @@ def test_unknown_crypt_filter_name_falls_back_to_stmf(aes256):
     data = _aes_encrypt(aes256.file_key, b"payload" + b"\x09" * 9)
     assert aes256.decrypt_stream(data, 8, 0, "NoSuchFilter") == b"payload"
     assert [d.code for d in aes256.diagnostics[before:]] == ["crypt-filter-unknown"]
+
+
+def test_v6_with_crypt_filters_is_unsupported_not_a_traceback():
+    from pdfinspect.core.crypt import encryption_facts
+    encrypt, first_id = _generated_encrypt(V=6, R=7, CF=Dict({Name("StdCF"): Dict(CFM=Name("AESV4"))}))
+    with pytest.raises(PdfError) as info:
+        SecurityHandler.open(encrypt, first_id)
+    assert info.value.diagnostic.code == "encrypt-unsupported"
+    assert "/V 6" in encryption_facts(encrypt).problem
+
+
+def test_damaged_ue_is_reported_not_opened_with_the_user_password():
+    encrypt, first_id = _generated_encrypt()
+    ue = encrypt["UE"].value
+    encrypt[Name("UE")] = String(bytes(b ^ 0x55 for b in ue))
+    with pytest.raises(PdfError) as info:
+        SecurityHandler.open(encrypt, first_id)
+    assert info.value.diagnostic.code == "encrypt-damaged" and "/UE" in info.value.diagnostic.message

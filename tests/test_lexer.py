@@ -143,3 +143,20 @@ def test_any_bytes_tokenise_without_exception_and_always_advance(data):
         assert tok.end > last
         assert 0 <= tok.start <= tok.end <= len(data)
         last = tok.end
+
+
+@pytest.mark.parametrize("text,value", [
+    (b"9" * 5000, (1 << 63) - 1), (b"-" + b"9" * 5000, -((1 << 63) - 1)),
+    (b"9" * 400 + b".5", 3.403e38), (b"-" + b"9" * 400 + b".5", -3.403e38),
+    (b"--" + b"9" * 5000, (1 << 63) - 1),  # the lenient path too
+])
+def test_numbers_out_of_range_are_clamped_with_a_diagnostic(text, value):
+    lex = Lexer(text + b" ")
+    tok = lex.next()
+    assert tok.value == value and tok.kind == (REAL if b"." in text else INT)
+    assert "number-out-of-range" in [d.code for d in lex.diagnostics] or text.startswith(b"--")
+
+
+def test_long_numbers_in_range_are_read_exactly():
+    lex = Lexer(b"000000000000000000000000000042 0.00000000000000000000000000000000000000001")
+    assert [t.value for t in lex] == [42, 1e-41] and not lex.diagnostics

@@ -138,3 +138,33 @@ def test_fast_reference_arrays_equal_the_token_path(refs):
 def test_long_array_that_fails_at_its_end_does_not_backtrack_exponentially():
     value, _ = parse(b"[" + b"123456789 " * 60 + b"1 0 x]")
     assert len(value) == 62
+
+
+def test_huge_numbers_in_fast_paths_are_bounded():
+    from pdfinspect.core.numbers import MAX_INT
+    huge = b"9" * 5000
+    for data in (b"[0 0 " + huge + b" 792]", b"[1 0 R " + huge + b" 0 R]", b"[/A " + huge + b" (x)]",
+                 b"<</Size " + huge + b"/Root 1 0 R>>", b"<</A [" + huge + b"]>>"):
+        value, diags, _ = parse_object_at(data, 0)
+        assert "number-out-of-range" in [d.code for d in diags], data[:12]
+        assert MAX_INT in (list(value.values()) + [x for v in value.values() if isinstance(v, list) for x in v]
+                           if isinstance(value, dict) else [getattr(x, "num", x) for x in value])
+
+
+def test_deep_nesting_and_damaged_tokens_cost_bounded_diagnostics():
+    for data in (b"[" * 1_000_000, b"<<" * 500_000, b"[" + b")" * 100_000 + b"]"):
+        _, diags, end = parse_object_at(data, 0)
+        assert len(diags) < 500 and end == len(data)
+    _, diags, _ = parse_object_at(b"[" + b")" * 100_000 + b"]", 0)
+    assert "diagnostics-repeated" in [d.code for d in diags]
+    assert any("99900 more 'stray-delimiter'" in d.message for d in diags)
+
+
+def test_stream_keyword_followed_by_a_space_then_crlf():
+    import zlib
+    data = zlib.compress(b"BT (Hello) Tj ET")
+    buf = b"4 0 obj\n<</Length %d/Filter/FlateDecode>>\nstream \r\n%s\r\nendstream\nendobj\n" % (len(data), data)
+    obj = Parser(buf, 0).parse_indirect()
+    assert obj.value.raw == data
+    assert "stream-space-before-eol" in [d.code for d in obj.diagnostics]
+    assert zlib.decompress(obj.value.raw) == b"BT (Hello) Tj ET"

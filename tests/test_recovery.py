@@ -11,6 +11,7 @@ import pytest
 
 from pdfinspect.core.diagnostics import PdfError
 from pdfinspect.core.document import Document
+from pdfinspect.core.objects import Ref
 
 from conftest import CORPUS, corpus_files, sample
 
@@ -238,3 +239,32 @@ def test_offsets_counted_from_a_header_after_junk_are_shifted():
     assert "xref-shifted" in codes(doc) and doc.page_count() == 1
     assert not {"xref-offset-wrong", "xref-reconstructed"} & codes(doc)  # every entry found where it says
     assert all(doc.get(n) is not None for n in doc.object_numbers())
+
+
+def test_an_entry_into_a_missing_object_stream_falls_back_to_the_scanned_object():
+    # the xref stream puts the catalog and the page tree in object stream 9, which does not
+    # exist; the objects are in the file at real offsets (MuPDF repairs it, pdftotext reads it)
+    out = bytearray(b"%PDF-1.5\n")
+    offsets = {}
+    for num, body in enumerate(PAGES[:3], 1):
+        offsets[num] = len(out)
+        out += b"%d 0 obj\n%s\nendobj\n" % (num, body.replace(b"[3 0 R 4 0 R] /Count 2", b"[3 0 R] /Count 1"))
+    xref_at = len(out)
+    rows = [(0, 0, 65535), (2, 9, 0), (2, 9, 1), (1, offsets[3], 0), (1, xref_at, 0)]
+    data = b"".join(bytes([t]) + a.to_bytes(4, "big") + b.to_bytes(2, "big") for t, a, b in rows)
+    out += b"4 0 obj\n<</Type/XRef/Size 5/W[1 4 2]/Root 1 0 R/Length %d>>\nstream\n%s\nendstream\nendobj\n" % (
+        len(data), data)
+    out += b"startxref\n%d\n%%%%EOF\n" % xref_at
+    doc = Document(bytes(out))
+    assert doc.page_count() == 1
+    missing = [d for d in doc.diagnostics if d.code == "objstm-member-missing"]
+    assert missing and "found at offset" in missing[0].repair
+
+
+def test_a_tiny_file_without_xref_whose_catalog_holds_the_page_tree():
+    # 150 bytes, no xref, no endobj spacing, a direct /Pages dictionary: MuPDF and qpdf find the page
+    data = (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages<</Type/Pages/Kids[3 0 R]/Count 1>>>>endobj\n"
+            b"3 0 obj<</Type/Page>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF")
+    doc = Document(data)
+    assert doc.page_refs() == [Ref(3, 0)]
+    assert {"pages-root-direct", "startxref-missing"} <= codes(doc)

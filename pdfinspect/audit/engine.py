@@ -62,7 +62,8 @@ def run_audit(inputs: Iterable[str | os.PathLike], out: str | os.PathLike, *, fm
         from ..fonts.shapevote import ShapeTable
 
         options, table = replace(options, learn_shapes=True), ShapeTable()
-    writer = ShardWriter(out, fmt, resume, shard_size, settings={"pages": options.pages})
+    writer = ShardWriter(out, fmt, resume, shard_size, settings={
+        "pages": options.pages, **({"page_records": True} if options.page_records else {})})
     todo = [p for p in paths if p not in writer.done]
     stats = AuditStats(inputs=len(paths), skipped=len(paths) - len(todo))
     if on_start:

@@ -1,4 +1,5 @@
-"""The per-file function: one PDF in, its ``files`` record and ``fonts`` records out.
+"""The per-file function: one PDF in, its ``files`` record, ``fonts`` records and (with
+``Options.page_records``) ``pages`` records out.
 
 :func:`audit_file` never raises for what a file contains: any exception becomes a failed
 ``files`` record (its class, message and the time spent). Both engines run it in a child
@@ -9,16 +10,22 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import resource
 import stat
 import time
+import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..content.fontreports import font_reports
+from ..content.visibility import page_visibility
 from ..core.document import Document
 from ..core.objects import String
 from ..core.textstrings import decode_text
+from ..fonts.font import FontCache
 from ..fonts.reasons import FontReport
+from ..fonts.resolve import Resolver
 from .schema import EXAMPLE_CODES, SCHEMA_VERSION
 
 
@@ -40,6 +47,7 @@ class Options:
 
     pages: str = "all"  # "all", "first" or a number N: the first N pages
     password: bytes = b""
+    page_records: bool = False  # also a ``pages`` record per page (runs the interpreter on each)
     learn_shapes: bool = False  # also learn the file's glyph shapes (fonts.shapevote) into FileResult.shapes
 
     def page_numbers(self, count: int) -> range:
@@ -53,6 +61,7 @@ class Options:
 class FileResult:
     file: dict
     fonts: list[dict] = field(default_factory=list)
+    pages: list[dict] = field(default_factory=list)
     shapes: dict | None = None  # with Options.learn_shapes: the file's ShapeTable entries
 
 
@@ -123,7 +132,7 @@ def _audit(path: str, sha: str | None, options: Options) -> FileResult:
     with Document.open(path, password=options.password) as doc:
         count = doc.page_count()
         pages = options.page_numbers(count)
-        fonts = [font_record(path, sha, r) for r in font_reports(doc, pages)]
+        fonts = [font_record(path, sha, r, program_fingerprint(doc, r.font)) for r in font_reports(doc, pages)]
         rec = base_record(path, sha)
         rec.update(producer=_info_text(doc, "Producer"), creator=_info_text(doc, "Creator"),
                    pdf_version=doc.version or doc.header_version, encrypted=doc.security is not None,
@@ -131,18 +140,56 @@ def _audit(path: str, sha: str | None, options: Options) -> FileResult:
                    fonts_with_reasons=sum(1 for f in fonts if f["reasons"]),
                    reasons=sorted({r["id"] for f in fonts for r in f["reasons"]}),
                    diagnostics=len(doc.diagnostics))
+        per_page = [page_record(path, sha, doc, n) for n in pages] if options.page_records else []
+        rec["diagnostics"] = len(doc.diagnostics)
         shapes = None
         if options.learn_shapes:
-            from ..fonts.resolve import Resolver
             from ..fonts.shapevote import learn
 
             shapes = learn(doc, Resolver(doc)).entries
-    return FileResult(rec, fonts, shapes)
+    return FileResult(rec, fonts, per_page, shapes)
 
 
-def font_record(path: str, sha: str | None, report: FontReport) -> dict:
+def page_record(path: str, sha: str | None, doc: Document, n: int) -> dict:
+    """The ``pages`` record of page ``n``: its glyphs and what their text is made of."""
+    confidence: Counter[str] = Counter()
+    glyphs = chars = unmapped = fffd = private_use = control = 0
+    ref = doc.page_ref(n)
+    records, seen = page_visibility(doc, ref, Resolver.of(doc), FontCache.of(doc)) if ref is not None else ([], [])
+    for r in records:
+        glyphs += 1
+        text = r.unicode
+        chars += len(text)
+        unmapped += not r.resolution.spec_unicode
+        confidence[r.resolution.confidence] += 1
+        fffd += text.count("\ufffd")
+        if not text.isprintable():  # private use and control characters are not
+            categories = [unicodedata.category(c) for c in text]
+            private_use += categories.count("Co")
+            control += categories.count("Cc")
+    return {"schema_version": SCHEMA_VERSION, "path": path, "sha256": sha, "page": n, "glyphs": glyphs,
+            "chars": chars, "unmapped": unmapped, "confidence": dict(confidence), "fffd": fffd,
+            "private_use": private_use, "control": control, "hidden": sum(not v.visible for v in seen)}
+
+
+_SUBSET_TAG = re.compile(rb"(?<![A-Za-z])[A-Z]{6}\+")  # ABCDEF+, the tag of a subset (9.6.4)
+
+
+def program_fingerprint(doc: Document, font) -> str | None:
+    """SHA-256 (hex) of the font program embedded for ``font``, decoded, with its subset tags
+    (``ABCDEF+``) taken out: the same program embedded by two files, each under its own random
+    tag, has one fingerprint. ``None`` when nothing is embedded or it cannot be read."""
+    ref = font.program_ref if font is not None else None
+    obj = doc.get(ref.num, ref.gen) if ref is not None else None
+    if obj is None:
+        return None
+    return hashlib.sha256(_SUBSET_TAG.sub(b"", doc.stream_data(obj).data)).hexdigest()
+
+
+def font_record(path: str, sha: str | None, report: FontReport, program: str | None = None) -> dict:
     return {"schema_version": SCHEMA_VERSION, "path": path, "sha256": sha,
             "font_ref": str(report.ref) if report.ref is not None else None,
+            "program_sha256": program,
             "names": sorted(n for n in report.names if n), "subtype": report.subtype, "base_font": report.base_font,
             "first_page": min(report.pages) if report.pages else None, "pages_used": len(report.pages),
             "codes": report.codes, "methods": dict(report.methods),

@@ -1,14 +1,15 @@
 """The audit's record schema, versioned: one table of fields is the documentation (the README
 shows it), the JSON lines and the Parquet schema.
 
-Two kinds of records, each in its own shards: ``files`` (one per input file, ok or failed)
-and ``fonts`` (one per font a file draws with). Raise :data:`SCHEMA_VERSION` when a field
+Three kinds of records, each in its own shards: ``files`` (one per input file, ok or failed),
+``fonts`` (one per font a file draws with) and, with ``--page-records``, ``pages`` (one per
+page audited). Raise :data:`SCHEMA_VERSION` when a field
 changes meaning or type; adding a field keeps the version only if readers can ignore it.
 """
 from __future__ import annotations
 
 SCHEMA_VERSION = 1
-KINDS = ("files", "fonts")
+KINDS = ("files", "fonts", "pages")
 
 # (name, type, description). Types: str, int, float, bool, list[str], map[str,int], reasons.
 FILE_FIELDS = (
@@ -38,6 +39,9 @@ FONT_FIELDS = (
     ("path", "str", "the file (joins with `files.path`)"),
     ("sha256", "str", "the file's SHA-256"),
     ("font_ref", "str", "the font dictionary's reference, `12 0 R` (null for a direct font)"),
+    ("program_sha256", "str", "fingerprint of the embedded font program: SHA-256 of its decoded bytes with "
+                              "subset tags (`ABCDEF+`) taken out, so one program embedded by many files counts "
+                              "once (null when not embedded)"),
     ("names", "list[str]", "resource names the pages use for the font (`F1`…)"),
     ("subtype", "str", "/Subtype: Type1, TrueType, Type0, Type3…"),
     ("base_font", "str", "/BaseFont"),
@@ -50,7 +54,24 @@ FONT_FIELDS = (
                            "it affects, up to 8 example codes (hex) and a one-line detail"),
     ("diagnosis", "str", "one-line diagnosis written from the reasons"),
 )
-FIELDS = {"files": FILE_FIELDS, "fonts": FONT_FIELDS}
+PAGE_FIELDS = (
+    ("schema_version", "int", "version of this schema"),
+    ("path", "str", "the file (joins with `files.path`)"),
+    ("sha256", "str", "the file's SHA-256"),
+    ("page", "int", "page number, from 1"),
+    ("glyphs", "int", "glyphs drawn (annotation appearances included)"),
+    ("chars", "int", "characters their text gives (Tika's `pdf:charsPerPage`)"),
+    ("unmapped", "int", "glyphs the font gives no Unicode for by the spec's methods (ToUnicode, encoding "
+                        "and glyph list, collection CMap): Tika's `pdf:unmappedUnicodeCharsPerPage`"),
+    ("confidence", "map[str,int]", "glyphs by the confidence of the method that gave their text "
+                                   "(spec, heuristic, guess, none)"),
+    ("fffd", "int", "U+FFFD replacement characters in the text"),
+    ("private_use", "int", "private-use characters in the text"),
+    ("control", "int", "control characters in the text"),
+    ("hidden", "int", "glyphs drawn but not seen by a reader (`content.visibility`: clipped, off the page, "
+                      "invisible render mode, transparent, tiny, covered, background-coloured, duplicate)"),
+)
+FIELDS = {"files": FILE_FIELDS, "fonts": FONT_FIELDS, "pages": PAGE_FIELDS}
 EXAMPLE_CODES = 8  # example codes kept per reason
 
 

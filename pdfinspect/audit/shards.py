@@ -1,11 +1,13 @@
 """The output directory: shards of records, written whole or not at all.
 
 ``OUT/audit.json`` records the format and schema version. Records arrive file by file and
-are buffered; a flush writes ``fonts-NNNNNN.EXT`` and then ``files-NNNNNN.EXT``, each to a
+are buffered; a flush writes ``fonts-NNNNNN.EXT`` (and ``pages-NNNNNN.EXT``) and then
+``files-NNNNNN.EXT``, each to a
 hidden temporary name renamed into place, so a shard is either complete or absent. The
 ``files`` shards are the ledger: a file is recorded when its ``files`` record is in a shard.
 Opening a directory to resume removes what an interrupted run left: temporary files, and a
-``fonts`` shard whose ``files`` shard was never renamed in (its files are audited again).
+``fonts`` or ``pages`` shard whose ``files`` shard was never renamed in (its files are
+audited again).
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Iterator
 
+from ..core.numbers import json_encoder
 from .records import FileResult
 from .schema import KINDS, SCHEMA_VERSION, arrow_schema, normalize
 
@@ -127,9 +130,10 @@ class ShardWriter:
         for tmp in self.out.glob(".*.tmp"):
             tmp.unlink()
         ledger = {_number(p) for p in _shards(self.out, "files", self.ext)}
-        for orphan in _shards(self.out, "fonts", self.ext):
-            if _number(orphan) not in ledger:
-                orphan.unlink()
+        for kind in KINDS[1:]:
+            for orphan in _shards(self.out, kind, self.ext):
+                if _number(orphan) not in ledger:
+                    orphan.unlink()
 
     def _paths(self) -> Iterator[dict]:
         for shard in _shards(self.out, "files", self.ext):
@@ -153,13 +157,17 @@ class ShardWriter:
         n, results = self._next, self._buffer
         fonts = [f for r in results for f in r.fonts]
         self._write(self.out / f"fonts-{n:06d}{self.ext}", "fonts", fonts)
+        pages = [p for r in results for p in r.pages]
+        if pages:
+            self._write(self.out / f"pages-{n:06d}{self.ext}", "pages", pages)
         self._write(self.out / f"files-{n:06d}{self.ext}", "files", [r.file for r in results])
         self.done.update(r.file["path"] for r in results)
         self._next, self._buffer = n + 1, []
 
     def _write(self, path: Path, kind: str, records: list[dict]) -> None:
         if self.fmt == "jsonl":
-            data = "".join(json.dumps(normalize(r, kind), ensure_ascii=True) + "\n" for r in records)
+            encode = json_encoder(ensure_ascii=True)
+            data = "".join(encode(normalize(r, kind)) + "\n" for r in records)
             self._atomic_write(path, data.encode("ascii"))
             return
         import pyarrow as pa

@@ -23,7 +23,9 @@ class Summary:
     fonts: int = 0
     fonts_with_reasons: int = 0
     errors: list[tuple[str, int]] = field(default_factory=list)  # error class, files
-    reasons: list[tuple[str, int, int, int]] = field(default_factory=list)  # id, fonts, files, codes
+    programs: int = 0  # distinct embedded font programs (program_sha256)
+    # id, fonts, files, codes, distinct programs, their share of all programs, share of the files audited
+    reasons: list[tuple[str, int, int, int, int, str, str]] = field(default_factory=list)
     producers: list[tuple[str, int, int, int]] = field(default_factory=list)  # producer, files, failed, fonts w/ reasons
     base_fonts: list[tuple[str, int, int]] = field(default_factory=list)  # base font, fonts, with reasons
     worst: list[tuple[str, int, int, str]] = field(default_factory=list)  # path, fonts w/ reasons, codes, reasons
@@ -66,11 +68,15 @@ def summarize(out: str | Path, top: int = 10) -> Summary:
             row[1] += 1
             errors[f["error_class"]] += 1
             s.failures.append((f["path"], f["error_class"], f["error"] or ""))
-    by_reason: dict[str, list] = defaultdict(lambda: [0, set(), 0])
+    by_reason: dict[str, list] = defaultdict(lambda: [0, set(), 0, set()])
+    programs: set[str] = set()
     fonts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     files_bad: dict[str, list] = defaultdict(lambda: [0, 0, set()])
     for font in read_records(out, "fonts"):
         s.fonts += 1
+        program = font.get("program_sha256")
+        if program:
+            programs.add(program)
         name = fonts[_font_name(font["base_font"])]
         name[0] += 1
         reasons = font["reasons"] or []
@@ -86,13 +92,21 @@ def summarize(out: str | Path, top: int = 10) -> Summary:
             agg[0] += 1
             agg[1].add(font["path"])
             agg[2] += r["count"] or 0
+            if program:
+                agg[3].add(program)
             bad[1] += r["count"] or 0
             bad[2].add(r["id"])
     s.errors = errors.most_common()
-    s.reasons = sorted(((k, v[0], len(v[1]), v[2]) for k, v in by_reason.items()), key=lambda r: (-r[1], r[0]))
+    s.programs = len(programs)
+    s.reasons = sorted(((k, v[0], len(v[1]), v[2], len(v[3]), _share(len(v[3]), len(programs)),
+                         _share(len(v[1]), s.ok)) for k, v in by_reason.items()), key=lambda r: (-r[1], r[0]))
     s.producers = sorted(((k, *v) for k, v in producers.items()), key=lambda r: (-r[3], -r[1], r[0]))[:top]
     s.base_fonts = sorted(((k, *v) for k, v in fonts.items()), key=lambda r: (-r[2], -r[1], r[0]))[:top]
     s.worst = sorted(((p, v[0], v[1], ", ".join(sorted(v[2]))) for p, v in files_bad.items()),
                      key=lambda r: (-r[1], -r[2], r[0]))[:top]
     s.failures = s.failures[:top]
     return s
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "–"

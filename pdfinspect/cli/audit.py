@@ -38,6 +38,9 @@ def register(subparsers) -> None:
     s.add_argument("--format", choices=("jsonl", "parquet"), default="jsonl",
                    help="shard format (parquet needs pdfinspect[parquet]; default jsonl)")
     s.add_argument("--pages", type=_pages, default="all", help="all, first, or N: the first N pages (default all)")
+    s.add_argument("--page-records", action="store_true",
+                   help="also write a pages record per page: glyphs, characters, unmapped, U+FFFD… (slower: "
+                        "it lays out every page)")
     s.add_argument("--workers", type=non_negative(int), default=os.cpu_count() or 1,
                    help="worker processes (default: one per core)")
     s.add_argument("--timeout", type=non_negative(float), default=60.0, metavar="S",
@@ -75,7 +78,8 @@ def cmd_audit(args, out) -> int:
             raise AuditError("--scheduler needs --engine dask")
         if args.learn_shapes:
             check_target(args.learn_shapes)  # a folder, or a folder that is not there: refused before the audit
-        options = Options(pages=args.pages, password=os.fsencode(args.password or ""))
+        options = Options(pages=args.pages, password=os.fsencode(args.password or ""),
+                          page_records=args.page_records)
         progress = _Progress(sys.stderr.isatty())
         start = time.monotonic()
         try:
@@ -150,11 +154,11 @@ def _shown(path: str) -> str:
 def print_summary(s, out) -> None:
     line = out.line
     line(f"{s.files} files: {s.ok} audited ({s.pages} pages), {s.failed} failed; {s.fonts} fonts, "
-         f"{s.fonts_with_reasons} with reasons")
+         f"{s.fonts_with_reasons} with reasons; {s.programs} distinct embedded font programs")
     if s.errors:
         line("failures: " + ", ".join(f"{safe_line(k)} {n}" for k, n in s.errors))
     sections = (
-        ("reason", ("fonts", "files", "codes"), s.reasons),
+        ("reason", ("fonts", "files", "codes", "programs", "of programs", "of files"), s.reasons),
         ("producer", ("files", "failed", "fonts w/ reasons"), s.producers),
         ("font", ("fonts", "w/ reasons"), s.base_fonts),
         ("worst files", ("fonts w/ reasons", "codes", "reasons"), [(_shown(r[0]), *r[1:]) for r in s.worst]),

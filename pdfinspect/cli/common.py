@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -11,6 +10,7 @@ from ..core.budget import DEFAULT_LIMITS
 from ..core.diagnostics import PdfError, error
 from ..core.document import Document
 from ..core.filters import DEFAULT_LIMIT
+from ..core.numbers import json_encoder
 from ..core.objects import Ref
 from ..present.text import safe_line
 
@@ -90,9 +90,9 @@ def page_of(doc: Document, n: int) -> Ref:
 
 
 def dump_json(value) -> None:
-    """``value`` as indented ASCII JSON on stdout, ending with a newline."""
-    json.dump(value, sys.stdout, indent=1, ensure_ascii=True)
-    sys.stdout.write("\n")
+    """``value`` as indented ASCII JSON on stdout, ending with a newline (a number that is
+    not finite as null: JSON has no NaN or Infinity)."""
+    sys.stdout.write(json_encoder(indent=1, ensure_ascii=True)(value) + "\n")
 
 
 def report_repairs(doc: Document, quiet: bool = False) -> None:

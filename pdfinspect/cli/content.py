@@ -6,19 +6,20 @@
 """
 from __future__ import annotations
 
-import json
 import sys
 
 from ..content.interpreter import iter_steps
-from ..content.textlayout import GlyphRecord, page_text
+from ..content.textlayout import GlyphRecord, page_glyphs, page_text
 from .common import add_common_options, dump_json, open_document, page_numbers, page_of, pages_arg, progress
 from ..core.diagnostics import PdfError, error
+from ..core.numbers import json_encoder
 from ..core.serialize import format_object
 from ..content.fontreports import font_reports
 from ..fonts.resolve import Resolver, format_unicode
 from ..present.content import changes
 from ..present.glyphs import GlyphRow, gap_json, gap_text, page_glyph_facts, visibility_text
 from ..present.text import safe, safe_line
+from ..spec.extractors import NAMES as EXTRACTOR_NAMES
 
 _FLAT = 10 ** 9  # format_object width that keeps every value on one line
 
@@ -44,6 +45,10 @@ def register(subparsers) -> None:
             s.add_argument("--json", action="store_true", help="machine-readable records")
         if name == "glyphs":
             s.add_argument("--path", action="store_true", help="show each glyph's resolution path")
+        if name == "text":
+            s.add_argument("--as", dest="as_extractor", choices=EXTRACTOR_NAMES, metavar="NAME",
+                           help="the text extractor NAME would output, emulated from its rules (never "
+                                "run): " + ", ".join(EXTRACTOR_NAMES))
         if name in ("glyphs", "text"):
             s.add_argument("--guesses", action="store_true",
                            help="keep the text of heuristic results judged implausible (confidence 'guess'), "
@@ -97,7 +102,7 @@ STREAM_CHUNK = 256  # records per write: streamed, without a system call per rec
 def stream_json(records) -> None:
     """A JSON array on stdout written as ``records`` yields them (one record a line, ASCII,
     a few hundred records per write); the array is closed even when the records stop early."""
-    write, dumps = sys.stdout.write, json.JSONEncoder(ensure_ascii=True).encode
+    write, dumps = sys.stdout.write, json_encoder(ensure_ascii=True)
     chunk, sep = ["["], "\n"
     try:
         for rec in records:
@@ -259,10 +264,18 @@ def cmd_text(args, out) -> int:
     annots = getattr(args, "annots", True)
     resolver = resolver_for(args, doc)
     pages = args.page
+
+    def one(ref) -> str:
+        if getattr(args, "as_extractor", None):
+            from ..extractors import emulate, page_frame
+
+            return emulate(args.as_extractor, list(page_glyphs(doc, ref, resolver)), page_frame(doc, ref)).text
+        return page_text(doc, ref, resolver, annots=annots)
+
     if pages is not None and pages[0] == pages[1]:
-        out.line(safe(page_text(doc, page_of(doc, pages[0]), resolver, annots=annots)).rstrip("\n"))
+        out.line(safe(one(page_of(doc, pages[0]))).rstrip("\n"))
         return 0
     for _, ref in page_numbers(doc, pages):
-        sys.stdout.write(safe(page_text(doc, ref, resolver, annots=annots)) + "\f")
+        sys.stdout.write(safe(one(ref)) + "\f")
         sys.stdout.flush()
     return 0

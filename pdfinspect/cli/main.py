@@ -27,6 +27,7 @@ COMMAND_MODULES = {
     "fix": "fix",
     "check": "check",
     "signatures": "signatures",
+    "extractors": "extractors",
     "hidden": "hidden",
     "codes": "codes",
 }

@@ -16,6 +16,7 @@ the glyph's vertical origin: the box is placed by the position vector ``v`` of `
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import cast
 
@@ -104,8 +105,9 @@ class Geometry:
             m = self._metrics[font] = font_metrics(self.doc, font)
         return m
 
-    def boxes(self, step: Step) -> list[GlyphBox]:
-        """The box of each glyph ``step`` draws, in order."""
+    def boxes(self, step: Step) -> list[GlyphBox | None]:
+        """The box of each glyph ``step`` draws, in order; ``None`` for a glyph whose box is not
+        finite (matrices or sizes so large that their product overflows)."""
         if not step.glyphs or step.font is None or step.tm is None:
             return []
         m = self.metrics(step.font)
@@ -121,7 +123,7 @@ class Geometry:
         return self._d1[charproc]
 
 
-def glyph_boxes(step: Step, m: FontMetrics, extents: dict | None = None) -> list[GlyphBox]:
+def glyph_boxes(step: Step, m: FontMetrics, extents: dict | None = None) -> list[GlyphBox | None]:
     ts = step.gstate.text
     size, th = ts.size, ts.scale / 100.0
     assert step.tm is not None and step.font is not None  # glyphs are shown in a text object, with a font
@@ -132,7 +134,9 @@ def glyph_boxes(step: Step, m: FontMetrics, extents: dict | None = None) -> list
     la, lb, lc, ld = sa * ta + sb * tc, sa * tb + sb * td, sc * ta + sd * tc, sc * tb + sd * td
     le, lf = fe * size * th * ta + ff * size * tc, fe * size * th * tb + ff * size * td
     vertical = step.font.vertical
-    out = []
+    out: list[GlyphBox | None] = []
+    if not math.isfinite(sum((la, lb, lc, ld, le, lf) + step.gstate.ctm)):
+        return [None] * len(step.glyphs)
     for g in step.glyphs:
         width = g.width / fa if fa else 0.0  # back to glyph units (w0 is after the font matrix)
         if vertical:
@@ -144,10 +148,11 @@ def glyph_boxes(step: Step, m: FontMetrics, extents: dict | None = None) -> list
             if own is not None:
                 y0, y1 = own
         ox, oy = g.user_xy[0] + le, g.user_xy[1] + lf
-        out.append(GlyphBox((la * x0 + lc * y0 + ox, lb * x0 + ld * y0 + oy,
-                             la * x1 + lc * y0 + ox, lb * x1 + ld * y0 + oy,
-                             la * x1 + lc * y1 + ox, lb * x1 + ld * y1 + oy,
-                             la * x0 + lc * y1 + ox, lb * x0 + ld * y1 + oy), step.gstate.ctm))
+        quad = (la * x0 + lc * y0 + ox, lb * x0 + ld * y0 + oy,
+                la * x1 + lc * y0 + ox, lb * x1 + ld * y0 + oy,
+                la * x1 + lc * y1 + ox, lb * x1 + ld * y1 + oy,
+                la * x0 + lc * y1 + ox, lb * x0 + ld * y1 + oy)
+        out.append(GlyphBox(quad, step.gstate.ctm) if math.isfinite(sum(quad)) else None)
     return out
 
 

@@ -15,7 +15,7 @@ a diagnostic on the step where it happened (or on an operator-less step, ``op ==
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterator
 
 from ..core.budget import DEFAULT_LIMITS, Budget
@@ -23,7 +23,8 @@ from ..core.diagnostics import Diagnostic, info, warning
 from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number
 from ..core.textstrings import decode_text
 from ..fonts.font import Font, FontCache
-from .state import IDENTITY, GraphicsState, MarkedContent, Matrix, TextState, multiply, transform, translate
+from ..spec.operators import OPERATORS
+from .state import IDENTITY, GraphicsState, MarkedContent, Matrix, TextState, multiply, replace, transform, translate
 from .tokenizer import iter_operations, join_contents
 
 MAX_FORM_DEPTH = 12  # forms, appearance streams and Type3 glyph procedures nested in each other
@@ -142,7 +143,7 @@ def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budge
     if budget is None:
         budget = getattr(doc, "limits", DEFAULT_LIMITS).budget()
     resources = page_resources(doc, page)
-    run = _Run(doc, fonts or FontCache(doc), budget)
+    run = _Run(doc, fonts or FontCache.of(doc), budget)
     if content:
         data, diags = page_content(doc, page, budget)
         run.pending.extend(diags)
@@ -183,6 +184,7 @@ class _Run:
         self.tm: Matrix | None = None
         self.tlm: Matrix | None = None
         self.marked: tuple[MarkedContent, ...] = ()
+        self.bt_marked = 0  # len(marked) at the last BT
         self.font: Font | None = None
         self.index = 0
         self.forms: list[int] = []  # forms and glyph procedures being run, by object number
@@ -208,9 +210,11 @@ class _Run:
                 budget.stop("operator", budget.operators, f"at offset {operation.start} of "
                             f"{'form ' + str(source) if depth else 'the page content'}")
                 return
-            op = operation.op.decode("latin-1")
-            diags = self.pending + list(operation.diagnostics)
-            self.pending = []
+            op = _OP_NAMES.get(operation.op) or operation.op.decode("latin-1")
+            if self.pending:
+                diags, self.pending = self.pending + list(operation.diagnostics), []
+            else:
+                diags = list(operation.diagnostics)
             glyphs: tuple[Glyph, ...] = ()
             shown_font = None
             form = None
@@ -278,7 +282,7 @@ class _Run:
         if budget is not None and self.invoked > budget.invocations:
             budget.stop("form and glyph procedure invocation", budget.invocations, f"at {ref}")
             return
-        saved = (self.gs, self.stack, self.tm, self.tlm, self.font, self.marked)
+        saved = (self.gs, self.stack, self.tm, self.tlm, self.font, self.marked, self.bt_marked)
         self.gs = replace(self.gs, ctm=ctm)
         if bbox is not None:
             x0, y0, x1, y1 = bbox
@@ -291,7 +295,7 @@ class _Run:
             yield from self.content(data, resources, depth, ref)
         finally:
             self.forms.pop()
-            self.gs, self.stack, self.tm, self.tlm, self.font, self.marked = saved
+            self.gs, self.stack, self.tm, self.tlm, self.font, self.marked, self.bt_marked = saved
 
     def run_charproc(self, proc, resources: Dict, depth: int) -> Iterator[Step]:
         """A Type3 glyph procedure that draws text, in the glyph's space (9.6.5)."""
@@ -318,6 +322,8 @@ class _Run:
                                         f"{MAX_ANNOTATIONS} are drawn", clause="12.5.2"))
         for value in list(annots)[:MAX_ANNOTATIONS]:
             ref = value if isinstance(value, Ref) else None
+            if ref is not None and _draws_nothing(doc, ref):
+                continue
             annot = doc.resolve(value)
             self.annotation = ref
             self.gs, self.stack, self.tm, self.tlm, self.font, self.marked = GraphicsState(), [], None, None, \
@@ -566,6 +572,19 @@ def _text_showing(doc, ref: Ref, cache: dict) -> bytes | None:
     return cache[key]
 
 
+_LINK_OR_POPUP = re.compile(rb"/Subtype[\x00\t\n\x0c\r ]*/(?:Link|Popup)(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
+_MAY_DRAW = re.compile(rb"/(?:AP|F)(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])|#|stream")
+
+
+def _draws_nothing(doc, ref: Ref) -> bool:
+    """Whether the annotation ``ref`` is, by its bytes, a link or pop-up without /AP or /F:
+    nothing to draw and nothing to say (:meth:`_Run.appearance`), known without parsing it (a
+    document may have tens of thousands of links). False whenever unsure."""
+    raw = doc.peek(ref.num, ref.gen)
+    return (raw is not None and raw.lstrip().startswith(b"<<") and raw.count(b"/Subtype") == 1
+            and _LINK_OR_POPUP.search(raw) is not None and _MAY_DRAW.search(raw) is None)
+
+
 def _axis_aligned(m: Matrix) -> bool:
     return (m[1] == 0 and m[2] == 0) or (m[0] == 0 and m[3] == 0)
 
@@ -691,11 +710,21 @@ def _BT(run, ops, res, diags):
     run.tm = run.tlm = IDENTITY
     run.text_object += 1
     run.adjust = 0.0
+    run.bt_marked = len(run.marked)
 
 
 def _ET(run, ops, res, diags):
     if run.tm is None:
         diags.append(warning("et-unbalanced", "ET without BT", clause="9.4.1"))
+    elif len(run.marked) > run.bt_marked:
+        # An ActualText span begun in this text object and left open (its EMC missing) ends
+        # here: it replaces the glyphs it was written for, not every word after it (14.6:
+        # marked content nests with text objects).
+        inner = run.marked[run.bt_marked:]
+        if any(m.actual_text is not None for m in inner):
+            run.marked = run.marked[:run.bt_marked] + tuple(m for m in inner if m.actual_text is None)
+            diags.append(warning("actualtext-unclosed", "a span with /ActualText begun in this text object "
+                                 "is still open at ET; ended here", clause="14.6"))
     run.tm = run.tlm = None
 
 
@@ -822,6 +851,7 @@ def _sh(run, ops, res, diags):
 
 
 _SHOWING = frozenset({"Tj", "TJ", "'", '"'})
+_OP_NAMES = {op: op.decode("latin-1") for op in OPERATORS}  # the operators' names, decoded once
 _HANDLERS = {
     "q": _q, "Q": _Q, "cm": _cm, "gs": _gs, "d": _dash,
     "w": _setter("line_width"), "J": _setter("line_cap", int), "j": _setter("line_join", int),

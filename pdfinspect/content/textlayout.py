@@ -71,20 +71,22 @@ class GlyphRecord:
 
 def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
                 fonts: FontCache | None = None, budget: Budget | None = None, *,
-                annots: bool = True) -> Iterator[GlyphRecord]:
+                annots: bool = True, boxes: bool = True) -> Iterator[GlyphRecord]:
     """Every glyph drawn on the page, resolved, in drawing order: the page content, then
-    (``annots``) the annotations' appearance streams (within ``budget``, see iter_steps)."""
-    for _, records in page_steps(doc, page_ref, resolver, fonts, budget, annots=annots):
+    (``annots``) the annotations' appearance streams (within ``budget``, see iter_steps);
+    each with its ``bbox`` unless ``boxes`` is false."""
+    for _, records in page_steps(doc, page_ref, resolver, fonts, budget, annots=annots, boxes=boxes):
         yield from records
 
 
 def page_steps(doc, page_ref: Ref, resolver: Resolver | None = None, fonts: FontCache | None = None,
-               budget: Budget | None = None, *, annots: bool = True) -> Iterator[tuple[Step, list[GlyphRecord]]]:
+               budget: Budget | None = None, *, annots: bool = True,
+               boxes: bool = True) -> Iterator[tuple[Step, list[GlyphRecord]]]:
     """Every step of the page with the glyph records it draws (as :func:`page_glyphs`)."""
-    resolver = resolver or Resolver(doc)
+    resolver = resolver or Resolver.of(doc)
     used: set[int] = set()
     given: list[MarkedContent | None] = []  # keeps the sequences in ``used`` alive, so no id is reused
-    geometry = Geometry(doc)
+    geometry = Geometry(doc) if boxes else None
     n = 0
     for step in iter_steps(doc, page_ref, fonts, budget, annots=annots):
         before = len(used)
@@ -101,6 +103,8 @@ def step_records(step: Step, resolver: Resolver, used: set[int], start: int,
     the ActualText sequences whose text was already given (pass the same set for a page,
     and keep those sequences alive while it is in use: a freed one's id can be reused).
     With ``geometry``, each record has its ``bbox``."""
+    if not step.glyphs:
+        return []
     actual = next((m for m in step.marked if m.actual_text is not None), None) if step.glyphs else None
     boxes = geometry.boxes(step) if geometry is not None else []
     out = []
@@ -170,4 +174,4 @@ def layout_spans(records) -> tuple[str, list[GlyphRecord | None]]:
 
 
 def page_text(doc, page_ref: Ref, resolver: Resolver | None = None, annots: bool = True) -> str:
-    return layout(page_glyphs(doc, page_ref, resolver, annots=annots))
+    return layout(page_glyphs(doc, page_ref, resolver, annots=annots, boxes=False))

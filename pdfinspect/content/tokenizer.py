@@ -18,16 +18,19 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..core.diagnostics import Diagnostic, info, warning
-from ..core.lexer import DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, WHITESPACE, Lexer, decode_name
+from ..core.lexer import (BRACKET_RUN, DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, WHITESPACE, Lexer,
+                          decode_name)
+from ..core.numbers import INT_DIGITS, REAL_CHARS, read_int, read_real
 from ..core.objects import Array, Dict, Name, String
 from ..spec.inline_image import find_inline_image_end
 from ..spec.operators import OPERATORS
-from .operators import check_operands
+from .operators import _FIXED_NUMBERS, check_operands
 
 MAX_OPERANDS = 10_000  # operands waiting for an operator; beyond this the oldest are dropped
 MAX_DEPTH = 64  # nesting of arrays and dictionaries
 MAX_ITEMS = 100_000  # elements in one array or dictionary
 MAX_DIAGNOSTICS = 50  # per operation; the rest are counted in one summary diagnostic
+STRAY_RUN = 8  # stray closing delimiters in a row reported as one run
 MAX_STRAY_LOOKAHEAD = 256  # array elements read past an operator inside an array, looking for its ]
 
 _CONSTANTS = {b"true": True, b"false": False, b"null": None}
@@ -88,6 +91,21 @@ _FAST = re.compile(
     rb"|\(([^()\\\r]*)\))")
 
 
+# Faster still, for the operations that make up vector art: up to 32 numbers and an operator
+# (not a constant, not BI) in one match, separated by white space only. Each operand is then
+# read by _NUMBER exactly as _FAST reads it; anything else takes the token path, and so does a
+# number of more than 17 characters (the token path bounds what does not fit, INT_DIGITS).
+_WS = rb"[\x00\t\n\x0c\r ]*"
+_END = rb"(?=[" + _D + rb"]|\Z)"
+_BULK = re.compile(
+    _WS + rb"((?:(?=[+\-.0-9]{1,17}" + _END + rb")[+-]?(?:\d+\.?\d*|\.\d+)" + _END + _WS + rb"){0,32})"
+    rb"(?!(?:true|false|null|BI)" + _END + rb")([^" + _D + rb"0-9+.\-][^" + _D + rb"]*)" + _END)
+_NUMBER = re.compile(rb"[+-]?\d+(\.\d*)?|[+-]?\.\d+()")
+# Operators of a fixed number of numbers that check_operands passes when the count is right
+# (BX/EX/ID/EI carry their own diagnostics).
+_PLAIN_ARITY = {op: n for op, n in _FIXED_NUMBERS.items() if op not in (b"BX", b"EX", b"ID", b"EI")}
+
+
 class _Scanner:
     """Tokens as ``(kind, value, start, end)`` tuples: the fast path, else the Lexer."""
 
@@ -108,9 +126,13 @@ class _Scanner:
             end = self.pos = m.end()
             raw = m.group(i)
             if i == 2:
-                return INT, int(raw), start, end
+                if len(raw) <= INT_DIGITS:
+                    return INT, int(raw), start, end
+                return INT, self._bounded(read_int, raw, start), start, end
             if i == 3:
-                return REAL, float(raw), start, end
+                if len(raw) <= REAL_CHARS:
+                    return REAL, float(raw), start, end
+                return REAL, self._bounded(read_real, raw, start), start, end
             if i == 5:
                 return KEYWORD, raw, start, end
             if i == 4:
@@ -127,6 +149,15 @@ class _Scanner:
         if lex.diagnostics:
             self.pending.drain(lex)
         return tok.kind, tok.value, tok.start, tok.end
+
+
+    def _bounded(self, read, raw: bytes, start: int):
+        """A number too long to convert directly, bounded by ``read`` (core.numbers)."""
+        lex = self.lex
+        value = read(raw, lex.diagnostics, start)
+        if lex.diagnostics:
+            self.pending.drain(lex)
+        return value
 
 
 class _Pending:
@@ -167,12 +198,30 @@ def iter_operations(data: bytes) -> Iterator[Operation]:
     operands: list = []
     spans: list[tuple[int, int]] = []
     compat = 0  # BX/EX nesting (7.8.2)
+    bulk = _BULK.match
     while True:
+        if not operands:
+            m = bulk(data, scan.pos)
+            if m is not None:
+                op = m.group(2)
+                start, end = m.start(1), m.end()
+                for n in _NUMBER.finditer(data, start, m.end(1)):
+                    raw = n.group()
+                    operands.append(int(raw) if n.lastindex is None else float(raw))
+                    spans.append(n.span())
+                if _PLAIN_ARITY.get(op) != len(operands):
+                    compat = _operator_diagnostics(op, operands, m.start(2), compat, pending)
+                scan.pos = end
+                yield Operation(op, tuple(operands), start if operands else m.start(2), end, tuple(spans),
+                                pending.take() if pending.items else ())
+                operands, spans = [], []
+                continue
         kind, value, start, end = next_token()
         if kind is KEYWORD:
             if value in _CONSTANTS:
                 value = _CONSTANTS[value]
             elif value in _STRAY_KEYWORDS:
+                _skip_strays(scan, value, start)
                 continue
             elif value == b"BI":
                 yield _inline_image(scan, start, end, operands, spans)
@@ -187,6 +236,7 @@ def iter_operations(data: bytes) -> Iterator[Operation]:
         elif kind is DELIM:
             if value not in _OPENERS:
                 pending.add(_stray(value, start))
+                _skip_strays(scan, value, start)
                 continue
             value, end = _read_container(scan, value, start, end, 1)
         elif kind is EOF:
@@ -208,6 +258,23 @@ def iter_operations(data: bytes) -> Iterator[Operation]:
         start = spans[0][0] if spans else len(data)
         yield Operation(b"", tuple(operands), start, spans[-1][1] if spans else start,
                         tuple(spans), pending.take())
+
+
+_STRAY_RUN = re.compile(rb"[\x00\t\n\x0c\r )>\]]+")
+
+
+def _skip_strays(scan: _Scanner, first: bytes, offset: int) -> None:
+    """After a stray ``)``, ``>``, ``>>`` or ``]`` outside any container, skip a run of
+    :data:`STRAY_RUN` or more closing delimiters that follows it with one diagnostic for the
+    run, not one per byte (a shorter run is reported delimiter by delimiter)."""
+    m = _STRAY_RUN.match(scan.buf, scan.pos)
+    if m is None:
+        return
+    count = len(m.group().translate(None, WHITESPACE))
+    if count >= STRAY_RUN:
+        scan.pos = m.end()
+        scan.pending.add(warning("stray-delimiter", f"{count} more stray closing delimiters after "
+                                 f"{first.decode()!r} ignored", offset=m.start(), clause="7.2.3"))
 
 
 def _stray(delim: bytes, offset: int) -> Diagnostic:
@@ -259,9 +326,38 @@ def _object_value(scan: _Scanner, kind: str, value, start: int, end: int, depth:
         if depth >= MAX_DEPTH:
             scan.pending.add(warning("container-too-deep", f"nesting deeper than {MAX_DEPTH} ignored",
                                      offset=start))
+            _skip_container(scan)
             return None
         return _read_container(scan, value, start, end, depth + 1)
     return value, end
+
+
+def _skip_container(scan: _Scanner) -> None:
+    """Skip what a container nested too deep holds, through its closing delimiter (or up to an
+    operator, or the end of data), building no values and no diagnostic per token: a run of
+    ``[`` or ``<<`` is skipped by one match (the parser does the same)."""
+    depth = 1
+    buf = scan.buf
+    while True:
+        m = BRACKET_RUN.match(buf, scan.pos)
+        if m is not None:
+            run = m.group()
+            closes = run.count(b">>") + run.count(b"]")
+            if closes < depth:  # depth stays above zero all through the run
+                depth += run.count(b"<<") + run.count(b"[") - closes
+                scan.pos = m.end()
+                continue
+        kind, value, start, _end = scan.next()
+        if kind is DELIM:
+            if value in _OPENERS:
+                depth += 1
+            else:
+                depth -= 1
+                if depth == 0:
+                    return
+        elif kind is EOF or (kind is KEYWORD and value not in _CONSTANTS and value not in _STRAY_KEYWORDS):
+            scan.pos = start
+            return
 
 
 def _read_container(scan: _Scanner, opener: bytes, start: int, end: int, depth: int):

@@ -35,6 +35,8 @@ _EOLS = re.compile(rb"[\r\n]*")
 _NOT_WHITE = re.compile(rb"[^\x00\t\n\x0c\r ]")
 READ_WHOLE = 256 * 1024 * 1024  # files up to this size are read into memory, bigger ones mapped
 _MISSING = object()
+_HEADER = re.compile(rb"(\d+)[\x00\t\n\x0c\r ]+(\d+)[\x00\t\n\x0c\r ]+obj")
+PEEK_LIMIT = 4096  # bytes :meth:`Document.peek` reads looking for endobj
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +118,7 @@ class Document:
         self._note_lock = threading.Lock()  # guards diagnostics and _reported (see share_diagnostics)
         self._security_seen = 0
         self._pages: list[Ref] | None = None
+        self._derived: dict[str, object] = {}
 
     def _reset_views(self) -> None:
         """Forget what was derived from the xref (recovery changed it)."""
@@ -124,6 +127,7 @@ class Document:
         self._cache.clear()
         self._objstm.clear()
         self._pages = None
+        self._derived.clear()
 
     @classmethod
     def open(cls, path: str | os.PathLike, password: str | bytes = b"",
@@ -200,7 +204,8 @@ class Document:
             raise TypeError("a Document opened from memory cannot be pickled; open it from a path")
         state = dict(self.__dict__)
         del state["buf"]
-        for key in ("_cache", "_objstm", "_merged", "_numbers", "_loading", "_backrefs", "_lock", "_note_lock"):
+        for key in ("_cache", "_objstm", "_merged", "_numbers", "_loading", "_backrefs", "_lock", "_note_lock",
+                    "_derived"):
             state.pop(key)
         return state
 
@@ -210,6 +215,15 @@ class Document:
         self.buf = _read(self.path)[0]
         self._owns_buf = True
         self._init_caches()
+
+    def derived(self, key: str, make: Callable[[], object]) -> object:
+        """The document's one ``key`` cache of a layer above (its fonts, its resolver…),
+        made by ``make()`` on first use: every page and view of this Document shares it, a
+        fork gets its own, and recovery that changes the xref forgets it."""
+        value = self._derived.get(key)
+        if value is None:
+            value = self._derived[key] = make()
+        return value
 
     def __repr__(self) -> str:
         return f"<Document {self.path or 'in memory'}: {self.size} bytes, {len(self.revisions)} revision(s)>"
@@ -478,6 +492,27 @@ class Document:
         listed, free, in use at another generation, or unreadable (with the diagnostics)."""
         return lookup(self, num, gen, revision)
 
+    def peek(self, num: int, gen: int | None = None) -> bytes | None:
+        """The bytes object ``num`` is written as, without parsing it (for a cheap look before
+        deciding to parse): in the file, from its header to ``endobj`` (at most
+        :data:`PEEK_LIMIT` bytes); in an object stream, its slice. ``None`` when the xref has
+        no such object, the header is not where the xref says, or ``endobj`` is not near."""
+        entry = self.xref().get(num)
+        if entry is None or entry.kind == FREE or (gen is not None and entry.gen != gen):
+            return None
+        if entry.kind != IN_FILE:
+            stm = self._object_stream(entry.a)
+            if stm is None or entry.b >= len(stm.members) or stm.members[entry.b][0] != num:
+                return None
+            start = stm.first + stm.members[entry.b][1]
+            end = stm.first + stm.members[entry.b + 1][1] if entry.b + 1 < len(stm.members) else len(stm.data)
+            return bytes(stm.data[start:end]) if start <= end else None
+        m = _HEADER.match(self.buf, entry.a)
+        if m is None or int(m.group(1)) != num or int(m.group(2)) != entry.b:
+            return None
+        end = self.buf.find(b"endobj", m.end(), m.end() + PEEK_LIMIT)
+        return bytes(self.buf[m.end():end]) if end >= 0 else None
+
     def _load(self, num: int, entry: XrefEntry) -> IndirectObject | None:
         if num in self._loading:
             self.note(warning("reference-loop", f"object {num} is needed to read itself", ref=(num, entry.gen)))
@@ -498,8 +533,15 @@ class Document:
                                            repair="used the index from the object stream header"))
                     obj = stm.member(idx) if idx is not None else None
                 if obj is None:
+                    # the xref's entry is unusable: the object the scan found at a real offset
+                    # stands in, as MuPDF's repair does
+                    found = self._scan_headers().get(num)
                     self.note(warning("objstm-member-missing", f"object {num} not found in object stream "
-                                       f"{entry.a}", ref=(num, 0), clause="7.5.7"))
+                                       f"{entry.a}", ref=(num, 0), clause="7.5.7",
+                                       repair=f"used '{num} {found[1]} obj' found at offset {found[0]} by scanning"
+                                       if found else None))
+                    if found is not None:
+                        obj = self._load_at(num, XrefEntry(IN_FILE, found[0], found[1]))
             if obj is not None:
                 for d in obj.diagnostics:
                     self.note(d)

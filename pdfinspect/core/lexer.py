@@ -10,7 +10,8 @@ import re
 import sys
 from typing import Any, NamedTuple
 
-from .diagnostics import Diagnostic, warning
+from .diagnostics import Diagnostic, info, warning
+from .numbers import INT_DIGITS, REAL_CHARS, read_int, read_real
 from .objects import Name, String
 
 WHITESPACE = b"\x00\t\n\x0c\r "
@@ -69,6 +70,9 @@ _HEX_BODY = re.compile(rb"[0-9A-Fa-f\x00\t\n\x0c\r ]*")
 _SIMPLE_LITERAL = re.compile(rb"\(([^()\\]*)\)")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 _GT = re.compile(rb">")
+# A run of array and dictionary delimiters (with white space): skipped in one match where
+# nesting is too deep to read (parser, content tokenizer).
+BRACKET_RUN = re.compile(rb"(?:[\x00\t\n\x0c\r ]*(?:<<|>>|[\[\]]))+")
 # Fast path: white space and comments, then a number, name, delimiter or keyword in one match.
 # Each white-space run and comment is maximal (a lookahead, as Python 3.10 has no possessive
 # quantifiers), so a failed match backtracks linearly, never into a comment's middle.
@@ -197,6 +201,44 @@ def decode_hex(body: bytes) -> bytes:
 
 _token = tuple.__new__  # builds a Token without the NamedTuple constructor's extra call
 
+MAX_REPEATS = 100
+"""Diagnostics of one code a :class:`DiagnosticList` keeps; the rest are counted."""
+
+
+class DiagnosticList(list):
+    """The diagnostics of one lexer (and the parser or tokenizer reading from it): at most
+    :data:`MAX_REPEATS` of each code are kept; past that, one ``diagnostics-repeated`` entry
+    counts the rest, so a megabyte of damaged tokens costs a few hundred diagnostics, not a
+    million (one per ``<`` made 8 MB of them cost 2.3 GB)."""
+
+    __slots__ = ("counts", "summaries")
+    counts: dict[str, int]
+    summaries: dict[str, tuple[int, Diagnostic]]  # code → (index, first one not listed)
+
+    def append(self, d: Diagnostic) -> None:
+        try:
+            counts = self.counts
+        except AttributeError:  # set on the first diagnostic: a lexer is made per object read
+            counts = self.counts = {}
+            self.summaries = {}
+        n = counts[d.code] = counts.get(d.code, 0) + 1
+        if n <= MAX_REPEATS:
+            super().append(d)
+            return
+        at = self.summaries.get(d.code)
+        if at is None or at[0] >= len(self) or self[at[0]].code != "diagnostics-repeated":
+            at = self.summaries[d.code] = (len(self), d)
+            super().append(d)
+        first = at[1]
+        self[at[0]] = info("diagnostics-repeated", f"{n - MAX_REPEATS} more '{d.code}' diagnostics "
+                           "not listed (the first at this offset)", offset=first.offset, ref=first.ref,
+                           clause=first.clause)
+
+    def clear(self) -> None:
+        super().clear()
+        self.counts = {}
+        self.summaries = {}
+
 
 class Lexer:
     """Pull tokens from ``buf`` (bytes, bytearray, memoryview or mmap) starting at ``pos``."""
@@ -207,7 +249,7 @@ class Lexer:
         self.buf = buf
         self.pos = pos
         self.end = len(buf) if end is None else end
-        self.diagnostics: list[Diagnostic] = []
+        self.diagnostics: list[Diagnostic] = DiagnosticList()
 
     def skip_whitespace(self) -> int:
         m = _SKIP.match(self.buf, self.pos, self.end)
@@ -225,14 +267,18 @@ class Lexer:
                 start = m.start(g)
                 self.pos = stop = m.end()
                 if g == 1:
-                    return _token(Token, (INT, int(m.group(1)), start, stop))
+                    raw = m.group(1)
+                    value = int(raw) if len(raw) <= INT_DIGITS else read_int(raw, self.diagnostics, start)
+                    return _token(Token, (INT, value, start, stop))
                 if g == 3:
                     return _token(Token, (NAME, Name(m.group(3).decode("latin-1")), start - 1, stop))
                 if g == 4:
                     return _token(Token, (DELIM, m.group(4), start, stop))
                 if g == 5:
                     return _token(Token, (KEYWORD, m.group(5), start, stop))
-                return _token(Token, (REAL, float(m.group(2)), start, stop))
+                raw = m.group(2)
+                real = float(raw) if len(raw) <= REAL_CHARS else read_real(raw, self.diagnostics, start)
+                return _token(Token, (REAL, real, start, stop))
         pos = self.skip_whitespace()
         if pos >= end:
             return Token(EOF, None, pos, pos)
@@ -247,10 +293,10 @@ class Lexer:
             if m and b"\r" not in m.group(1):
                 self.pos = m.end()
                 return Token(STRING, String(m.group(1)), pos, self.pos)
-            value, self.pos = decode_literal(buf, pos, self.diagnostics)
+            literal, self.pos = decode_literal(buf, pos, self.diagnostics)
             if self.pos > end:
                 self.pos = end
-            return Token(STRING, String(value), pos, self.pos)
+            return Token(STRING, String(literal), pos, self.pos)
         if c == 0x3C:  # '<'
             if pos + 1 < end and buf[pos + 1] == 0x3C:
                 self.pos = pos + 2
@@ -297,8 +343,8 @@ class Lexer:
             nm = _NUMBER.fullmatch(word)
             if nm:
                 if b"." in word:
-                    return Token(REAL, float(word), pos, self.pos)
-                return Token(INT, int(word), pos, self.pos)
+                    return Token(REAL, read_real(word, self.diagnostics, pos), pos, self.pos)
+                return Token(INT, read_int(word, self.diagnostics, pos), pos, self.pos)
             lenient = _lenient_number(word)
             if lenient is not None:
                 self.diagnostics.append(warning(
@@ -325,7 +371,4 @@ def _lenient_number(word: bytes):
         return None
     sign = -1 if word.count(b"-") % 2 else 1
     body = m.group(1).lstrip(b"+-")
-    try:
-        return sign * (float(body) if b"." in body else int(body))
-    except ValueError:
-        return None
+    return sign * (read_real(body) if b"." in body else read_int(body))

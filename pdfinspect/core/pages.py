@@ -55,6 +55,12 @@ def page_refs(doc: Document) -> list[Ref]:
 
     if root is None:
         doc.note(warning("pages-missing", "the catalog has no /Pages", clause="7.7.2"))
+    elif isinstance(root, Dict):
+        kids = doc.resolve(root.get("Kids"))
+        doc.note(warning("pages-root-direct", "the catalog's /Pages is a direct dictionary, not a reference",
+                         clause="7.7.2", repair="its /Kids read, as MuPDF and qpdf read them"))
+        for kid in kids if isinstance(kids, Array) else ():
+            walk(kid, 1)
     else:
         walk(root, 0)
     return out

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .diagnostics import Diagnostic, warning
-from .lexer import DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token, possessive
+from .lexer import BRACKET_RUN, DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token, possessive
+from .numbers import INT_DIGITS, REAL_CHARS, read_int
 from .objects import Array, Dict, Name, Ref, Stream, String
 
 MAX_DEPTH = 200
@@ -68,6 +69,15 @@ _KEY_VALUE = re.compile(possessive(_WS + rb"*/(" + _NAME_CHARS + rb")" + _WS + r
 _CONSTANTS = {b"true": True, b"false": False, b"null": None}
 
 
+class _TooLong(Exception):
+    """A number too long to convert directly: the fast paths leave the value to the lexer,
+    which bounds it and says so (core.numbers)."""
+
+
+def _too_long() -> int:
+    raise _TooLong
+
+
 def _flat_value(m: re.Match[bytes], base: int = 0) -> object:
     """The value of one ``_item`` match whose groups start after group ``base``."""
     last = m.lastindex
@@ -75,11 +85,14 @@ def _flat_value(m: re.Match[bytes], base: int = 0) -> object:
     k = last - base
     g = m.group(last)
     if k == 2:
-        return Ref(int(m.group(base + 1)), int(g))
+        num = m.group(base + 1)
+        if len(num) > INT_DIGITS or len(g) > INT_DIGITS:
+            _too_long()
+        return Ref(int(num), int(g))
     if k == 3:
-        return int(g)
+        return int(g) if len(g) <= INT_DIGITS else _too_long()
     if k == 4:
-        return float(g)
+        return float(g) if len(g) <= REAL_CHARS else _too_long()
     if k == 5:
         return Name(g.decode("latin-1"))
     if k == 6:
@@ -111,6 +124,7 @@ def _flat_dict(body: bytes) -> Dict | None:
 _ENDSTREAM = re.compile(rb"endstream")
 _NEXT_OBJ = re.compile(rb"(?<![0-9])\d{1,10}[ \t\r\n\f\x00]+\d{1,5}[ \t\r\n\f\x00]+obj\b")
 _ENDSTREAM_AFTER = re.compile(rb"[\x00\t\n\x0c\r ]*endstream")
+_SPACES_EOL = re.compile(rb"[ \t]+(?:\r\n|\n|\r)")
 _OBJ_HEADER = re.compile(rb"\s*(\d+)\s+(\d+)\s+obj\b")
 
 
@@ -218,19 +232,27 @@ class Parser:
             lexer = self.lexer
             m = _NUMBER_ARRAY.match(self.buf, lexer.pos, lexer.end)
             if m is not None:
-                lexer.pos = m.end()
-                return Array(float(n) if b"." in n else int(n) for n in _NUMBERS.findall(m.group()))
+                numbers = _NUMBERS.findall(m.group())
+                if max(map(len, numbers), default=0) <= INT_DIGITS:
+                    lexer.pos = m.end()
+                    return Array(float(n) if b"." in n else int(n) for n in numbers)
             m = _REF_ARRAY.match(self.buf, lexer.pos, lexer.end)
-            if m is not None:
+            if m is not None and max(map(len, m.group().split()), default=0) <= INT_DIGITS:
                 lexer.pos = m.end()
                 return Array(Ref(int(a), int(b)) for a, b in _REFS.findall(m.group()))
             m = _FLAT_ARRAY.match(self.buf, lexer.pos, lexer.end)
             if m is not None:
-                lexer.pos = m.end()
-                return _flat_array(m.group())
+                try:
+                    value = _flat_array(m.group())
+                except _TooLong:
+                    pass
+                else:
+                    lexer.pos = m.end()
+                    return value
         arr = Array()
         if depth >= MAX_DEPTH:
             self._warn("nesting-too-deep", f"nesting deeper than {MAX_DEPTH}; array cut", open_tok.start)
+            self._skip_nested()
             return arr
         while True:
             tok = self.next_token()
@@ -256,13 +278,17 @@ class Parser:
             lexer = self.lexer
             m = _FLAT_DICT.match(self.buf, lexer.pos, lexer.end)
             if m is not None:
-                d = _flat_dict(m.group())
+                try:
+                    d = _flat_dict(m.group())
+                except _TooLong:
+                    d = None
                 if d is not None:
                     lexer.pos = m.end()
                     return d
         d = Dict()
         if depth >= MAX_DEPTH:
             self._warn("nesting-too-deep", f"nesting deeper than {MAX_DEPTH}; dictionary cut", open_tok.start)
+            self._skip_nested()
             return d
         while True:
             tok = self.next_token()
@@ -295,6 +321,35 @@ class Parser:
             if tok.kind == DELIM and tok.value in (b"<<", b"["):
                 self._object_from(tok, depth + 1)
 
+    def _skip_nested(self) -> None:
+        """Skip what a container nested too deep holds, through its closing delimiter (or up to
+        the keyword that ends the object, or the end of data), without building values or one
+        diagnostic per token: runs of ``[`` or ``<<`` are skipped by one match each, so 8 MB of
+        them cost a few regex calls."""
+        depth = 1
+        lexer = self.lexer
+        while True:
+            if not self._pending:
+                m = BRACKET_RUN.match(self.buf, lexer.pos, lexer.end)
+                if m is not None:
+                    run = m.group()
+                    closes = run.count(b">>") + run.count(b"]")
+                    if closes < depth:  # depth stays above zero all through the run
+                        depth += run.count(b"<<") + run.count(b"[") - closes
+                        lexer.pos = m.end()
+                        continue
+            tok = self.next_token()
+            if tok.kind == DELIM:
+                if tok.value in (b"[", b"<<"):
+                    depth += 1
+                elif tok.value in (b"]", b">>"):
+                    depth -= 1
+                    if depth == 0:
+                        return
+            elif tok.kind == EOF or (tok.kind == KEYWORD and tok.value in _OBJECT_ENDS):
+                self.push(tok)
+                return
+
     # -- indirect objects ------------------------------------------------------------
     def parse_indirect(self, length_of: Callable[[Ref], int | None] | None = None) -> IndirectObject | None:
         """Parse ``N G obj … endobj`` at the current position.
@@ -306,7 +361,8 @@ class Parser:
         m = _OBJ_HEADER.match(self.buf, start)
         if not m:
             return None
-        num, gen = int(m.group(1)), int(m.group(2))
+        num = read_int(m.group(1), self.diagnostics, m.start(1))
+        gen = read_int(m.group(2), self.diagnostics, m.start(2))
         self._ref = (num, gen)
         first_diag = len(self.diagnostics)
         self.lexer.pos = m.end()
@@ -338,6 +394,12 @@ class Parser:
             self._warn("stream-cr-eol", "'stream' followed by CR alone (must be CRLF or LF); accepted",
                        kw.end, "7.3.8.1")
             pos += 1
+        elif (eol := _SPACES_EOL.match(buf, pos, n)) is not None:
+            # 'stream', spaces, then the EOL: the data starts after the EOL, as MuPDF
+            # (pdf-parse.c, pdf_parse_ind_obj) and pdf.js (skipToNextLine) read it
+            self._warn("stream-space-before-eol", "'stream' followed by spaces before its end-of-line; "
+                       "skipped", kw.end, "7.3.8.1")
+            pos = eol.end()
         else:
             self._warn("stream-no-eol", "'stream' not followed by an end-of-line", kw.end, "7.3.8.1")
         data_start = pos

@@ -142,7 +142,7 @@ class Encoder:
         if t is String:
             return _quote(json_string(value))
         if t is float:
-            return str(int(value)) if is_whole(value) else repr(value) if isfinite(value) else _float(value)
+            return str(int(value)) if is_whole(value) else repr(value) if isfinite(value) else "null"
         if t is bool:
             return "true" if value else "false"
         return "null"  # null, and what is not a PDF value (a stray keyword)
@@ -231,8 +231,6 @@ def document_json(doc: Document, decode: bool = False, revision: int | None = No
 
 _dumps = json.JSONEncoder(ensure_ascii=True, check_circular=False, separators=(", ", ": ")).encode
 _quote = json.encoder.encode_basestring_ascii  # a str as a JSON string, ASCII only (C speed)
-_float = json.encoder.JSONEncoder().encode  # reals that are not finite as json.dumps writes them (NaN, Infinity);
-# a finite one is its repr, as json.dumps writes it, without the encoder's call
 
 
 def _chain_names(doc: Document, d: Dict) -> list[str]:

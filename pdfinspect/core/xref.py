@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, warning
 from .filters import decode, filter_chain
+from .numbers import read_int
 from .objects import Array, Dict, Ref, Stream, is_integer
 from .parser import Parser
 
@@ -75,7 +76,7 @@ def find_startxref(buf) -> tuple[int | None, int | None]:
     if pos < 0:
         return None, None
     m = _STARTXREF.match(buf, pos)
-    return pos, int(m.group(1)) if m else None
+    return pos, read_int(m.group(1)) if m else None
 
 
 def read_section(buf, offset: int) -> XrefSection | None:
@@ -105,7 +106,8 @@ def _read_table(buf, offset: int, pos: int) -> XrefSection:
             diags.append(warning("xref-bad-subsection", "xref table: expected a subsection header or "
                                  "'trailer'", offset=pos, clause="7.5.4"))
             break
-        first, count = int(sm.group(1)), int(sm.group(2))
+        first = read_int(sm.group(1), diags, sm.start(1))
+        count = read_int(sm.group(2), diags, sm.start(2))
         pos = sm.end()
         for i in range(count):
             em = _ENTRY.match(buf, pos)

@@ -21,6 +21,7 @@ from typing import Callable
 
 from ..core.diagnostics import Diagnostic, info, warning
 from ..core.lexer import DELIM, KEYWORD, Lexer
+from ..core.numbers import read_int
 from ..core.objects import Name, String, is_integer
 from .agl import glyph_to_unicode
 
@@ -301,6 +302,7 @@ _FAST[b"notdefrange"] = _FAST[b"cidrange"]
 _FAST_HEX_GROUPS = {b"codespacerange": 2, b"bfchar": 2, b"bfrange": 3, b"cidchar": 1,
                     b"cidrange": 2, b"notdefchar": 1, b"notdefrange": 2}
 _ARRAY_HEX = re.compile(_HEX)
+_MAPPING_BLOCK = re.compile(rb"begin(?:bf|cid|notdef)(?:char|range)")
 _WHITESPACE = b"\t\n\x0c\r\x00 "
 
 
@@ -369,9 +371,15 @@ class _Parser:
                     self.close(block, stack[:-2] if kw == b"def" else stack)
                     block = None
                     stack.clear()
+                    if kw == b"endcmap":
+                        self.after_endcmap(tok.end)
+                        break
                 else:
                     self.report("cmap-unexpected-keyword", f"keyword {kw!r} inside "
                                 f"begin{block[0].decode()}; ignored", tok.start)
+            elif kw == b"endcmap":
+                self.after_endcmap(tok.end)
+                break
             else:
                 if kw == b"def" and len(stack) >= 2:
                     self.define(stack[-2][0], stack[-1][0])
@@ -383,6 +391,14 @@ class _Parser:
             self.unterminated(block, "end of data")
             self.close(block, stack)
         self.cmap.diagnostics[:0] = lexer.diagnostics
+
+    def after_endcmap(self, end: int) -> None:
+        """The CMap ends at ``endcmap``, as in MuPDF (pdf-cmap-parse.c) and pdfminer.six
+        (cmapdb.py): mappings after it are reported and left out."""
+        m = _MAPPING_BLOCK.search(self.data, end)
+        if m is not None:
+            self.report("cmap-data-after-endcmap", f"{m.group().decode()} after endcmap; ignored, as "
+                        "MuPDF and pdfminer.six ignore it", m.start(), "9.7.5.4")
 
     def unterminated(self, block: tuple[bytes, int | None, int], before: str) -> None:
         self.report("cmap-block-unterminated", f"begin{block[0].decode()} not closed before "
@@ -431,7 +447,7 @@ class _Parser:
                         if len(a.group(1)) % 2:
                             self.odd_hex(m.start(last + 1) + a.start(), m.start(last + 1) + a.end())
             else:
-                dest = int(groups[last - 1])
+                dest = read_int(groups[last - 1], self.cmap.diagnostics, m.start(last))
             dest_start = m.start(last) if groups[last - 1] is not None else m.start(last + 1)
             self.add(name, low, high, dest, m.start(1) - 1, dest_start - 1)
         if count is not None and count != len(items):

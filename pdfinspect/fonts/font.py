@@ -503,6 +503,13 @@ class FontCache:
         # by the interpreter, kept here so that it lasts as long as the fonts.
         self.charprocs: dict[tuple[int, int], bytes | None] = {}
 
+    @classmethod
+    def of(cls, doc) -> "FontCache":
+        """The document's shared cache: every page, the search index and the app's views load
+        each font once (a page that made its own cache would load every font again)."""
+        cache: FontCache = doc.derived("fonts.FontCache", lambda: cls(doc))
+        return cache
+
     def get(self, value) -> Font:
         key = (value.num, value.gen) if isinstance(value, Ref) else id(value)
         font = self._fonts.get(key)

@@ -23,6 +23,8 @@ from pathlib import Path
 
 from fontTools.agl import toUnicode
 
+from ..spec import extractors as extractor_facts
+
 # spec: one of ISO 32000's methods; heuristic: a fallback real readers apply; guess: a fallback's
 # text judged implausible (fonts.plausibility), kept in the path but out of the text; none: nothing
 SPEC, HEURISTIC, GUESS, NO_CONFIDENCE = "spec", "heuristic", "guess", "none"
@@ -31,48 +33,49 @@ CONFIDENCES = (SPEC, HEURISTIC, GUESS, NO_CONFIDENCE)
 
 @dataclass(frozen=True, slots=True)
 class Heuristic:
-    """A named fallback: ``method`` as shown in paths and counts, what it does, who uses it."""
+    """A named fallback: ``method`` as shown in paths and counts, and what it does; who uses it
+    comes from :data:`pdfinspect.spec.extractors.HEURISTIC_USERS` (one claim in one place)."""
 
     method: str
     summary: str
-    used_by: tuple[str, ...]
+
+    @property
+    def used_by(self) -> tuple[str, ...]:
+        return extractor_facts.used_by(self.method)
 
 
 TEX_GLYPH_LIST = Heuristic(
     "TeXGlyphList", "glyph names of TeX fonts outside the AGL (the Computer Modern, AMS and cmex names, "
     "as pdfTeX's glyphtounicode.tex reads them); cmex size variants reduced to their symbol; "
-    "Delta/Omega/mu read as Greek in TeX fonts", ("MuPDF", "pypdf (cmex names)", "pdfTeX (writing ToUnicode)"))
+    "Delta/Omega/mu read as Greek in TeX fonts")
 NUMERIC_GLYPH_NAME = Heuristic(
     "NumericGlyphName", "a glyph name that is a number in disguise (a86, g3A, C65, cid00042, 65, "
-    "uni00e9) read as the character code, hex or decimal judged once per font",
-    ("MuPDF (aNN, NN)", "poppler (Axx, xx, Ann, ABnn, nn)", "pdf.js (Gxx, gxxxx, Cdd)"))
+    "uni00e9) read as the character code, hex or decimal judged once per font")
 BASE_ENCODING_FALLBACK = Heuristic(
     "BaseEncodingFallback", "a /Differences name nothing maps: the base encoding's character for the code "
-    "(the named base, else StandardEncoding)", ("MuPDF", "pdfminer.six"))
+    "(the named base, else StandardEncoding)")
 STANDARD_ENCODING_FALLBACK = Heuristic(
     "StandardEncodingFallback", "the embedded program cannot be read, so its built-in encoding is "
-    "unknown: StandardEncoding stands in for it", ("MuPDF", "poppler", "pdfminer.six", "pdf.js"))
+    "unknown: StandardEncoding stands in for it")
 CODE_AS_UNICODE = Heuristic(
     "CodeAsUnicode", "no glyph name and no Unicode table: the code itself is output as the character (symbolic "
-    "TrueType, whose (3,0) cmap has it at U+F000+code; a Type0 font with a private CMap and no ToUnicode)",
-    ("MuPDF", "poppler", "pdfminer.six"))
+    "TrueType, whose (3,0) cmap has it at U+F000+code; a Type0 font with a private CMap and no ToUnicode)")
 CID_AS_UNICODE = Heuristic(
     "CIDAsUnicode", "Identity-H/V CIDs with no ToUnicode and no Unicode from the program: the CID "
-    "read as a Unicode code point", ("MuPDF", "poppler", "pdfminer.six", "pypdf"))
+    "read as a Unicode code point")
 LEGACY_CJK_CODEPAGE = Heuristic(
     "LegacyCJKCodepage", "a simple font named after a CJK family (SimSun, MingLiU, MS-Mincho, Batang…) "
-    "showing double-byte text: the bytes decoded as GBK, Big5, Shift-JIS or EUC-KR", ("MuPDF",))
+    "showing double-byte text: the bytes decoded as GBK, Big5, Shift-JIS or EUC-KR")
 MISSING_FONT_SUBSTITUTE = Heuristic(
     "MissingFontSubstitute", "Tf names a font the page's /Font resources do not have: a default font stands in "
-    "(Times-Roman's widths, WinAnsiEncoding) and the codes are read through its encoding",
-    ("MuPDF (draws with Times-Roman)", "pdf.js (fallback font, WinAnsiEncoding)"))
+    "(Times-Roman's widths, WinAnsiEncoding) and the codes are read through its encoding")
 MAC_GLYPH_ORDER = Heuristic(
     "MacGlyphOrder", "Identity-H/V CIDs of a TrueType font with no ToUnicode and no Unicode from the program, "
     "read as glyph ids in the standard Macintosh order (the 258 names of a 'post' format 1 table) and the "
-    "names through the AGL; taken only when the font's CIDs read that way spell letters", ())
+    "names through the AGL; taken only when the font's CIDs read that way spell letters")
 GLYPH_SHAPE = Heuristic(
     "GlyphShape", "the glyph's outline (fonts.shapes fingerprint) is drawn by fonts whose spec-grade, "
-    "conflict-free mapping gives one character: in this document, or in a learned shape table (--shapes)", ())
+    "conflict-free mapping gives one character: in this document, or in a learned shape table (--shapes)")
 HEURISTICS = (TEX_GLYPH_LIST, NUMERIC_GLYPH_NAME, BASE_ENCODING_FALLBACK, STANDARD_ENCODING_FALLBACK,
               CODE_AS_UNICODE, MAC_GLYPH_ORDER, CID_AS_UNICODE, LEGACY_CJK_CODEPAGE, MISSING_FONT_SUBSTITUTE,
               GLYPH_SHAPE)

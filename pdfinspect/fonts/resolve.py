@@ -163,6 +163,13 @@ class Resolver:
         self._verdicts: dict[tuple[Font, str], str | None] = {}
         self._mac: dict[Font, tuple[bool, str]] = {}
 
+    @classmethod
+    def of(cls, doc) -> "Resolver":
+        """The document's shared resolver (its caches are keyed by the fonts of
+        :meth:`FontCache.of`, so the two are used together)."""
+        resolver: Resolver = doc.derived("fonts.Resolver", lambda: cls(doc))
+        return resolver
+
     def program(self, font: Font) -> FontProgram | None:
         if font not in self._programs:
             self._programs[font] = load_program(self.doc, font)

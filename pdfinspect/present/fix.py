@@ -61,7 +61,7 @@ def spec_text(r: GlyphRecord) -> str:
 def _records(doc: Document, pages: list[int] | None, shapes=None):
     """(page number, its glyph records) for ``pages`` (default: all); ``shapes`` a learned
     :class:`~pdfinspect.fonts.shapevote.ShapeTable` for the shape vote."""
-    resolver, fonts = Resolver(doc, shapes=shapes), FontCache(doc)
+    resolver, fonts = Resolver(doc, shapes=shapes), FontCache.of(doc)
     for n in pages if pages is not None else range(1, doc.page_count() + 1):
         ref = doc.page_ref(n)
         if ref is not None:

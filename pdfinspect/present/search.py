@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from array import array
 from dataclasses import dataclass
 
 from ..content.interpreter import Budget
@@ -134,23 +135,54 @@ def search_object(doc, obj, pattern: re.Pattern[bytes], limit: int) -> list[Hit]
     return hits
 
 
+class TextIndex:
+    """The laid-out text of a document's pages, each page read once and kept for every later
+    query (the app's page-text search builds one per document): a page's ``(ref, text, steps,
+    folded, where)``, ``steps`` giving for each character of ``text`` the index of the operator
+    that drew it (-1 for an inferred space or a line end), ``folded`` and ``where`` the text as
+    :func:`fold` gives it (``where`` is ``None`` when folding changed nothing). Pages are added
+    as they are first searched."""
+
+    def __init__(self) -> None:
+        self.pages: dict[int, tuple[Ref, str, array, str, array | None]] = {}
+
+    def page(self, doc, n: int, resolver: Resolver | None = None,
+             budget: Budget | None = None) -> tuple[Ref, str, array, str, array | None] | None:
+        """Page ``n`` (1-based) from the index, laid out (within ``budget``) on first use."""
+        got = self.pages.get(n)
+        if got is None:
+            ref = doc.page_ref(n)
+            if ref is None:
+                return None
+            text, owners = layout_spans(page_glyphs(doc, ref, resolver, budget=budget, boxes=False))
+            folded, where = fold(text)
+            got = self.pages[n] = (ref, text, array("l", [-1 if o is None else o.step.index for o in owners]),
+                                   folded, None if folded == text else array("l", where))
+        return got
+
+    def search(self, doc, n: int, pattern: re.Pattern[str], resolver: Resolver | None = None,
+               budget: Budget | None = None) -> list[PageHit]:
+        """Hits of ``pattern`` in the text of page ``n``."""
+        got = self.page(doc, n, resolver, budget)
+        if got is None:
+            return []
+        ref, text, steps, folded, where = got
+        hits = []
+        for m in pattern.finditer(folded):
+            if m.start() == m.end():
+                continue
+            # in ``text``
+            start, end = (where[m.start()], where[m.end() - 1] + 1) if where is not None else m.span()
+            # the operator of the first character drawn by a glyph (an inferred space has none)
+            step = next((steps[i] for i in range(start, end) if steps[i] >= 0), None)
+            if step is None:
+                continue
+            context = text[max(0, start - CONTEXT):end + CONTEXT].replace("\n", " ")
+            hits.append(PageHit(n, ref, step, start, context))
+        return hits
+
+
 def search_page_text(doc, page: int, pattern: re.Pattern[str], resolver: Resolver | None = None,
                      budget: Budget | None = None) -> list[PageHit]:
     """Hits of ``pattern`` in the text of page ``page`` (1-based), laid out as ``pdfinspect text`` does."""
-    ref = doc.page_ref(page)
-    if ref is None:
-        return []
-    text, owners = layout_spans(page_glyphs(doc, ref, resolver, budget=budget))
-    folded, where = fold(text)
-    hits = []
-    for m in pattern.finditer(folded):
-        if m.start() == m.end():
-            continue
-        start, end = where[m.start()], where[m.end() - 1] + 1  # in ``text``
-        # the operator of the first character drawn by a glyph (an inferred space has none)
-        owner = next((owners[i] for i in range(start, end) if owners[i] is not None), None)
-        if owner is None:
-            continue
-        context = text[max(0, start - CONTEXT):end + CONTEXT].replace("\n", " ")
-        hits.append(PageHit(page, ref, owner.step.index, start, context))
-    return hits
+    return TextIndex().search(doc, page, pattern, resolver, budget)

@@ -26,18 +26,25 @@ def plain(parts: Parts) -> str:
     """The text of ``parts`` without their roles."""
     return "".join(text for text, _ in parts)
 
-# C0 controls except TAB and LF, DEL, C1 controls, and the bidi/format characters that can
-# reorder or hide what a terminal shows (Trojan Source, CVE-2021-42574).
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+# C0 controls except TAB and LF, DEL, C1 controls, the line and paragraph separators, and every
+# format character (Unicode general category Cf, as of Unicode 15): the bidi controls that
+# reorder what a terminal shows (Trojan Source, CVE-2021-42574: U+061C, U+200E/F, U+202A–E,
+# U+2066–9), the zero-width ones that hide it (U+200B–D, U+2060–4, the BOM U+FEFF), the soft
+# hyphen, and the tag characters U+E0000–E007F.
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
+    "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e007f]")
 
 
 def _escape_char(m: re.Match) -> str:
     c = ord(m.group())
-    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}" if c < 0x10000 else f"\\U{c:08x}"
 
 
 def safe(text: str) -> str:
-    """Escape control and bidi characters as ``\\x1b``/``\\u202e``; keep TAB and LF."""
+    """Escape control and format characters as ``\\x1b``/``\\u202e``/``\\U000e0041``; keep TAB and LF."""
     return _UNSAFE.sub(_escape_char, text)
 
 

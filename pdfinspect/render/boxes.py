@@ -9,6 +9,7 @@ OPERATOR = (0, 120, 255)  # the current operator's glyphs
 SELECTED = (255, 40, 40)  # the selected glyph
 OTHER = (0, 170, 80)  # every other glyph asked for (a font's, a code's, the page's)
 HIDDEN = (200, 0, 200)  # glyphs a reader cannot see (content.visibility)
+MAX_PIXEL = 1e7  # a quad with a corner farther out (or not finite: an overflowed matrix) is not drawn
 
 
 def draw_quads(image, view: View, quads, colour, width: int = 1) -> None:
@@ -17,6 +18,8 @@ def draw_quads(image, view: View, quads, colour, width: int = 1) -> None:
     for q in quads:
         points = [view.to_pixel(q[i], q[i + 1]) for i in (0, 2, 4, 6)]
         xs, ys = [p[0] for p in points], [p[1] for p in points]
+        if not all(-MAX_PIXEL < v < MAX_PIXEL for v in xs + ys):  # False for NaN too
+            continue
         if max(xs) - min(xs) < 1 and max(ys) - min(ys) < 1:  # too small to outline: a dot
             draw.point((round(xs[0]), round(ys[0])), fill=colour)
             continue

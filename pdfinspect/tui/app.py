@@ -97,6 +97,7 @@ class PdfInspectApp(App):
         self.current: Target | ContentView | None = None
         self.last_target: Target | None = None  # what the browser showed last
         self.pending_step: int | None = None  # the operator the stepper shows first (a page-text hit)
+        self.pending_glyph: tuple | None = None  # (font ref, code) the glyph inspector shows first (Extractors screen)
         self.pending_search: tuple[str, Ref | None] | None = None  # (query, the one object to search)
         self.previous_mode: str | None = None  # where escape leaves the search screen for
         self.hits: list = []  # the search hits n/N walk in the browser
@@ -271,6 +272,13 @@ class PdfInspectApp(App):
             self.notify(f"page {n} has no /Font resources", severity="warning", markup=False)
         else:
             self.show_target(target)
+
+    def open_extractors(self, n: int) -> None:
+        """The Extractors screen of page ``n``: real extractors against their emulation."""
+        from .screens.extractors import ExtractorsScreen
+
+        if self.known_page(n) is not None:
+            self.push_screen(ExtractorsScreen(n))
 
     def open_content_view(self, mode: str, n: int, push: bool = True, step: int | None = None) -> None:
         """Show page ``n`` in the content stepper (``mode`` "stepper") or glyph inspector

@@ -35,6 +35,8 @@ class PdfCommands(Provider):
                            help="Content stepper; type step N for page N")
         yield DiscoveryHit("Glyphs of page 1", partial(app.open_content_view, "glyphs", 1),
                            help="Glyph inspector; type glyphs N for page N")
+        yield DiscoveryHit("Extractors of page 1", partial(app.open_extractors, 1),
+                           help="The real text extractors against their emulation (E in the glyph inspector)")
 
     async def search(self, query: str) -> Hits:
         app = self.app
@@ -49,6 +51,10 @@ class PdfCommands(Provider):
             if score > 0:
                 yield Hit(score, matcher.highlight(f"Show {title.lower()}"), partial(app.switch_mode, mode),
                           help=help_text)
+        score = matcher.match("Extractors of page 1")
+        if score > 0:
+            yield Hit(score, matcher.highlight("Extractors of page 1"), partial(app.open_extractors, 1),
+                      help="The real text extractors against their emulation (E in the glyph inspector)")
         if query.strip():
             yield Hit(0.3, Text.assemble("Search streams and strings for ", (shown.plain, "bold")),
                       partial(app.start_search, query), help="Text search, case-insensitive")

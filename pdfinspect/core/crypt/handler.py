@@ -213,6 +213,8 @@ def _crypt_filters(encrypt: Dict, v: int,
                 "encrypt-length-bad", f"/Length {bits} is not a multiple of 8 in 40–128; used 128",
                 clause="7.6.3.2"))
             bits = 128
+    if v not in SUPPORTED_V_R:
+        raise _unsupported(f"standard security handler version /V {v} is not supported", "7.6.3.2")
     filters = {IDENTITY: IDENTITY}
     cf = encrypt.get("CF") if v >= 4 else None
     for name, entry in (cf.items() if isinstance(cf, dict) else ()):
@@ -299,6 +301,11 @@ def _check_perms(encrypt: Dict, file_key: bytes, p: int, encrypt_metadata: bool,
     perms = _bytes(encrypt, "Perms")
     clause = "7.6.4.4 Algorithm 13 (ISO 32000-2)"
     decoded = decrypt_perms(file_key, perms) if len(perms) >= 16 else None
+    if decoded is None and len(perms) >= 16:
+        # the password matched /U or /O, but the key decrypted from /UE or /OE does not open
+        # /Perms: one of them is damaged, and a wrong key would decrypt everything to garbage
+        raise _damaged("the password matches, but the file key decrypted from /UE (or /OE) does not "
+                       "decrypt /Perms: /UE, /OE or /Perms is damaged", clause)
     if decoded is None:
         diagnostics.append(warning(
             "perms-invalid", "/Perms is missing or does not decrypt to a valid block ('adb')",

@@ -63,6 +63,8 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
                 tooltip="Cycle the codes shown: all, those drawn visibly, those drawn hidden (clipped, "
                         "invisible, covered…)"),
         Binding("p", "pick_page", "Page", id="glyphs-page", tooltip="Inspect page N's glyphs (type its number)"),
+        Binding("E", "extractors", "Extractors", id="glyphs-extractors",
+                tooltip="What the real text extractors output for this page, against their emulation"),
         Binding("w", "write_fixed", "Fix copy", id="glyphs-fix",
                 tooltip="Write a fixed copy: a corrected ToUnicode for the font under the cursor (shows the plan first)"),
         *PreviewHost.PREVIEW_BINDINGS,
@@ -116,7 +118,7 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
     @work(thread=True, exclusive=True, group="glyphs", exit_on_error=False)
     def load(self, n: int, ref) -> None:
         doc = self.app.worker_doc()
-        resolver = Resolver(doc)
+        resolver = Resolver.of(doc)
         budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
         facts = page_glyph_facts(doc, ref, resolver, budget=budget)
         records = facts.records
@@ -167,7 +169,12 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             shown = [None]
         self.shown = shown
         table = self.query_one("#glyph-table", ColumnList)
-        table.set_rows(items, cursor=1 if len(items) > 1 else 0)
+        cursor = 1 if len(items) > 1 else 0
+        wanted, self.app.pending_glyph = self.app.pending_glyph, None
+        if wanted is not None:  # a glyph picked on the Extractors screen
+            cursor = next((i for i, r in enumerate(shown) if isinstance(r, CodeRow) and r.font.ref == wanted[0]
+                           and r.record.glyph.code == wanted[1]), cursor)
+        table.set_rows(items, cursor=cursor)
         self.show_path(table.cursor)
         active = ", ".join(FILTERS[f][0] for f in sorted(self.filters)) or "none (u x f m toggle)"
         problems = [f"{safe_line(self.font_name(f))}: {safe_line(d)}" for f, d in self.diagnoses.items() if d]
@@ -264,6 +271,10 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
     def _fixed_copy_written(self, path: str | None) -> None:
         if path:  # reopen on the fixed copy, whose revisions screen shows the new revision
             self.app.exit(OpenRevisions(path))
+
+    def action_extractors(self) -> None:
+        if self.page is not None:
+            self.app.open_extractors(self.page)
 
     def action_filter(self, name: str) -> None:
         self.filters ^= {name}

@@ -1,4 +1,8 @@
-"""What is in this file: identity, structure, repairs, and entry points to follow."""
+"""What is in this file: identity, structure, repairs, and entry points to follow.
+
+The screen paints before the summary is computed: the summary (which walks the whole page
+tree to count pages) is made in a worker over a Document of its own and shown when ready.
+"""
 from __future__ import annotations
 
 import textwrap
@@ -17,7 +21,7 @@ from textual.worker import get_current_worker
 from pdfinspect.core.check import CheckReport, check
 
 from pdfinspect.core.objects import Ref
-from pdfinspect.present.summary import WARN, check_rows, diagnostic_parts, document_summary
+from pdfinspect.present.summary import WARN, Summary, check_rows, diagnostic_parts, document_summary
 from pdfinspect.present.text import safe_line
 
 from ..failures import Cancelled, ReportsFailures
@@ -40,10 +44,11 @@ def fact_row(t: Text, label: str, value: str, style: str = "", width: int = 0) -
     t.append(("\n" + " " * LABEL).join(lines or [""]) + "\n", style=style)
 
 
-def summary(doc, numbers: list[int] | None, width: int = 0) -> Text:
-    """The facts block of the overview (:func:`pdfinspect.present.summary.document_summary`);
-    ``numbers`` are the in-use object numbers (``None`` while a worker lists them)."""
-    facts = document_summary(doc, numbers)
+def summary(facts: Summary | None, width: int = 0) -> Text:
+    """The facts block of the overview (:func:`pdfinspect.present.summary.document_summary`;
+    ``None`` while a worker computes it)."""
+    if facts is None:
+        return Text("reading the document…", style="dim")
     t = Text()
     for fact in facts.facts:
         fact_row(t, fact.label, fact.value, "bold yellow" if fact.role == WARN else "", width)
@@ -111,6 +116,7 @@ class OverviewScreen(ReportsFailures, Screen):
                 tooltip="Parse every object and decode every stream, as pdfinspect check does"),
     ]
     report: CheckReport | None = None  # the whole-file check's, once it ran
+    facts: Summary | None = None  # the document summary, once the worker made it
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -129,6 +135,7 @@ class OverviewScreen(ReportsFailures, Screen):
     def on_mount(self) -> None:
         doc = self.app.doc
         self.show_summary()
+        self.load_summary()
         try:
             items = entry_points(self.app)
         except Exception as e:  # keep the screen up whatever the core did
@@ -139,7 +146,7 @@ class OverviewScreen(ReportsFailures, Screen):
         self.query_one("#entry-points").focus()
 
     def on_numbers_ready(self, _) -> None:
-        self.show_summary()
+        self.load_summary()
 
     def on_resize(self) -> None:
         self.show_summary()  # the facts are wrapped for the width
@@ -147,15 +154,25 @@ class OverviewScreen(ReportsFailures, Screen):
             self._check_done(self.report)
 
     def show_summary(self) -> None:
+        self.query_one("#summary", Static).update(summary(self.facts, self.query_one("#summary").content_region.width))
+
+    @work(thread=True, exclusive=True, group="summary", exit_on_error=False)
+    def load_summary(self) -> None:
+        """Compute the summary over a Document of its own (it shares the app's diagnostics)."""
+        doc = self.app.worker_doc()
         try:
-            text = summary(self.app.doc, self.app.numbers, self.query_one("#summary").content_region.width)
-        except Exception as e:  # keep the screen up whatever the core did
-            text = Text(f"error: {safe_line(str(e))}", style="red")
-        self.query_one("#summary", Static).update(text)
+            facts = document_summary(doc, self.app.numbers)
+        finally:
+            doc.close()
+        self.app.call_from_thread(self._summary_ready, facts)
+
+    def _summary_ready(self, facts: Summary) -> None:
+        self.facts = facts
+        self.show_summary()
 
     def on_screen_resume(self) -> None:
         # repairs can be found lazily after opening (objects parsed since, by any worker)
-        self.show_summary()
+        self.load_summary()
         self.query_one("#diagnostics", Static).update(diagnostics_text(self.app.doc))
 
     def action_check(self) -> None:
@@ -192,6 +209,9 @@ class OverviewScreen(ReportsFailures, Screen):
         self.post_message(self.CheckDone(report))
 
     def worker_failed(self, worker) -> None:
+        if worker.group == "summary":  # keep the screen up whatever the core did
+            self.query_one("#summary", Static).update(Text(f"error: {safe_line(str(worker.error))}", style="red"))
+            return
         self.query_one("#check", Static).update(Text("the check stopped: see the notification", style="red"))
 
     class CheckDone(Message):

@@ -3,7 +3,9 @@ object only (``ctrl+f`` in the browser), or the extracted text of every page (hi
 operator); the matching is :mod:`pdfinspect.present.search`.
 
 The scan runs in a thread worker over its own :class:`Document` (the core caches are not
-shared across threads) and sends hits in batches with the progress so far.
+shared across threads) and sends hits in batches with the progress so far. The text of each
+page is laid out once and kept (:class:`TextIndex`): a later query reads the pages already
+done from memory, and reads the document only for those a cancelled scan had not reached.
 """
 from __future__ import annotations
 
@@ -21,8 +23,7 @@ from textual.worker import Worker, get_current_worker
 
 from pdfinspect.content.interpreter import Budget
 from pdfinspect.core.objects import Ref
-from pdfinspect.fonts.resolve import Resolver
-from pdfinspect.present.search import Hit, PageHit, compile_query, compile_text_query, search_object, search_page_text
+from pdfinspect.present.search import Hit, PageHit, TextIndex, compile_query, compile_text_query, search_object
 from pdfinspect.present.text import safe_line
 
 from ..failures import ReportsFailures, failure_line
@@ -76,6 +77,8 @@ class SearchScreen(ReportsFailures, Screen):
         self.scope = OBJECTS
         self.only: Ref | None = None  # with ctrl+f from the browser: search this object only
         self.unit = "objects"
+        self.text_index = TextIndex()  # the page text of the app's document, kept for every query
+        self.page_total: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="search-title", classes="panel-title", markup=False)
@@ -143,26 +146,43 @@ class SearchScreen(ReportsFailures, Screen):
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def scan(self, pattern: re.Pattern, scope: str, only: Ref | None) -> None:
+        if scope == PAGE_TEXT:
+            self.scan_text(pattern)
+            return
         doc = self.app.worker_doc()
         try:
-            if scope == PAGE_TEXT:
-                resolver = Resolver(doc)  # fonts resolved once for every page
-                self._scan(doc, range(1, doc.page_count() + 1), lambda n: search_page_text(
-                    doc, n, pattern, resolver, Budget(BUDGET_OPERATORS, BUDGET_BYTES)))
-                return
             objects = [doc.get(only.num, only.gen)] if only is not None else doc.iter_objects(cache=False)
             total = 1 if only is not None else len(doc.object_numbers())
-            self._scan(doc, (o for o in objects if o is not None), lambda obj: search_object(
+            self._scan((o for o in objects if o is not None), lambda obj: search_object(
                 doc, obj, pattern, VIEW_LIMIT), total)
         finally:
             doc.close()
+
+    def scan_text(self, pattern: re.Pattern) -> None:
+        """Search the text of every page: from the index, a worker's fork of the document made
+        only for the pages not in it yet (and then only once)."""
+        index, opened = self.text_index, []
+
+        def search(n: int) -> list[PageHit]:
+            if n not in index.pages and not opened:
+                opened.append(self.app.worker_doc())
+            return index.search(opened[0] if opened else None, n, pattern,
+                                budget=Budget(BUDGET_OPERATORS, BUDGET_BYTES))
+        try:
+            if self.page_total is None:
+                opened.append(self.app.worker_doc())
+                self.page_total = opened[0].page_count()
+            self._scan(range(1, self.page_total + 1), search)
+        finally:
+            for doc in opened:
+                doc.close()
 
     def worker_failed(self, worker: Worker) -> None:
         # the file could not be reopened, or the core failed walking it (the app logs the traceback)
         if worker.group == "search":
             self.on_search_screen_progress(self.Progress([], 0, 0, True, failure_line(worker.error)))
 
-    def _scan(self, doc, items, search, total: int | None = None) -> None:
+    def _scan(self, items, search, total: int | None = None) -> None:
         worker = get_current_worker()
         if total is None:
             total = len(items)
@@ -222,6 +242,7 @@ class SearchScreen(ReportsFailures, Screen):
         if self.query_one(Input).has_focus and hits.line_count:
             hits.focus()
         else:
+            self.workers.cancel_group(self, "search")  # the pages laid out so far stay in the index
             self.app.switch_mode(self.app.previous_mode or "browser")
 
     def action_focus_input(self) -> None:

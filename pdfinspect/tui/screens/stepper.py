@@ -75,6 +75,8 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
     AUTO_FOCUS = "#ops"
     BINDINGS = [
         Binding("n", "step(1)", "Step", id="step-forward", tooltip="Next operator"),
+        Binding("E", "extractors", "Extractors", show=False, id="stepper-extractors",
+                tooltip="What the real text extractors output for this page, against their emulation"),
         Binding("N", "step(-1)", "Back", id="step-back", tooltip="Previous operator"),
         Binding("t", "text(1)", "Next text", id="next-text", tooltip="Next text-showing operator"),
         Binding("T", "text(-1)", "Prev text", show=False, id="previous-text",
@@ -175,7 +177,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
     def _run_page(self, n: int, ref) -> None:
         worker = get_current_worker()
         doc = self.app.worker_doc()
-        resolver = Resolver(doc)
+        resolver = Resolver.of(doc)
         geometry = Geometry(doc)
         page = doc.resolve(ref)
         budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
@@ -336,6 +338,10 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         panel.update(Content("\n").join(lines[max(0, last - height + 1):last + 1]), layout=False)
 
     # -- actions ---------------------------------------------------------------------
+    def action_extractors(self) -> None:
+        if self.page is not None:
+            self.app.open_extractors(self.page)
+
     def action_step(self, delta: int) -> None:
         self.ops.cursor += delta
 

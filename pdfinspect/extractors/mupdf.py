@@ -1,0 +1,65 @@
+"""MuPDF's structured text (``mutool draw -F txt``), version 1.21.1.
+
+Source: ``source/fitz/stext-device.c`` (``fz_add_stext_char_imp``): distances from the pen
+(the end of the previous glyph) along and across the baseline, divided by the size (the text
+rendering matrix's expansion). A glyph on the same baseline (under ``BASE_MAX_DIST``) closer
+than ``SPACE_DIST`` joins the word; further than ``SPACE_MAX_DIST`` starts a line; between,
+forward, a space is added. A glyph drawn again at the same pen end (fake bold) is dropped.
+Without ``preserve-ligatures`` the ligatures U+FB00–FB06 are expanded; without
+``preserve-whitespace`` white space becomes a space; a code with no Unicode is U+FFFD
+(``source/pdf/pdf-font.c``). Annotations' appearances are drawn and read.
+"""
+from __future__ import annotations
+
+from . import base
+
+SOURCE = "MuPDF 1.21.1 source/fitz/stext-device.c"
+SPACE_DIST = 0.15  # stext-device.c SPACE_DIST
+SPACE_MAX_DIST = 0.8  # stext-device.c SPACE_MAX_DIST
+BASE_MAX_DIST = 0.8  # stext-device.c: fabsf(base_offset) < size * 0.8f
+LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
+             "\ufb05": "ft", "\ufb06": "st"}  # stext-device.c fz_add_stext_char (not FZ_STEXT_PRESERVE_LIGATURES)
+
+
+def text(record) -> tuple[str, str]:
+    t = base.spec_text(record, "mupdf", actual_text=False)
+    if t is None:
+        return "\ufffd", "replacement-character"
+    out = "".join(LIGATURES.get(c, " " if c.isspace() else c) for c in t)
+    return out, ("ligature-expanded" if out != t and not t.isspace() else "")
+
+
+def decide(prev: base.Item, cur: base.Item, prev_text: str, t: str) -> tuple[str, str, str]:
+    if cur.vertical != prev.vertical or cur.direction[0] * prev.direction[0] + cur.direction[1] * prev.direction[1] < 0.999:
+        return base.LINE, "direction", "the baseline turned: a new line (" + SOURCE + ")"
+    along, across = cur.gap(prev)
+    size = cur.size
+    if abs(across) >= BASE_MAX_DIST * size:
+        return base.LINE, "baseline", f"off the baseline by {base.em(abs(across), size)} ≥ {BASE_MAX_DIST} ({SOURCE})"
+    if abs(along) < SPACE_DIST * size:
+        return base.NOTHING, "close", f"gap {base.em(along, size)} under SPACE_DIST {SPACE_DIST} ({SOURCE})"
+    if abs(along) > SPACE_MAX_DIST * size:
+        return base.LINE, "far", f"gap {base.em(along, size)} beyond SPACE_MAX_DIST {SPACE_MAX_DIST} ({SOURCE})"
+    if along < 0:
+        return base.NOTHING, "backward", f"moved back {base.em(-along, size)}: ignored ({SOURCE})"
+    if prev_text.endswith(" ") or cur.vertical:
+        return base.NOTHING, "space-drawn", "the previous glyph is a space"
+    return base.SPACE, "gap", f"gap {base.em(along, size)} ≥ SPACE_DIST {SPACE_DIST} ({SOURCE})"
+
+
+def emulate(records, page: base.Page | None = None) -> base.Emulation:
+    recs = base.source_records(records, annots=True)
+    items = [base.make_item(r) for r in recs]
+    texts = [text(r) for r in recs]
+    drops: list[tuple[str, str]] = []
+    pen = None
+    for item, (t, _) in zip(items, texts):
+        if base.off_page(item, page.crop if page else None):
+            drops.append(("off_page", "outside the page: not in the structured text (mutool draw)"))
+            continue
+        if pen is not None and abs(item.end[0] - pen[0][0]) < 1e-6 and abs(item.end[1] - pen[0][1]) < 1e-6 and t == pen[1]:
+            drops.append(("duplicate", f"drawn again at the same pen position: fake bold ({SOURCE})"))
+            continue
+        drops.append(("", ""))
+        pen = (item.end, t)
+    return base.flow("mupdf", items, texts, decide, drops)

@@ -1,0 +1,77 @@
+"""pypdf ``PageObject.extract_text()`` (plain mode), pypdf 6.x–7.x.
+
+Source: ``pypdf/_page.py`` (``_extract_text``) and ``pypdf/_text_extraction/_text_extractor.py``
+(``process_tj_offset``, ``_post_process_text_operation``) with ``crlf_space_check`` in
+``pypdf/_text_extraction/__init__.py``. pypdf reads operators, not glyphs: inside a TJ array
+a number of at least ``TJ_SPACE_FACTOR`` × half the font's space width (thousandths of an em)
+adds a space; between text operators, a baseline move over ``LINE_FACTOR`` × the font size is
+a line break and a forward move of at least half a space width is a space. A form XObject's
+text is set off by line breaks (``Do``). Annotations are not read.
+"""
+from __future__ import annotations
+
+from . import base
+
+SOURCE = "pypdf _text_extraction/_text_extractor.py"
+TJ_SPACE_FACTOR = 0.95  # _page.py: _confirm_space_width = extractor._space_width * 0.95
+HALF_SPACE = 0.5  # _text_extractor.py _handle_tf: self._space_width = self.font.space_width / 2
+LINE_FACTOR = 0.8  # __init__.py crlf_space_check: threshold = 0.8 * min(str_height, font_size)
+DEFAULT_SPACE = 0.2  # _page.py _extract_text(space_width=200.0) when the font's space has no width
+
+
+def text(record) -> tuple[str, str]:
+    t = base.spec_text(record, "pypdf", actual_text=False)
+    if t is None:
+        return record.resolution.tounicode_only, "code-as-text"
+    return t, ""
+
+
+def _space_widths(records) -> dict:
+    """Font → its space width as pypdf takes it (``generic/_font.py`` ``_add_space_width``): the
+    width of the glyph that reads " ", else half the font's average width (its "default")."""
+    out: dict = {}
+    widths: dict = {}
+    for r in records:
+        font = r.step.font
+        if font is None:
+            continue
+        if r.unicode == " " and r.glyph.width > 0:
+            out.setdefault(font, r.glyph.width)
+        widths.setdefault(font, [])
+    for font in widths:
+        if font not in out and not font.is_type0 and font.glyph_name(32) == "space":
+            out[font] = font.glyph_width(b" ")
+        if not out.get(font):
+            known = [w for w in font.widths if w > 0] if font.widths else []
+            out[font] = sum(known) / len(known) / 1000 / 2 if known else 0.0
+    return out
+
+
+def emulate(records, page: base.Page | None = None) -> base.Emulation:
+    recs = base.source_records(records, annots=False)
+    items = [base.make_item(r) for r in recs]
+    spaces = _space_widths(recs)
+
+    def decide(prev: base.Item, cur: base.Item, prev_text: str, t: str) -> tuple[str, str, str]:
+        ps, cs = prev.record.step, cur.record.step
+        if ps.source != cs.source or ps.depth != cs.depth:
+            return base.LINE, "xobject", "a form XObject's text is set off by line breaks (_page.py, Do)"
+        sw = spaces.get(ps.font) or DEFAULT_SPACE
+        if cs.font is not ps.font:  # _post_process_text_operation: min with the previous font's space
+            sw = min(sw, spaces.get(cs.font) or DEFAULT_SPACE)
+        along, across = cur.gap(prev)
+        size = prev.size
+        if ps is cs:  # inside one TJ: only its numbers move the pen
+            need = TJ_SPACE_FACTOR * HALF_SPACE * sw * size
+            if along >= need and along > 0 and not prev_text.endswith(" "):
+                return base.SPACE, "tj-number", (f"TJ moves {base.em(along, size)} ≥ {TJ_SPACE_FACTOR} × half the "
+                                                 f"space width {sw:.3f} em ({SOURCE} process_tj_offset)")
+            return base.NOTHING, "tj-number", f"TJ moves {base.em(along, size)}, under {TJ_SPACE_FACTOR} × half a space"
+        if abs(across) > LINE_FACTOR * min(size, cur.size):
+            return base.LINE, "baseline", f"baseline moved {base.em(abs(across), size)} > {LINE_FACTOR} (crlf_space_check)"
+        if along >= HALF_SPACE * sw * size and not prev_text.endswith(" "):
+            return base.SPACE, "gap", (f"moved {base.em(along, size)} ≥ half the space width {sw:.3f} em "
+                                       "(crlf_space_check)")
+        return base.NOTHING, "gap", f"moved {base.em(along, size)} < half the space width {sw:.3f} em"
+
+    return base.flow("pypdf", items, [text(r) for r in recs], decide)
