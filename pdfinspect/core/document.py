@@ -34,7 +34,6 @@ _LAST_XREF = re.compile(rb"(?<![a-z])xref[\x00\t\n\x0c\r ]+\d")
 _EOLS = re.compile(rb"[\r\n]*")
 _NOT_WHITE = re.compile(rb"[^\x00\t\n\x0c\r ]")
 READ_WHOLE = 256 * 1024 * 1024  # files up to this size are read into memory, bigger ones mapped
-_MISSING = object()
 _HEADER = re.compile(rb"(\d+)[\x00\t\n\x0c\r ]+(\d+)[\x00\t\n\x0c\r ]+obj")
 PEEK_LIMIT = 4096  # bytes :meth:`Document.peek` reads looking for endobj
 
@@ -462,14 +461,15 @@ class Document:
         if gen is not None and entry.gen != gen:
             return None
         key = (num, entry)
-        obj = self._cache.get(key, _MISSING)
-        if obj is not _MISSING:
-            return obj
+        cache = self._cache
+        try:  # one dict lookup is atomic: no lock for what is loaded already
+            return cache[key]
+        except KeyError:
+            pass
         with self._lock:  # another thread may be loading it: wait, then use its result
-            obj = self._cache.get(key, _MISSING)
-            if obj is _MISSING:
-                obj = self._cache[key] = self._load(num, entry)
-            return obj
+            if key not in cache:
+                cache[key] = self._load(num, entry)
+            return cache[key]
 
     def _scanned_at_other_generation(self, ref: Ref, revision: int | None) -> IndirectObject | None:
         """Object ``ref.num`` where the scan, not an xref, found it at another generation than
