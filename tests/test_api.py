@@ -29,10 +29,21 @@ def test_open_as_context_manager_releases_the_file():
     with pdfinspect.open(sample("minimal.pdf")) as doc:
         stream = doc.get(4).value
         assert doc.stream_data(stream).data.startswith(b"BT /F1 24 Tf")
+    # a small file is read whole when opened: nothing holds the file, the bytes read stay usable
+    assert stream.raw.startswith(b"BT /F1 24 Tf")
+    doc.close()  # closing twice is harmless
+
+
+def test_a_big_file_is_mapped_and_released_on_close(tmp_path, monkeypatch):
+    from pdfinspect.core import document
+
+    monkeypatch.setattr(document, "READ_WHOLE", 100)  # minimal.pdf is bigger: mapped
+    with pdfinspect.open(sample("minimal.pdf")) as doc:
+        stream = doc.get(4).value
+        assert doc.stream_data(stream).data.startswith(b"BT /F1 24 Tf")
     # stream bytes are read from the mapping on demand, so after close they are gone
     with pytest.raises(ValueError):
         stream.raw
-    doc.close()  # closing twice is harmless
 
 
 def test_lookup_says_why_an_object_is_missing():

@@ -303,6 +303,20 @@ def test_readme_documents_the_current_schema():
         assert markdown_table(kind) in readme
 
 
+def test_fifos_and_device_links_are_failed_records_and_never_read(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    os.mkfifo(folder / "fifo.pdf")  # the parent hashed it after the worker: blocked forever
+    (folder / "zero.pdf").symlink_to("/dev/zero")
+    shutil.copy(SAMPLES / "kappa.pdf", folder / "kappa.pdf")
+    assert file_sha256(str(folder / "fifo.pdf")) is None
+    stats = run_audit([folder], tmp_path / "out", workers=1)
+    records = {Path(r["path"]).name: r for r in read_records(tmp_path / "out", "files")}
+    assert stats.ok == 1 and stats.failed == 2
+    for name in ("fifo.pdf", "zero.pdf"):
+        assert records[name]["status"] == "failed" and "not a regular file" in records[name]["error"]
+
+
 def test_font_programs_are_fingerprinted_without_their_subset_tags(tmp_path):
     """One program embedded under two subset tags has one fingerprint; another program another."""
     import pikepdf

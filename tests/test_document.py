@@ -297,3 +297,86 @@ def test_deep_page_tree_is_cut_with_a_warning(tmp_path):
     doc = Document.open(path)
     assert doc.page_refs() == []
     assert "pages-too-deep" in codes(doc)
+
+
+# -- the input read safely (issue 21) ------------------------------------------------------
+def test_a_file_rewritten_while_open_keeps_what_was_read_and_says_it_changed(tmp_path):
+    path = tmp_path / "latex.pdf"
+    path.write_bytes(sample("content.pdf").read_bytes())
+    doc = Document.open(path)
+    assert not doc.changed()
+    path.write_bytes(b"")  # pdflatex truncates the file it rewrites: a mapping would SIGBUS below
+    assert doc.changed()
+    pages = doc.page_refs()
+    page = doc.resolve(pages[0])
+    contents = doc.get(page["Contents"].num)
+    assert doc.stream_data(contents).data
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device-link", "directory"])
+def test_fifos_devices_and_directories_are_refused_without_blocking(tmp_path, kind):
+    import os
+
+    path = tmp_path / "x.pdf"
+    if kind == "fifo":
+        os.mkfifo(path)  # opening it for reading would block until a writer comes
+    elif kind == "device-link":
+        path.symlink_to("/dev/zero")  # reading it never ends
+    else:
+        path.mkdir()
+    with pytest.raises(PdfError) as e:
+        Document.open(path)
+    assert e.value.diagnostic.code == "file-not-regular"
+    assert "\n" not in str(e.value.diagnostic)
+
+
+def test_trailing_zeros_are_judged_without_copying_them():
+    data = sample("minimal.pdf").read_bytes() + b"\r\n" + b"\0" * 3_000_000
+    doc = Document(data)
+    garbage = [d for d in doc.diagnostics if d.code == "trailing-garbage"]
+    assert garbage and "3000000 bytes of white space" in garbage[0].message
+
+
+def test_a_document_shared_by_threads_waits_for_an_object_another_thread_is_loading():
+    import threading
+
+    doc = Document.open(sample("pages.pdf"))
+    num = doc.object_numbers()[-1]
+    seen = []
+    load_at = doc._load_at
+
+    def slow_load(n, entry):
+        if n == num and not seen:
+            other = threading.Thread(target=lambda: seen.append(doc.get(num)))
+            seen.append("started")
+            other.start()
+            other.join(0.2)  # without the lock the other thread finds the object "loading": None
+            assert len(seen) == 1, "the other thread did not wait for this one's load"
+            seen.append(other)
+        return load_at(n, entry)
+
+    doc._load_at = slow_load
+    mine = doc.get(num)
+    seen[1].join()
+    assert mine is not None and seen[2] is mine
+    assert "reference-loop" not in codes(doc)
+
+
+def test_four_threads_over_one_document_read_every_object():
+    import threading
+
+    doc = Document.open(sample("pages.pdf"))
+    nums = doc.object_numbers()
+    start = threading.Barrier(4)
+    results: list[list] = []
+
+    def read():
+        start.wait()
+        results.append([doc.get(n) is not None for n in nums])
+
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(all(r) for r in results) and len(results) == 4

@@ -494,3 +494,43 @@ def test_decode_never_raises_on_any_decodeparms(data, name, params):
     chain = [(name, Dict({Name(k): v for k, v in params.items()}))]
     result = decode(zlib.compress(data) if name == "FlateDecode" else data, chain, 10_000)
     assert len(result.data) <= max(10_000, len(data))
+
+
+# -- hostile parameters (issue 21): bounded before allocation, linear in the data ---------------
+def _differenced(row: bytes, bpp: int) -> bytes:
+    """Reference: undo Sub / TIFF differencing byte by byte."""
+    out = bytearray(row)
+    for j in range(bpp, len(out)):
+        out[j] = (out[j] + out[j - bpp]) & 0xFF
+    return bytes(out)
+
+
+@pytest.mark.parametrize("colors", [3, 700, 5000, 20000])
+def test_sub_and_tiff_with_many_colours_match_the_byte_by_byte_reference(colors):
+    rng = random.Random(colors)
+    row = bytes(rng.randrange(256) for _ in range(10_000))
+    tiff = decode(zlib.compress(row), [("FlateDecode", Dict({Name("Predictor"): 2, Name("Colors"): colors,
+                                                             Name("Columns"): 10_000 // colors or 1}))])
+    assert tiff.data[:colors * (10_000 // colors)] == _differenced(row, colors)[:colors * (10_000 // colors)]
+    png = decode(zlib.compress(b"\x01" + row), [("FlateDecode", Dict({Name("Predictor"): 11, Name("Colors"): colors,
+                                                                       Name("Columns"): 10_000 // colors}))])
+    rowlen = colors * (10_000 // colors)
+    assert png.data[:rowlen] == _differenced(row[:rowlen], colors)
+
+
+def test_a_huge_one_bit_tiff_row_is_linear_not_quadratic():
+    # a 1.8 KB file hung here: every value was shifted out of one big integer
+    row = bytes([0b10000000]) + bytes(1_999_999)
+    result = decode(zlib.compress(row), [("FlateDecode", Dict({Name("Predictor"): 2, Name("BitsPerComponent"): 1,
+                                                               Name("Columns"): 16_000_000}))])
+    assert result.data == b"\xff" * 2_000_000  # the running sum of one set bit sets every bit after it
+    assert result.error is None
+
+
+def test_paeth_rows_are_undone_up_to_the_slow_rows_limit(monkeypatch):
+    from pdfinspect.core.filters import predictors
+
+    monkeypatch.setattr(predictors, "SLOW_ROWS_LIMIT", 3000)
+    rows = (b"\x04" + b"\x01" * 1000) * 5
+    result = decode(zlib.compress(rows), [("FlateDecode", Dict({Name("Predictor"): 15, Name("Columns"): 1000}))])
+    assert len(result.data) == 3000 and "row 3 on" in result.error

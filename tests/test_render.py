@@ -84,6 +84,26 @@ def test_rendering_is_cached_and_rotated(tmp_path):
     assert image.getpixel((round(x), round(y)))[0] > 200 and image.getpixel((round(x), round(y)))[2] < 80
 
 
+def test_pdfium_dying_or_hanging_is_a_render_error_and_the_next_call_starts_afresh(monkeypatch):
+    from pdfinspect.render import page as page_module
+    from pdfinspect.render.page import RenderError
+
+    renderer = Renderer(str(sample("kappa.pdf")))
+    try:
+        monkeypatch.setattr(page_module, "RENDER_MEMORY", 1)  # pdfium's process cannot load pdfium
+        with pytest.raises(RenderError, match="pdfium crashed on page 1"):
+            renderer.page(0)
+        monkeypatch.setattr(page_module, "RENDER_MEMORY", 3 * 1024 ** 3)
+        monkeypatch.setattr(page_module, "RENDER_TIMEOUT", 0.0)  # no answer can come in no time
+        with pytest.raises(RenderError, match="did not finish page 1"):
+            renderer.page(0)
+        monkeypatch.setattr(page_module, "RENDER_TIMEOUT", 60.0)
+        page = renderer.page(0)
+        assert renderer.render(0, View(page, (0.0, 0.0) + page.size, 0.2)).size[0] > 10
+    finally:
+        renderer.close()
+
+
 def test_half_blocks_pair_upper_and_lower_pixels():
     image = Image.new("RGB", (2, 3), (255, 255, 255))
     image.putpixel((0, 0), (255, 0, 0))

@@ -145,3 +145,13 @@ def test_kappa_sample_program():
     ours = read_type1(data)
     assert (ours.encoding, ours.glyph_names) == _fonttools(data)
     assert "kappa" in ours.glyph_names
+
+
+def test_a_huge_encrypted_part_is_decrypted_only_up_to_the_limit(monkeypatch):
+    from pdfinspect.fonts import type1
+
+    monkeypatch.setattr(type1, "MAX_EEXEC", 1000)
+    program = b"%!PS-AdobeFont-1.0: X\n/FontName /X def\ncurrentfile eexec\n" + bytes(range(256)) * 400
+    with pytest.raises(Type1Error, match="only its first 1,000 bytes"):
+        read_type1(program)
+    assert len(type1.decrypt(bytes(5000), limit=1000)) == 996

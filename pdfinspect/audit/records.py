@@ -12,6 +12,7 @@ import hashlib
 import os
 import re
 import resource
+import stat
 import time
 import unicodedata
 from collections import Counter
@@ -65,7 +66,11 @@ class FileResult:
 
 
 def file_sha256(path: str) -> str | None:
+    """The file's SHA-256; ``None`` when it cannot be read or is not a regular file (a FIFO
+    would block the parent forever, a symlink to /dev/zero never end)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         h = hashlib.sha256()
         with open(path, "rb") as f:  # hashlib.file_digest needs Python 3.11
             for chunk in iter(lambda: f.read(1 << 20), b""):

@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from ..core.budget import DEFAULT_LIMITS
 from ..core.diagnostics import PdfError, error
 from ..core.document import Document
 from ..core.filters import DEFAULT_LIMIT
@@ -71,7 +72,7 @@ def open_document(args, allow_locked: bool = False) -> Document:
     """Open ``args.file`` with the options every command shares."""
     limit = args.decode_limit * 1024 * 1024 if getattr(args, "decode_limit", None) else DEFAULT_LIMIT
     doc = Document.open(args.file, password=args.password or b"", decode_limit=limit,
-                        allow_locked=allow_locked)
+                        allow_locked=allow_locked, limits=DEFAULT_LIMITS.scaled(getattr(args, "budget", None) or 1))
     _opened.append([doc, 0])
     revision = getattr(args, "revision", None)
     if revision is not None and not 0 <= revision < len(doc.revisions):
@@ -164,6 +165,9 @@ def non_negative(kind=int):
 def add_common_options(p: argparse.ArgumentParser) -> None:
     """Options every command takes."""
     p.add_argument("--password", default="", help="user or owner password (default: empty)")
+    p.add_argument("--budget", type=non_negative(float), metavar="N", default=1.0,
+                   help="multiply every work limit by N: operators, decoded content, form and glyph procedure "
+                        "runs and glyphs per page, decoded bytes per command (pdfinspect.core.budget; default 1)")
     p.add_argument("--decode-limit", type=non_negative(), metavar="MB",
                    help=f"stop decoding a stream after MB megabytes (default {DEFAULT_LIMIT >> 20})")
 

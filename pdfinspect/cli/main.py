@@ -29,6 +29,7 @@ COMMAND_MODULES = {
     "structure": "structure",
     "diff": "history",
     "search": "search",
+    "signatures": "signatures",
     "extractors": "extractors",
     "hidden": "hidden",
     "codes": "codes",

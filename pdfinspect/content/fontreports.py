@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from ..core.budget import DEFAULT_LIMITS
+from ..core.diagnostics import warning
 from ..core.objects import Dict
 from ..fonts.font import Font, FontCache
 from ..fonts.reasons import FontReport, report
@@ -70,14 +72,20 @@ def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | N
     fonts = FontCache(doc)
     numbers = range(1, doc.page_count() + 1) if pages is None else list(pages)
     tally = _Tally(resolver)
+    refs = doc.page_refs()  # walked once: page_ref(n) per page reads a flat /Kids of 10^5 pages n times
     for done, n in enumerate(numbers, 1):
         if progress is not None:
             progress(done - 1, len(numbers))
-        ref = doc.page_ref(n)
-        page = doc.resolve(ref) if ref is not None else None
+        ref = refs[n - 1] if 0 < n <= len(refs) else None
+        if ref is None:
+            continue
+        page = doc.resolve(ref)
         if not isinstance(page, Dict):
             continue
-        found = font_strings(doc, page_content(doc, page)[0], page_resources(doc, page), fonts)
+        budget = getattr(doc, "limits", DEFAULT_LIMITS).budget()
+        found = font_strings(doc, page_content(doc, page, budget)[0], page_resources(doc, page), fonts, budget)
+        if budget.stopped is not None:
+            doc.note(warning("budget-spent", f"page {n}: {budget.stopped}", ref=(ref.num, ref.gen)))
         if found is None:
             tally.steps(iter_steps(doc, ref, fonts, annots=annots), n)
             continue

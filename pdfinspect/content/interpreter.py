@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
+from ..core.budget import DEFAULT_LIMITS, Budget
 from ..core.diagnostics import Diagnostic, info, warning
 from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number
 from ..core.textstrings import decode_text
@@ -32,21 +33,6 @@ MAX_ANNOTATIONS = 10_000  # per page; the rest are reported and not drawn
 # Annotation flags (12.5.3, Table 165) that keep an annotation off the screen.
 ANNOT_HIDDEN, ANNOT_NO_VIEW = 1 << 1, 1 << 5
 _QUIET_WITHOUT_APPEARANCE = frozenset({"Link", "Popup"})  # no appearance is their normal state
-
-
-@dataclass(slots=True)
-class Budget:
-    """How much of a page an interactive caller lets the interpreter do: at most
-    ``operators`` steps and ``content_bytes`` of decoded content (the page's and its forms'
-    together). When either runs out the run ends; ``stopped`` then says where and why."""
-
-    operators: int
-    content_bytes: int
-    stopped: str | None = None
-
-    def take_bytes(self) -> int:
-        """The decode limit for the next content stream: what is left of the byte budget."""
-        return max(self.content_bytes, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +113,7 @@ def page_content(doc, page: Dict, budget: Budget | None = None) -> tuple[bytes, 
             continue
         res = doc.stream_data(obj, limit=budget.take_bytes() if budget else None)
         if budget is not None:
-            budget.content_bytes -= len(res.data)
-            if res.error and budget.content_bytes <= 0:
-                budget.stopped = budget.stopped or (f"content stream {item} decoded only to its first "
-                                                    f"{len(res.data)} bytes: the content byte budget is spent")
+            budget.spend_bytes(len(res.data), res.error is not None, f"content stream {item}")
         if res.error:
             diags.append(warning("contents-decode", f"content stream {item}: {res.error}; partial data used",
                                  ref=(item.num, item.gen), clause="7.8.2"))
@@ -149,19 +132,29 @@ def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budge
     """Interpret the content of the page ``page_ref`` (unless ``content`` is false), then
     (``annots``) its annotations' appearance streams; one :class:`Step` per operator.
 
-    With a ``budget`` the run stops when it is spent and ``budget.stopped`` says where.
+    The run stops when the ``budget`` is spent and ``budget.stopped`` says where. Without
+    one, the document's limits (:mod:`pdfinspect.core.budget`) bound the run, and a stop is
+    reported as a ``budget-spent`` warning on the last step and in ``doc.diagnostics``.
     """
     page = doc.resolve(page_ref)
     if not isinstance(page, Dict):
         return
+    own = budget is None
+    if budget is None:
+        budget = getattr(doc, "limits", DEFAULT_LIMITS).budget()
     resources = page_resources(doc, page)
     run = _Run(doc, fonts or FontCache.of(doc), budget)
     if content:
         data, diags = page_content(doc, page, budget)
         run.pending.extend(diags)
         yield from run.content(data, resources, 0, page_ref)
-    if annots:
+    if annots and not budget.halted:
         yield from run.annotations(page, page_ref, resources)
+    if own and budget.stopped is not None:
+        spent = warning("budget-spent", f"page {page_ref}: {budget.stopped}", ref=(page_ref.num, page_ref.gen))
+        run.pending.append(spent)
+        if hasattr(doc, "note"):
+            doc.note(spent)
     if run.pending:
         yield run.note(page_ref, 0)
 
@@ -200,6 +193,8 @@ class _Run:
         self.annotation: Ref | None = None
         self.charproc: Ref | None = None
         self.procs: list[tuple[Ref, bytes, Matrix, Font]] = []  # glyph procedures to run next
+        self.invoked = 0  # forms, appearances and glyph procedures run (fan-out counts)
+        self.drawn = 0  # glyphs shown
         self.text_object = 0
         self.adjust = 0.0  # TJ numbers not yet followed by a glyph
         self.path: list[float] | None = None  # bounds of the current path on the page
@@ -209,10 +204,11 @@ class _Run:
 
     # -- the loop ---------------------------------------------------------------------
     def content(self, data: bytes, resources: Dict, depth: int, source: Ref | None) -> Iterator[Step]:
+        budget = self.budget
         for operation in iter_operations(data):
-            if self.budget is not None and self.index >= self.budget.operators:
-                self.budget.stopped = self.budget.stopped or (f"stopped after {self.index} operators (the budget), at offset "
-                                       f"{operation.start} of {'form ' + str(source) if depth else 'the page content'}")
+            if budget is not None and (budget.halted or self.index >= budget.operators):
+                budget.stop("operator", budget.operators, f"at offset {operation.start} of "
+                            f"{'form ' + str(source) if depth else 'the page content'}")
                 return
             op = _OP_NAMES.get(operation.op) or operation.op.decode("latin-1")
             if self.pending:
@@ -272,10 +268,7 @@ class _Run:
         budget = self.budget
         res = self.doc.stream_data(obj, limit=budget.take_bytes() if budget else None)
         if budget is not None:
-            budget.content_bytes -= len(res.data)
-            if res.error and budget.content_bytes <= 0:
-                budget.stopped = budget.stopped or (f"{what} decoded only to its first {len(res.data)} "
-                                                    "bytes: the content byte budget is spent")
+            budget.spend_bytes(len(res.data), res.error is not None, what)
         if res.error:
             self.pending.append(warning("form-decode", f"{what}: {res.error}", offset=offset))
         return res.data
@@ -284,6 +277,11 @@ class _Run:
                bbox: Rect | None = None) -> Iterator[Step]:
         """Run a form, appearance stream or glyph procedure with its own state stack, clipped
         to its ``bbox`` (form space, 8.10.1)."""
+        budget = self.budget
+        self.invoked += 1
+        if budget is not None and self.invoked > budget.invocations:
+            budget.stop("form and glyph procedure invocation", budget.invocations, f"at {ref}")
+            return
         saved = (self.gs, self.stack, self.tm, self.tlm, self.font, self.marked, self.bt_marked)
         self.gs = replace(self.gs, ctm=ctm)
         if bbox is not None:
@@ -496,7 +494,13 @@ class _Run:
         composite = font.cmap is not None
         adjust, self.adjust = self.adjust, 0.0
         a, b, c, d, e, f = self.tm
+        budget = self.budget
+        left = budget.glyphs - self.drawn if budget is not None else -1
         for piece in font.split(data, diags):
+            if left == 0 and budget is not None:  # (no budget: left is -1, never 0)
+                budget.stop("glyph", budget.glyphs, f"in a string of {len(data)} bytes")
+                break
+            left -= 1
             code = piece.code
             cid = font.cid(code) if composite else None
             w0 = font.glyph_width(code, cid)
@@ -515,6 +519,7 @@ class _Run:
             out.append(Glyph(code, cid, w0, advance, user, transform(ctm, *user), proc, queued, adjust))
             adjust = 0.0
         self.tm = (a, b, c, d, e, f)
+        self.drawn += len(out)
         return out
 
     def queue_charproc(self, proc: Ref, font: Font, tm: Matrix, diags: list) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from ..core.budget import Budget
 from ..core.lexer import decode_hex, decode_literal, decode_name
 from ..core.objects import Dict, Ref, Stream
 from ..fonts.font import Font, FontCache
@@ -57,7 +58,7 @@ _SCAN = re.compile(
     + rb"|/(?P<do>[^" + _D + rb"]*)" + _END + _WS + rb"Do" + _END
     + rb"|/(?P<gs>[^" + _D + rb"]*)" + _END + _WS + rb"gs" + _END
     + rb"|(?P<q>[qQ])" + _END
-    + rb"|" + _QUIET + rb"(?:" + _WS + _QUIET + rb")*"
+    + rb"|" + _QUIET + rb"(?:" + _WS + _QUIET + rb"){0,1000}"  # bounded: the matcher's memory grows with a run
     + rb"|(?P<eos>\Z)"
     + rb"|(?P<other>[\s\S]))")
 _STRINGS = re.compile(rb"(?P<lit>" + _LIT + rb")|<(?P<hex>[^>]*)>")
@@ -65,6 +66,10 @@ _STRINGS = re.compile(rb"(?P<lit>" + _LIT + rb")|<(?P<hex>[^>]*)>")
 
 class GiveUp(Exception):
     """The content has a shape :func:`font_strings` does not read; run the interpreter."""
+
+
+class _Spent(Exception):
+    """The budget ran out (``Budget.stopped`` says which part)."""
 
 
 def _string(token: bytes) -> bytes:
@@ -78,9 +83,12 @@ def _string(token: bytes) -> bytes:
 class _Scan:
     """One page: the font in force, the q stack, the forms being run, and what was shown."""
 
-    def __init__(self, doc, fonts: FontCache):
+    def __init__(self, doc, fonts: FontCache, budget: Budget | None = None):
         self.doc = doc
         self.fonts = fonts
+        self.budget = budget
+        self.matches = 0  # operators scanned (estimated), counted against the operator budget
+        self.invoked = 0
         self.font: Font | None = None
         self.name = ""
         self.stack: list[tuple[Font | None, str]] = []
@@ -102,7 +110,14 @@ class _Scan:
         return group.get(decode_name(raw)) if isinstance(group, Dict) else None
 
     def run(self, data: bytes, resources: Dict) -> None:
+        budget = self.budget
         for m in _SCAN.finditer(data):
+            if budget is not None:  # a quiet run counts as the operators its bytes could hold
+                self.matches += 1 + (m.end() - m.start()) // 12
+                if self.matches > budget.operators:
+                    budget.stop("operator", budget.operators, f"at offset {m.start()} of "
+                                f"{'form ' + str(self.forms[-1]) if self.forms else 'the page content'}")
+                    raise _Spent
             kind = m.lastgroup
             if kind is None or kind == "eos":
                 continue
@@ -141,7 +156,17 @@ class _Scan:
         obj = self.doc.get(value.num, value.gen)
         if obj is None:
             return
-        data = self.doc.stream_data(obj).data
+        budget = self.budget
+        if budget is None:
+            data = self.doc.stream_data(obj).data
+        else:
+            self.invoked += 1
+            if self.invoked > budget.invocations:
+                budget.stop("form and glyph procedure invocation", budget.invocations, f"at {value}")
+                raise _Spent
+            res = self.doc.stream_data(obj, limit=budget.take_bytes())
+            data = res.data
+            budget.spend_bytes(len(data), res.error is not None, f"form {value}")
         own = self.doc.resolve(stream.dict.get("Resources"))
         saved = self.font, self.name, self.stack
         self.stack = []
@@ -153,14 +178,18 @@ class _Scan:
             self.font, self.name, self.stack = saved
 
 
-def font_strings(doc, data: bytes, resources: Dict, fonts: FontCache
+def font_strings(doc, data: bytes, resources: Dict, fonts: FontCache, budget: Budget | None = None
                  ) -> tuple[dict[Font, dict[bytes, None]], dict[Font, set[str]]] | None:
     """For the decoded page content ``data``: each font's non-empty shown strings in the
     order they are first shown (form XObjects run in place), and the resource names it was
-    selected by; ``None`` when the content has a shape this scan does not read."""
-    scan = _Scan(doc, fonts)
+    selected by; ``None`` when the content has a shape this scan does not read. With a
+    ``budget`` (operators are matches of the scan here), the scan stops when it runs out,
+    ``budget.stopped`` says so, and what was found so far is returned."""
+    scan = _Scan(doc, fonts, budget)
     try:
         scan.run(data, resources)
     except GiveUp:
         return None
+    except _Spent:
+        pass
     return scan.shown, scan.names

@@ -9,12 +9,14 @@ from __future__ import annotations
 import mmap
 import os
 import re
+import stat
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from . import pages, recovery, repair
+from .budget import Limits, spent
 from .diagnostics import Diagnostic, PdfError, error, warning
 from .filters import DEFAULT_LIMIT, DecodeResult, decode, filter_chain
 from .lookup import Lookup, lookup
@@ -29,6 +31,9 @@ if TYPE_CHECKING:
 _VERSION = re.compile(rb"%PDF-(\d+\.\d+)?")  # the version may be missing or cut ("%PDF-1"): still the header
 _HEADER_ANYWHERE = re.compile(rb"%PDF-\d")
 _LAST_XREF = re.compile(rb"(?<![a-z])xref[\x00\t\n\x0c\r ]+\d")
+_EOLS = re.compile(rb"[\r\n]*")
+_NOT_WHITE = re.compile(rb"[^\x00\t\n\x0c\r ]")
+READ_WHOLE = 256 * 1024 * 1024  # files up to this size are read into memory, bigger ones mapped
 _HEADER = re.compile(rb"(\d+)[\x00\t\n\x0c\r ]+(\d+)[\x00\t\n\x0c\r ]+obj")
 PEEK_LIMIT = 4096  # bytes :meth:`Document.peek` reads looking for endobj
 
@@ -62,14 +67,24 @@ def _as_password(password) -> bytes:
 
 
 class Document:
-    """A PDF file opened for inspection."""
+    """A PDF file opened for inspection.
+
+    One Document may be shared by threads: object lookup, the caches and the diagnostics
+    are guarded by a lock (parsing runs one thread at a time; :meth:`fork` gives a thread
+    its own caches when it should run in parallel).
+    """
 
     def __init__(self, buf, path: str | None = None, password: str | bytes = b"",
-                 decode_limit: int = DEFAULT_LIMIT, allow_locked: bool = False):
+                 decode_limit: int = DEFAULT_LIMIT, allow_locked: bool = False,
+                 limits: Limits | None = None):
         self.buf = buf
         self.path = path
         self.size = len(buf)
         self.decode_limit = decode_limit
+        # how much work a command may spend (core.budget); decoded_bytes bounds every stream together
+        self.limits = limits if limits is not None else Limits(decoded_bytes=None)
+        self.decoded = 0  # bytes decoded by stream_data so far, against limits.decoded_bytes
+        self.identity: tuple[int, int, int] | None = None  # size, mtime and inode when opened
         self.diagnostics: list[Diagnostic] = []
         self._owns_buf = False
         self._recovered: dict[int, XrefEntry] = {}  # found by scanning, below every revision
@@ -90,6 +105,7 @@ class Document:
 
     def _init_caches(self) -> None:
         """The per-Document state a fork does not share."""
+        self._lock = threading.RLock()
         self._cache: dict[tuple[int, XrefEntry], IndirectObject | None] = {}
         self._objstm: dict[int, ObjectStream | None] = {}
         self._merged: dict[int, dict[int, XrefEntry]] = {}
@@ -114,23 +130,42 @@ class Document:
 
     @classmethod
     def open(cls, path: str | os.PathLike, password: str | bytes = b"",
-             decode_limit: int = DEFAULT_LIMIT, allow_locked: bool = False) -> "Document":
-        """Open the file at ``path`` (mapped, never written).
+             decode_limit: int = DEFAULT_LIMIT, allow_locked: bool = False,
+             limits: Limits | None = None) -> "Document":
+        """Open the file at ``path`` (never written).
+
+        A file up to :data:`READ_WHOLE` bytes is read into memory, so that rewriting or
+        truncating it while it is open (as pdflatex does) cannot touch what was read
+        (:meth:`changed` tells); a bigger one is mapped, which keeps opening it instant but
+        leaves it exposed to truncation (SIGBUS). Anything but a regular file (a FIFO, a
+        device, a symlink to one) is refused with :class:`PdfError`.
 
         A wrong password raises :class:`PasswordError`, unless ``allow_locked``: then the
         document opens with ``locked`` set, ``encryption`` describing the handler, and
-        strings and streams left encrypted.
+        strings and streams left encrypted. ``limits`` bounds the work commands spend
+        (:mod:`pdfinspect.core.budget`; default: per page runs only, no total).
         """
         path = os.fspath(path)
-        buf = _map(path)
+        buf, identity = _read(path)
         try:
-            doc = cls(buf, path, password, decode_limit, allow_locked)
+            doc = cls(buf, path, password, decode_limit, allow_locked, limits)
         except BaseException:
             if isinstance(buf, mmap.mmap):
                 buf.close()
             raise
         doc._owns_buf = True
+        doc.identity = identity
         return doc
+
+    def changed(self) -> bool:
+        """Whether the file on disk is no longer the one opened (rewritten, truncated,
+        replaced or removed); always false for a Document opened from memory."""
+        if self.path is None or self.identity is None:
+            return False
+        try:
+            return _identity(os.stat(self.path)) != self.identity
+        except OSError:
+            return True
 
     # -- lifetime ----------------------------------------------------------------------
     def close(self) -> None:
@@ -168,14 +203,15 @@ class Document:
             raise TypeError("a Document opened from memory cannot be pickled; open it from a path")
         state = dict(self.__dict__)
         del state["buf"]
-        for key in ("_cache", "_objstm", "_merged", "_numbers", "_loading", "_backrefs", "_note_lock", "_derived"):
+        for key in ("_cache", "_objstm", "_merged", "_numbers", "_loading", "_backrefs", "_lock", "_note_lock",
+                    "_derived"):
             state.pop(key)
         return state
 
     def __setstate__(self, state) -> None:
         self.__dict__.update(state)
         assert self.path is not None  # __getstate__ refuses a document without one
-        self.buf = _map(self.path)
+        self.buf = _read(self.path)[0]
         self._owns_buf = True
         self._init_caches()
 
@@ -224,11 +260,12 @@ class Document:
             self.note(warning("header-offset", f"{hm.start()} bytes of junk before the %PDF header",
                                offset=0, clause="7.5.2"))
         eof = buf.rfind(b"%%EOF")
-        tail = bytes(buf[eof + 5:]).lstrip(b"\r\n") if eof >= 0 else b""
-        if tail:
-            kind = "white space" if not tail.strip(b"\x00\t\n\x0c\r ") else "data"
-            self.note(warning("trailing-garbage", f"{len(tail)} bytes of {kind} after the last %%EOF; ignored",
-                               offset=self.size - len(tail), clause="7.5.5"))
+        if eof >= 0:  # what follows, judged without copying it (it may be gigabytes)
+            start = _EOLS.match(buf, eof + 5).end()  # type: ignore[union-attr]  # matches the empty string
+            if start < self.size:
+                kind = "white space" if _NOT_WHITE.search(buf, start) is None else "data"
+                self.note(warning("trailing-garbage", f"{self.size - start} bytes of {kind} after the last "
+                                  "%%EOF; ignored", offset=start, clause="7.5.5"))
         kw, startxref = find_startxref(buf)
         self.startxref = startxref
         revisions: list[Revision] = []
@@ -298,7 +335,9 @@ class Document:
 
     def _scan_headers(self) -> dict[int, tuple[int, int]]:
         if self._scan is None:
-            self._scan = repair.scan_headers(self.buf)
+            with self._lock:
+                if self._scan is None:
+                    self._scan = repair.scan_headers(self.buf)
         return self._scan
 
     def setup_security(self, trailer: Dict) -> None:
@@ -370,11 +409,14 @@ class Document:
             return self.revisions[0].entries  # nothing to merge: stays lazy
         merged = self._merged.get(k)
         if merged is None:
-            merged = self._merged[k - 1].copy() if k - 1 in self._merged else dict(self._recovered)
-            start = k if k - 1 in self._merged else 0
-            for rev in self.revisions[start:k + 1]:
-                merged.update(rev.entries)
-            self._merged[k] = merged
+            with self._lock:
+                merged = self._merged.get(k)
+                if merged is None:
+                    merged = self._merged[k - 1].copy() if k - 1 in self._merged else dict(self._recovered)
+                    start = k if k - 1 in self._merged else 0
+                    for rev in self.revisions[start:k + 1]:
+                        merged.update(rev.entries)
+                    self._merged[k] = merged
         return merged
 
     def object_numbers(self, revision: int | None = None) -> list[int]:
@@ -419,11 +461,15 @@ class Document:
         if gen is not None and entry.gen != gen:
             return None
         key = (num, entry)
-        if key in self._cache:
-            return self._cache[key]
-        obj = self._load(num, entry)
-        self._cache[key] = obj
-        return obj
+        cache = self._cache
+        try:  # one dict lookup is atomic: no lock for what is loaded already
+            return cache[key]
+        except KeyError:
+            pass
+        with self._lock:  # another thread may be loading it: wait, then use its result
+            if key not in cache:
+                cache[key] = self._load(num, entry)
+            return cache[key]
 
     def _scanned_at_other_generation(self, ref: Ref, revision: int | None) -> IndirectObject | None:
         """Object ``ref.num`` where the scan, not an xref, found it at another generation than
@@ -606,11 +652,22 @@ class Document:
             crypt = next((p.get("Name") for name, p in chain if name == "Crypt" and isinstance(p, Dict)), None)
             security, ref = self.security, stream.ref
             assert security is not None and ref is not None  # _stream_is_encrypted checked both
-            raw = security.decrypt_stream(raw, ref.num, ref.gen, crypt)
-            self._collect_security_diagnostics()
+            with self._lock:
+                raw = security.decrypt_stream(raw, ref.num, ref.gen, crypt)
+                self._collect_security_diagnostics()
         if not decode_filters:
             return DecodeResult(raw, (), None)
-        return decode(raw, chain, self.decode_limit if limit is None else limit)
+        limit = self.decode_limit if limit is None else limit
+        total = self.limits.decoded_bytes
+        if total is None:
+            return decode(raw, chain, limit)
+        left = max(total - self.decoded, 0)
+        res = decode(raw, chain, min(limit, left))
+        self.decoded += len(res.data)
+        if res.error and left < limit and len(res.data) >= left:
+            where = f"decoding stream {stream.ref}" if stream.ref is not None else "decoding a stream"
+            return DecodeResult(res.data, res.steps, spent("decoded byte (all streams together)", total, where))
+        return res
 
     def raw_bytes(self, obj: IndirectObject) -> bytes:
         """The bytes the object occupies in the file (or in its object stream's decoded data)."""
@@ -696,7 +753,9 @@ class Document:
     def page_refs(self) -> list[Ref]:
         """Page objects in order, walking /Pages /Kids with a cycle guard (walked once)."""
         if self._pages is None:
-            self._pages = pages.page_refs(self)
+            with self._lock:
+                if self._pages is None:
+                    self._pages = pages.page_refs(self)
         return list(self._pages)
 
     def page_ref(self, n: int) -> Ref | None:
@@ -712,14 +771,52 @@ class Document:
         return pages.inherited(self, page, key)
 
 
-def _map(path: str):
-    """The file's bytes as a read-only map (``b""`` for an empty file)."""
+def _identity(st: os.stat_result) -> tuple[int, int, int]:
+    return st.st_size, st.st_mtime_ns, st.st_ino
+
+
+def _kind(mode: int) -> str:
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+             (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
+
+
+def check_regular(path: str) -> None:
+    """Refuse anything but a regular file (symlinks followed) with a one-line
+    :class:`PdfError`, without opening it: a FIFO blocks, a device never ends."""
     try:
-        with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+        st = os.stat(path)
     except OSError as e:
         raise PdfError(error("file-unreadable", f"cannot read {path}: {e.strerror}")) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise PdfError(error("file-not-regular", f"{path} is {_kind(st.st_mode)}, not a regular file: "
+                             "refused (reading it could block or never end)"))
+
+
+def _read(path: str) -> tuple[bytes | mmap.mmap, tuple[int, int, int]]:
+    """The file's bytes — read whole up to :data:`READ_WHOLE`, mapped read-only above — and
+    its identity (size, mtime, inode). Opened without blocking, and refused unless regular."""
+    check_regular(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise PdfError(error("file-unreadable", f"cannot read {path}: {e.strerror}")) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):  # swapped after the check
+            raise PdfError(error("file-not-regular", f"{path} is {_kind(st.st_mode)}, not a regular file: refused"))
+        if not st.st_size:
+            return b"", _identity(st)
+        if st.st_size <= READ_WHOLE:
+            with open(fd, "rb", closefd=False) as f:
+                return f.read(), _identity(st)
+        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ), _identity(st)
+    except OSError as e:
+        raise PdfError(error("file-unreadable", f"cannot read {path}: {e.strerror}")) from None
+    except (ValueError, MemoryError, OverflowError) as e:
+        raise PdfError(error("file-unreadable", f"cannot map {path} ({st.st_size:,} bytes): {e}")) from None
+    finally:
+        os.close(fd)
 
 
 def _join_linearized(revisions: list[Revision]) -> list[Revision]:

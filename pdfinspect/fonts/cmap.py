@@ -26,6 +26,7 @@ from ..core.objects import Name, String, is_integer
 from .agl import glyph_to_unicode
 
 Dest = bytes | tuple[str, ...] | int | str
+MAX_RANGE_DEST = 512  # bytes of a bfrange destination string (Adobe TN 5014: dstString ≤ 512 bytes)
 _BLOCKS = {b"codespacerange", b"bfchar", b"bfrange", b"cidchar", b"cidrange",
            b"notdefchar", b"notdefrange"}
 # Operand shapes per block: "s" string, "d" bf destination, "i" integer (5014 section 7).
@@ -540,6 +541,11 @@ class _Parser:
                             "bfchar may name a glyph; skipped", dest_start, "9.10.3")
                 return
             else:
+                if len(dest.value) > MAX_RANGE_DEST:  # each code of the range would copy it
+                    self.report("cmap-dest-too-long", f"bfrange <{low.hex()}> <{high.hex()}>: destination of "
+                                f"{len(dest.value):,} bytes cut to {MAX_RANGE_DEST} (the most TN 5014 allows)",
+                                dest_start, "9.10.3")
+                    dest = String(dest.value[:MAX_RANGE_DEST], dest.hex)
                 self.text(dest, dest_start)
                 dest = dest.value
                 if not dest:

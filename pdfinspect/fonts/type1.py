@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from .encodings import base_encoding
 
 EEXEC_KEY, C1, C2 = 55665, 52845, 22719
+MAX_EEXEC = 4 * 1024 * 1024  # encrypted bytes decrypted (a byte at a time in Python): real programs are far smaller
 _EEXEC = re.compile(rb"currentfile\s+eexec\s?")
 _HEX = frozenset(b"0123456789abcdefABCDEF")
 _NOT_HEX = re.compile(rb"[^0-9a-fA-F]")
@@ -53,10 +54,11 @@ def read_type1(data: bytes) -> Type1Program:
     m = _EEXEC.search(data)
     if m is None:
         raise Type1Error("no 'currentfile eexec': not a Type 1 program")
-    clear, private = data[:m.start()], decrypt(data[m.end():])
+    clear, private = data[:m.start()], decrypt(data[m.end():], limit=MAX_EEXEC)
     names = _charstring_names(private)
     if not names:
-        raise Type1Error("no /CharStrings in the encrypted part")
+        cut = f" (only its first {MAX_EEXEC:,} bytes are decrypted)" if len(private) >= MAX_EEXEC - 4 else ""
+        raise Type1Error(f"no /CharStrings in the encrypted part{cut}")
     encoding = _encoding(clear)
     if encoding is None:  # rare: the encoding defined after eexec
         encoding = _encoding(private) or {}
@@ -76,9 +78,10 @@ def _unwrap_pfb(data: bytes) -> bytes:
     return b"".join(out) if out else data
 
 
-def decrypt(cipher: bytes, key: int = EEXEC_KEY, skip: int = 4) -> bytes:
+def decrypt(cipher: bytes, key: int = EEXEC_KEY, skip: int = 4, limit: int | None = None) -> bytes:
     """eexec decryption (Type 1 spec 7.1); hexadecimal input when its first four bytes are
-    hex digits (7.2), binary otherwise. The first ``skip`` plain bytes are dropped."""
+    hex digits (7.2), binary otherwise. The first ``skip`` plain bytes are dropped; with a
+    ``limit``, only that many encrypted bytes are decrypted."""
     head = cipher.lstrip(b"\r\n\t ")
     if len(head) >= 4 and all(b in _HEX for b in head[:4]):
         hexdigits = _NOT_HEX.sub(b"", head)
@@ -86,6 +89,8 @@ def decrypt(cipher: bytes, key: int = EEXEC_KEY, skip: int = 4) -> bytes:
             cipher = unhexlify(hexdigits[:len(hexdigits) & ~1])
         except HexError as e:  # cannot happen after the filter; kept for the contract
             raise Type1Error(f"eexec hex data: {e}") from None
+    if limit is not None:
+        cipher = cipher[:limit]
     r = key
     out = bytearray(len(cipher))
     for i, c in enumerate(cipher):

@@ -9,8 +9,9 @@ import os
 from dataclasses import dataclass
 
 from ..core.check import CheckReport
-from ..core.diagnostics import Diagnostic, Severity
+from ..core.diagnostics import Diagnostic, Severity, warning
 from ..core.objects import String
+from ..core.signatures import SignatureReport, signature_report
 from ..core.textstrings import decode_text
 from .text import Parts, Row, safe_line
 
@@ -89,15 +90,44 @@ def document_summary(doc, numbers: list[int] | None = None) -> Summary:
     declared = f"/Size {safe_line(str(size))}" if size is not None else "no /Size in the trailer"
     facts.append(Row("Objects", f"{len(numbers):,} in use ({declared})" if numbers is not None
                       else f"counting… ({declared})"))
+    report = signature_report(doc)
     repairs = tuple(d for d in doc.diagnostics if d.repair)
-    warnings = tuple(d for d in doc.diagnostics if not d.repair)
+    warnings = tuple(d for d in doc.diagnostics if not d.repair) + appended_warnings(report)
     errors = sum(d.severity is Severity.ERROR for d in warnings)
     counts = ", ".join(f"{n} {what}{'s' if n != 1 else ''}" for n, what in
                        ((len(repairs), "repair"), (errors, "error"), (len(warnings) - errors, "warning")) if n)
     if doc.repaired and not repairs:
         counts = "the cross-reference table was rebuilt" + (f"; {counts}" if counts else "")
     facts.append(Row("Damage", counts or "none found", WARN if counts else ""))
+    if report.signatures or report.appended:
+        facts.append(signature_row(report))
     return Summary(tuple(facts), revision_lines(doc), security_lines(doc), repairs, warnings)
+
+
+def signature_row(report: SignatureReport) -> Row:
+    """One line on the signatures (``pdfinspect signatures`` has the details) and on objects
+    appended outside every xref section."""
+    parts = [f"{len(report.signatures)}: " + ", ".join(
+        f"{s.verdict.value} (revision {s.revision})" if s.revision is not None else s.verdict.value
+        for s in report.signatures)] if report.signatures else []
+    if report.appended:
+        nums = ", ".join(str(o.num) for o in report.appended[:8])
+        parts.append(f"{len(report.appended)} objects after the last xref outside any xref section "
+                     f"(objects {nums})")
+    return Row("Signatures", safe_line("; ".join(parts)), "" if report.ok else WARN)
+
+
+def appended_warnings(report: SignatureReport) -> tuple[Diagnostic, ...]:
+    """A warning for the objects no xref section lists after the last one (what scanning
+    readers show instead of what the xref leads to)."""
+    if not report.appended:
+        return ()
+    first = report.appended[0]
+    redefined = [o for o in report.appended if o.redefines]
+    return (warning("objects-after-xref", f"{len(report.appended)} object(s) after the last xref section are "
+                    f"listed by no xref section; {len(redefined)} redefine existing objects (readers that "
+                    "scan the file show them): see pdfinspect signatures", offset=first.offset,
+                    clause="7.5.6"),)
 
 
 def check_rows(report: CheckReport) -> tuple[Row, ...]:

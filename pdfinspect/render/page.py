@@ -5,17 +5,29 @@ rendering: the page's displayed box (CropBox within MediaBox), its ``/Rotate``, 
 shown (in display points, y down) and the scale. :class:`Renderer` keeps one pdfium
 document per file, renders under a lock (pdfium is not thread-safe) and keeps the last
 pictures in a small cache, so stepping with the preview open renders nothing new.
+
+pdfium runs in a child process of its own (one per Renderer, started on first use and kept
+for the next pictures) under an address-space limit (:data:`RENDER_MEMORY`) and a time limit
+per call (:data:`RENDER_TIMEOUT`): a page that makes it abort (forms that fan out, 10^6
+annotations: SIGABRT at 24 GB), allocate without end or never finish costs that child, which
+is killed and replaced, and the caller gets a one-line :class:`RenderError`.
 """
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 import threading
+from multiprocessing.connection import Connection
 from collections import OrderedDict
 from dataclasses import dataclass
 
 MAX_PIXELS = 40_000_000  # a rendering larger than this is refused: pdfium would allocate it whole
 FULL_PAGE_PIXELS = 12_000_000  # a zoomed view is cut from the whole page rendered up to this size
 CACHE_PIXELS = 40_000_000  # pictures kept, oldest dropped first (3 bytes a pixel)
+RENDER_TIMEOUT = 30.0  # seconds pdfium may take for one call before its process is killed
+RENDER_MEMORY = 3 * 1024 ** 3  # address space of pdfium's process (bytes)
 Rect = tuple[float, float, float, float]  # left, bottom, right, top in page space
 
 
@@ -102,21 +114,45 @@ class Renderer:
     def __init__(self, source, password: str | bytes | None = None):
         self.source = source
         self.password = password.decode("latin-1") if isinstance(password, bytes) else password
-        self._pdf = None
         self._lock = threading.Lock()
         self._cache: OrderedDict = OrderedDict()
         self._pages: dict[int, Page] = {}
-        self._open = None  # (index, pdfium page) of the page rendered last
+        self._child = None  # (process, send, receive) running pdfium
 
-    def _document(self):
-        if self._pdf is None:
-            import pypdfium2 as pdfium
-
+    def _call(self, *request):
+        """Run ``request`` in pdfium's process (started when needed); its answer, or
+        :class:`RenderError` when pdfium fails, dies or runs out of time (the process is then
+        killed and the next call starts another)."""
+        if self._child is None:
+            self._child = _start(self.source, self.password)
+        proc, send, recv = self._child
+        try:
+            send.send(request)
+            if not recv.poll(RENDER_TIMEOUT):
+                self._stop()
+                raise RenderError(f"pdfium did not finish page {request[1] + 1} in {RENDER_TIMEOUT:g} s; stopped")
+            status, value = recv.recv()
+        except (EOFError, OSError):
             try:
-                self._pdf = pdfium.PdfDocument(self.source, password=self.password or None)
-            except pdfium.PdfiumError as e:
-                raise RenderError(f"pdfium cannot open the file: {e}") from None
-        return self._pdf
+                code = proc.wait(2)
+            except subprocess.TimeoutExpired:
+                code = None
+            self._stop()
+            how = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
+            raise RenderError(f"pdfium crashed on page {request[1] + 1} ({how}); the app goes on") from None
+        if status != "ok":
+            raise RenderError(value)
+        return value
+
+    def _stop(self) -> None:
+        if self._child is not None:
+            proc, send, recv = self._child
+            self._child = None
+            send.close()
+            recv.close()
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
 
     def page(self, index: int) -> Page:
         """Page ``index`` (0-based) as pdfium displays it."""
@@ -125,17 +161,8 @@ class Renderer:
 
     def _page(self, index: int) -> Page:
         if index not in self._pages:
-            pdf = self._document()
-            if not 0 <= index < len(pdf):
-                raise RenderError(f"pdfium sees {len(pdf)} pages, not page {index + 1}")
-            try:
-                p = pdf[index]
-            except Exception as e:  # pdfium's own errors (a page it cannot load): say so
-                raise RenderError(f"pdfium cannot load page {index + 1}: {e}") from None
-            try:
-                self._pages[index] = Page(tuple(p.get_bbox()), p.get_rotation() % 360)
-            finally:
-                p.close()
+            box, rotation = self._call("page", index)
+            self._pages[index] = Page(box, rotation)
         return self._pages[index]
 
     def view(self, index: int, pixels: tuple[int, int], focus: Rect | None = None,
@@ -216,36 +243,102 @@ class Renderer:
                 raise RenderError(f"{w}×{h} pixels is more than the {MAX_PIXELS:,} a rendering may have; "
                                   "use a smaller scale")
             pw, ph = view.page.size
-            crop = (l, ph - b, pw - r, t)  # pdfium crops from each edge: left, bottom, right, top
-            try:
-                bitmap = self._loaded(index).render(scale=view.scale, crop=tuple(max(0.0, c) for c in crop),
-                                                    may_draw_forms=True)
-                image = bitmap.to_pil().convert("RGB")
-            except Exception as e:  # pdfium's own errors: say so, the app goes on
-                raise RenderError(f"pdfium could not render page {index + 1}: {e}") from None
+            crop = tuple(max(0.0, c) for c in (l, ph - b, pw - r, t))  # pdfium crops from each edge
+            from PIL import Image
+
+            size, pixels = self._call("render", index, view.scale, crop)
+            image = Image.frombytes("RGB", size, pixels)
             self._cache[key] = image
             while len(self._cache) > 1 and sum(i.width * i.height for i in self._cache.values()) > CACHE_PIXELS:
                 self._cache.popitem(last=False)
             return image
 
-    def _loaded(self, index: int):
-        """pdfium's page ``index``, kept loaded while the same page is rendered again (zooming
-        or stepping re-renders one page; loading it parses its content each time)."""
-        if self._open is not None and self._open[0] == index:
-            return self._open[1]
-        if self._open is not None:
-            self._open[1].close()
-            self._open = None
-        page = self._document()[index]
-        self._open = (index, page)
-        return page
-
     def close(self) -> None:
         with self._lock:
-            if self._open is not None:
-                self._open[1].close()
-                self._open = None
-            if self._pdf is not None:
-                self._pdf.close()
-                self._pdf = None
+            self._stop()
             self._cache.clear()
+
+
+def _start(source, password: str | None):
+    """pdfium's process, as a fresh interpreter (not a fork of a threaded app, and not
+    multiprocessing's spawn, which would run the caller's main module again), with a pipe
+    each way; the first message gives it the file and its limits."""
+    down_r, down_w = os.pipe()
+    up_r, up_w = os.pipe()
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+    try:
+        proc = subprocess.Popen([sys.executable, "-c", "from pdfinspect.render.page import _serve; _serve()",
+                                 str(down_r), str(up_w)], pass_fds=(down_r, up_w), env=env,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    finally:
+        os.close(down_r)
+        os.close(up_w)
+    send, recv = Connection(down_w, readable=False), Connection(up_r, writable=False)
+    send.send((source, password, RENDER_MEMORY))
+    return proc, send, recv
+
+
+def _serve() -> None:
+    """pdfium's process: answer ``("page", index)`` with the page's box and rotation and
+    ``("render", index, scale, crop)`` with ``(size, RGB bytes)``, until the pipe closes.
+    The page rendered last stays loaded (zooming or stepping renders one page again)."""
+    import resource
+
+    recv, conn = Connection(int(sys.argv[1]), writable=False), Connection(int(sys.argv[2]), readable=False)
+    try:
+        source, password, memory = recv.recv()
+    except (EOFError, OSError):
+        return
+    if memory:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    import pypdfium2 as pdfium
+
+    pdf = None
+    loaded: tuple[int, object] | None = None
+
+    def load(index: int):
+        nonlocal pdf, loaded
+        if pdf is None:
+            try:
+                pdf = pdfium.PdfDocument(source, password=password or None)
+            except pdfium.PdfiumError as e:
+                raise RenderError(f"pdfium cannot open the file: {e}") from None
+        if loaded is not None and loaded[0] == index:
+            return loaded[1]
+        if not 0 <= index < len(pdf):
+            raise RenderError(f"pdfium sees {len(pdf)} pages, not page {index + 1}")
+        if loaded is not None:
+            loaded[1].close()
+            loaded = None
+        try:
+            page = pdf[index]
+        except Exception as e:  # pdfium's own errors (a page it cannot load): say so
+            raise RenderError(f"pdfium cannot load page {index + 1}: {e}") from None
+        loaded = (index, page)
+        return page
+
+    while True:
+        try:
+            request = recv.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            page = load(request[1])
+            if request[0] == "page":
+                value: object = (tuple(page.get_bbox()), page.get_rotation() % 360)
+            else:
+                _, index, scale, crop = request
+                try:
+                    image = page.render(scale=scale, crop=crop, may_draw_forms=True).to_pil().convert("RGB")
+                except MemoryError:
+                    raise RenderError(f"pdfium ran out of memory on page {index + 1} (limit "
+                                      f"{(memory or 0) >> 20} MB)") from None
+                except Exception as e:  # pdfium's own errors: say so, the app goes on
+                    raise RenderError(f"pdfium could not render page {index + 1}: {e}") from None
+                value = (image.size, image.tobytes())
+            conn.send(("ok", value))
+        except RenderError as e:
+            conn.send(("error", str(e)))
+        except MemoryError:
+            conn.send(("error", f"pdfium ran out of memory on page {request[1] + 1}"))

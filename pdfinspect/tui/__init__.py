@@ -8,7 +8,7 @@ from pdfinspect.core.document import Document
 from pdfinspect.present.text import safe_line
 
 from .graphics import choose
-from .messages import OpenRevisions, Target, object_ref
+from .messages import OpenRevisions, Reload, Target, object_ref
 
 
 def start_target(doc: Document, object_num: int | None, page: int | None) -> Target | None:
@@ -62,13 +62,16 @@ def run_app(path, password: str = "", object_num: int | None = None, page: int |
     app = PdfInspectApp(doc, password, start, (view, page or 1) if view else None, log_path=log_path)
     app.images, app.images_why = images, images_why  # how the page preview draws (widgets/preview.py)
     result = app.run()
-    while isinstance(result, OpenRevisions):  # a fixed copy was written: show its revisions
+    while isinstance(result, (OpenRevisions, Reload)):  # a fixed copy to show, or the file changed
         try:
             doc = Document.open(result.path, password)
         except PdfError as e:
             print(f"pdfinspect: {safe_line(str(e))}", file=sys.stderr)
             return 1
-        app = PdfInspectApp(doc, password, None, ("revisions", 0), log_path=log_path)
+        if isinstance(result, Reload):
+            app = PdfInspectApp(doc, password, result.start, log_path=log_path)
+        else:
+            app = PdfInspectApp(doc, password, None, ("revisions", 0), log_path=log_path)
         app.images, app.images_why = images, images_why
         result = app.run()
     return 0

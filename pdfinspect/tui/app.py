@@ -45,7 +45,7 @@ from pdfinspect.present.text import safe_line
 from .commands import PdfCommands
 from .failures import Cancelled, append_log, failure_line, failure_report
 from .memory import building
-from .messages import ContentView, ObjectRequested, Target, object_ref
+from .messages import ContentView, ObjectRequested, Reload, Target, object_ref
 from .screens.browser import BrowserScreen
 from .screens.bytes import BytesScreen
 from .screens.fonts import FontsScreen
@@ -93,6 +93,8 @@ class PdfInspectApp(App):
         Binding("backspace,alt+left", "back", "Back", id="back", tooltip="Back to the previous object"),
         Binding("alt+right", "forward", "Forward", show=False, id="forward", tooltip="Forward again"),
         Binding("question_mark,f1", "help", "Help", id="help", tooltip="List every key"),
+        Binding("ctrl+r", "reload", "Reload", show=False, id="reload",
+                tooltip="Open the file again (it changed on disk: a recompile)"),
     ]
 
     def __init__(self, doc: Document, password: str | bytes = "", start: Target | None = None,
@@ -135,6 +137,8 @@ class PdfInspectApp(App):
     def on_mount(self) -> None:
         self.on_resize(events.Resize(self.size, self.size))
         self.list_numbers()
+        self._change_told = False
+        self.set_interval(2.0, self.check_file)
         if self.start_view is not None:
             mode, page = self.start_view
             if mode in ("stepper", "glyphs"):  # --page N --step / --glyphs
@@ -143,6 +147,17 @@ class PdfInspectApp(App):
                 self.switch_mode(mode)
         elif self.start is not None:
             self.show_target(self.start)
+
+    def check_file(self) -> None:
+        """Tell once when the file changed on disk; what is shown stays the file as opened."""
+        if not self._change_told and self.doc.changed():
+            self._change_told = True
+            self.notify("The file changed on disk (rewritten or truncated); this is the file as opened. "
+                        "ctrl+r reloads it.", severity="warning", timeout=30, markup=False)
+
+    def action_reload(self) -> None:
+        if self.doc.path is not None:
+            self.exit(Reload(self.doc.path, self.last_target))
 
     # -- navigation --------------------------------------------------------------------
     def visit(self, place: Target | ContentView, push: bool) -> None:

@@ -61,6 +61,15 @@ class ObjectRequested(Message):
 
 
 @dataclass(frozen=True, slots=True)
+class Reload:
+    """The app's exit result asking ``run_app`` to open ``path`` again, at ``start`` (the
+    file changed on disk: a LaTeX user recompiled)."""
+
+    path: str
+    start: Target | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class OpenRevisions:
     """The app's exit result asking ``run_app`` to open ``path`` on its revisions screen
     (after 'write a fixed copy…', so the new revision shows)."""

@@ -8,33 +8,44 @@ use any of None/Sub/Up/Average/Paeth. /Colors, /BitsPerComponent and /Columns de
 
 A last row shorter than /Columns asks for is decoded as far as it goes and reported. An
 unknown PNG row type stops decoding at that row.
+
+Hostile parameters cost nothing up front: rows are cut from the data, never allocated from
+/Columns, /Colors or /BitsPerComponent, and every row type runs in time linear in its bytes.
+Average and Paeth need a Python step per byte (each byte depends on the one just decoded):
+only the first :data:`SLOW_ROWS_LIMIT` bytes of such rows (components, for TIFF rows of other
+than 8 bits) are undone per stream, the rest is reported (a stream of crafted Paeth rows
+took 41 s).
 """
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
-from itertools import accumulate
+from itertools import accumulate, chain
 
 from pdfinspect.core.filters.base import Decoded, int_param, join
 from pdfinspect.core.objects import Dict
 
 _BPC = (1, 2, 4, 8, 16)
-
-
-def _add8(a: int, b: int) -> int:
-    return (a + b) & 0xFF
+SLOW_ROWS_LIMIT = 16 * 1024 * 1024  # bytes of Average and Paeth rows undone per stream
+_LOW8 = (0xFF).__and__
 
 
 def _sub(row: bytes, bpp: int) -> bytearray:
-    """Undo differencing against the byte ``bpp`` to the left (PNG Sub, TIFF at 8 bpc)."""
+    """Undo differencing against the byte ``bpp`` to the left (PNG Sub, TIFF at 8 bpc):
+    per column of bytes (few columns) or per block of ``bpp`` bytes (few blocks), so that
+    a huge /Colors costs no more than a small one."""
     cur = bytearray(row)
-    for k in range(min(bpp, len(row))):
-        sums: Iterator[int] = accumulate(row[k::bpp], _add8)
-        cur[k::bpp] = bytes(sums)
+    n = len(row)
+    if bpp * bpp <= n:
+        for k in range(bpp):
+            cur[k::bpp] = bytes(map(_LOW8, accumulate(row[k::bpp])))
+    else:
+        for j in range(bpp, n, bpp):
+            block = row[j:j + bpp]
+            cur[j:j + len(block)] = _up(block, cur[j - bpp:j])
     return cur
 
 
-def _up(row: bytes, prev: bytes) -> bytes:
+def _up(row: bytes, prev: bytes | bytearray) -> bytes:
     """Add ``prev`` to ``row`` byte by byte mod 256 (PNG Up), the whole row at once.
 
     Adding the low seven bits of every byte cannot carry into the next byte; the top bit
@@ -74,10 +85,16 @@ def _png(data: bytes, colors: int, bpc: int, columns: int) -> Decoded:
     rowlen = (colors * bpc * columns + 7) // 8
     out = bytearray()
     prev = b""
-    cur: bytes | bytearray
+    slow = SLOW_ROWS_LIMIT
     for row_no, i in enumerate(range(0, len(data), rowlen + 1)):
         kind, row = data[i], data[i + 1 : i + 1 + rowlen]
         prev = prev.ljust(len(row), b"\0")
+        if kind in (3, 4):
+            slow -= len(row)
+            if slow < 0:
+                return Decoded(bytes(out), f"PNG predictor: Average and Paeth rows past {SLOW_ROWS_LIMIT:,} "
+                                           f"bytes not undone (row {row_no} on)")
+        cur: bytes | bytearray
         if kind == 0:
             cur = row
         elif kind == 1:
@@ -104,27 +121,42 @@ def _tiff_row(row: bytes, colors: int, bpc: int, columns: int) -> bytes:
         values = list(struct.unpack(f">{count}H", row[: 2 * count]))
     else:
         count = min(colors * columns, len(row) * 8 // bpc)
-        bits = int.from_bytes(row, "big")
-        top, mask = len(row) * 8, (1 << bpc) - 1
-        values = [(bits >> (top - (k + 1) * bpc)) & mask for k in range(count)]
-    modulus = 1 << bpc
-    for k in range(min(colors, count)):
-        values[k::colors] = [v % modulus for v in accumulate(values[k::colors])]
+        values = list(chain.from_iterable(map(_UNPACK[bpc].__getitem__, row)))[:count]
+    mask = (1 << bpc) - 1
+    if colors * colors <= count:
+        for k in range(colors):
+            values[k::colors] = map(mask.__and__, accumulate(values[k::colors]))
+    else:  # few pixels of many colours: pixel by pixel
+        for j in range(colors, count):
+            values[j] = (values[j] + values[j - colors]) & mask
     if bpc == 16:
         return struct.pack(f">{count}H", *values) + row[2 * count :]
-    packed = 0
-    for v in values:
-        packed = packed << bpc | v
     # Padding bits at the end of the row come out as zero, as in qpdf.
-    return (packed << (len(row) * 8 - count * bpc)).to_bytes(len(row), "big")
+    per = 8 // bpc
+    values += [0] * (-count % per)
+    shifts = [bpc * (per - 1 - k) for k in range(per)]
+    packed = bytes(sum(v << s for v, s in zip(values[j:j + per], shifts)) for j in range(0, len(values), per))
+    return packed.ljust(len(row), b"\0")
+
+
+# each byte as its 8 // bpc values of bpc bits, most significant first
+_UNPACK = {bpc: [tuple((b >> (8 - bpc * (k + 1))) & ((1 << bpc) - 1) for k in range(8 // bpc)) for b in range(256)]
+           for bpc in (1, 2, 4)}
 
 
 def _tiff(data: bytes, colors: int, bpc: int, columns: int) -> Decoded:
     rowlen = (colors * bpc * columns + 7) // 8
-    out = b"".join(
-        _tiff_row(data[i : i + rowlen], colors, bpc, columns) for i in range(0, len(data), rowlen)
-    )
-    return Decoded(out, _short_row(len(data), rowlen))
+    out: list[bytes] = []
+    slow = SLOW_ROWS_LIMIT  # values handled one by one in Python (all but 8 bits per component)
+    for row_no, i in enumerate(range(0, len(data), rowlen)):
+        row = data[i : i + rowlen]
+        if bpc != 8:
+            slow -= len(row) * 8 // bpc
+            if slow < 0:
+                return Decoded(b"".join(out), f"TIFF predictor: rows past {SLOW_ROWS_LIMIT:,} components of "
+                                              f"{bpc} bits not undone (row {row_no} on)")
+        out.append(_tiff_row(row, colors, bpc, columns))
+    return Decoded(b"".join(out), _short_row(len(data), rowlen))
 
 
 def _short_row(size: int, stride: int) -> str | None:
