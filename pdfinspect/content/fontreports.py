@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..core.budget import DEFAULT_LIMITS
+from ..core.budget import DEFAULT_LIMITS, spent
 from ..core.diagnostics import warning
 from ..core.objects import Dict
 from ..fonts.font import Font, FontCache
@@ -74,7 +74,11 @@ def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | N
     numbers = range(1, doc.page_count() + 1) if pages is None else list(pages)
     tally = _Tally(resolver)
     refs = doc.page_refs()  # walked once: page_ref(n) per page reads a flat /Kids of 10^5 pages n times
+    limit = getattr(doc, "limits", DEFAULT_LIMITS).pages
     for done, n in enumerate(numbers, 1):
+        if limit is not None and done > limit:
+            doc.note(warning("budget-spent", spent("page", limit, f"before page {n} of {len(numbers)}")))
+            break
         if progress is not None:
             progress(done - 1, len(numbers))
         ref = refs[n - 1] if 0 < n <= len(refs) else None
