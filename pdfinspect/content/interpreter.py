@@ -94,6 +94,9 @@ class Step:
     charproc: Ref | None = None  # the Type3 glyph procedure being run (innermost)
     text_object: int = 0  # the number of BT operators run so far: which text object this is
     painted: Painted | None = None  # the area a painting operator covered
+    # the decoded content ``span`` indexes: the page's joined /Contents, or the stream of the form,
+    # appearance or glyph procedure (``source``) — the bytes the interpreter ran, not a copy
+    content: bytes = b""
 
 
 def page_content(doc, page: Dict, budget: Budget | None = None) -> tuple[bytes, list[Diagnostic]]:
@@ -233,7 +236,7 @@ class _Run:
                     form = self.enterable(result, diags, operation.start)
             step = Step(self.index, op, operation.operands, (operation.start, operation.end), depth,
                         source, self.gs, self.tm, self.tlm, self.marked, shown_font, glyphs, tuple(diags),
-                        self.annotation, self.charproc, self.text_object, self.painted)
+                        self.annotation, self.charproc, self.text_object, self.painted, data)
             self.index += 1
             yield step
             if form is not None:

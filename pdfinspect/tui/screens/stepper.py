@@ -21,10 +21,10 @@ from textual.worker import Worker, get_current_worker
 
 from pdfinspect.content.gaps import glyph_layouts
 from pdfinspect.content.geometry import Geometry
-from pdfinspect.content.interpreter import Budget, Step, iter_steps, page_content
+from pdfinspect.content.interpreter import Budget, Step, iter_steps
 from pdfinspect.content.structure import mcid_key
 from pdfinspect.content.textlayout import GlyphRecord, layout, step_records
-from pdfinspect.core.objects import Dict, Ref, Stream
+from pdfinspect.core.objects import Ref
 from pdfinspect.core.structtree import mcid_parents
 from pdfinspect.fonts.resolve import Resolver
 from pdfinspect.present.content import CODE_BREAK, DIAGNOSTIC, FONT_BREAK, breakpoint_label, breaks_at, state_rows
@@ -193,9 +193,8 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         doc = self.app.worker_doc()
         resolver = Resolver.of(doc)
         geometry = Geometry(doc)
-        page = doc.resolve(ref)
         budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
-        sources = {ref: page_content(doc, page, Budget(0, BUDGET_BYTES))[0]} if isinstance(page, Dict) else {}
+        sources: dict[Ref, bytes] = {}  # the content each step's span indexes, as the interpreter ran it
         owners = mcid_parents(doc, ref)
         if owners and not worker.is_cancelled:
             self.app.call_from_thread(setattr, self, "owners", owners)
@@ -203,14 +202,14 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         records: list[GlyphRecord] = []
         firsts: list[int] = []
         used: set[int] = set()  # ActualText sequences already given (textlayout.step_records)
-        known = set(sources)
+        known: set[Ref] = set()
         total = 0
         for step in iter_steps(doc, ref, budget=budget):
             if worker.is_cancelled:
                 return
-            if step.source is not None and step.source not in known:
+            if step.source is not None and step.source not in known and step.op:
                 known.add(step.source)
-                sources[step.source] = form_data(doc, step.source, BUDGET_BYTES)
+                sources[step.source] = step.content
             firsts.append(total)
             drawn = step_records(step, resolver, used, total, geometry)
             records.extend(drawn)
@@ -408,9 +407,3 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         event.stop()
         self.show_path(event.index)
         self.query_one("#step-path", PathList).focus()
-
-
-def form_data(doc, ref: Ref, limit: int) -> bytes:
-    """The decoded stream of form XObject ``ref`` (what the interpreter ran, at most ``limit`` bytes), or nothing."""
-    obj = doc.get(ref.num, ref.gen)
-    return doc.stream_data(obj, limit=limit).data if obj is not None and isinstance(obj.value, Stream) else b""
