@@ -184,3 +184,19 @@ def test_vertical_positions_match_mupdf(tmp_path):
     # every glyph here), we report the pen: compare the steps between glyphs.
     for (a0, a1), (b0, b1) in zip(zip(ours, ours[1:]), zip(theirs, theirs[1:])):
         assert abs((a1 - a0) - (b1 - b0)) < 0.01
+
+
+def test_each_step_carries_the_content_its_span_indexes():
+    """The page's and each form's decoded content travel with the steps (the stepper shows the
+    operator's line from it instead of decoding again)."""
+    doc = Document.open(sample("content.pdf"))
+    steps = [s for s in iter_steps(doc, doc.page_ref(1)) if s.op]
+    assert {s.depth for s in steps} >= {0, 1}  # the page and its form
+    for s in steps:
+        text = s.content[s.span[0]:s.span[1]].rstrip()
+        op = s.op.encode("latin-1")  # the operator ends its span (an inline image's span begins with BI)
+        assert text.endswith(op) or (op == b"BI" and text.startswith(op) and text.endswith(b"EI")), (s.op, text)
+    forms = {s.source for s in steps if s.depth == 1}
+    for s in steps:
+        if s.source in forms:
+            assert s.content == doc.stream_data(doc.get(s.source.num).value).data
