@@ -380,3 +380,21 @@ def test_four_threads_over_one_document_read_every_object():
     for t in threads:
         t.join()
     assert all(all(r) for r in results) and len(results) == 4
+
+
+def test_forks_share_the_font_programs_read():
+    """The app's workers (forks) read each embedded program once between them."""
+    from conftest import sample
+    from pdfinspect.core.objects import Ref
+    from pdfinspect.fonts.font import FontCache
+    from pdfinspect.fonts.resolve import Resolver
+
+    doc = Document.open(sample("kappa.pdf"))
+    fork = doc.fork()
+    a = FontCache(doc).get(Ref(5, 0))
+    b = FontCache(fork).get(Ref(5, 0))
+    assert a is not b  # each fork loads its own font dictionaries
+    program = Resolver(doc).program(a)
+    assert program is not None and program.glyph_names
+    assert Resolver(fork).program(b) is program
+    assert Document.open(sample("kappa.pdf")).shared("font-programs", dict) == {}  # another open: its own

@@ -91,6 +91,7 @@ class Document:
         self._recovered: dict[int, XrefEntry] = {}  # found by scanning, below every revision
         self._trailer: Dict | None = None  # a trailer chosen by recovery over the last revision's
         self._init_caches()
+        self._init_shared()
         self.repaired = False
         self.security: SecurityHandler | None = None
         self.encryption: EncryptionFacts | None = None
@@ -103,6 +104,11 @@ class Document:
             self.setup_security(self.trailer)  # the trailer recovery chose may name another /Encrypt
         finally:
             del self._password
+
+    def _init_shared(self) -> None:
+        """The state a document and its forks share (see :meth:`shared`)."""
+        self._shared: dict[str, object] = {}
+        self._shared_lock = threading.Lock()
 
     def _init_caches(self) -> None:
         """The per-Document state a fork does not share."""
@@ -128,6 +134,7 @@ class Document:
         self._objstm.clear()
         self._pages = None
         self._derived.clear()
+        self._shared.clear()
 
     @classmethod
     def open(cls, path: str | os.PathLike, password: str | bytes = b"",
@@ -205,7 +212,7 @@ class Document:
         state = dict(self.__dict__)
         del state["buf"]
         for key in ("_cache", "_objstm", "_merged", "_numbers", "_loading", "_backrefs", "_lock", "_note_lock",
-                    "_derived"):
+                    "_derived", "_shared", "_shared_lock"):
             state.pop(key)
         return state
 
@@ -215,6 +222,7 @@ class Document:
         self.buf = _read(self.path)[0]
         self._owns_buf = True
         self._init_caches()
+        self._init_shared()
 
     def derived(self, key: str, make: Callable[[], object]) -> object:
         """The document's one ``key`` cache of a layer above (its fonts, its resolver…),
@@ -223,6 +231,17 @@ class Document:
         value = self._derived.get(key)
         if value is None:
             value = self._derived[key] = make()
+        return value
+
+    def shared(self, key: str, make: Callable[[], object]) -> object:
+        """The ``key`` cache that this document and every fork of it share, made by ``make()``
+        on first use: for values that never change once made (font programs read from the
+        file), so the app's workers read each program once. Its contents must be safe to use
+        from several threads."""
+        with self._shared_lock:
+            value = self._shared.get(key)
+            if value is None:
+                value = self._shared[key] = make()
         return value
 
     def __repr__(self) -> str:

@@ -171,8 +171,19 @@ class Resolver:
         return resolver
 
     def program(self, font: Font) -> FontProgram | None:
+        """The font's embedded program, read once per document: every fork of it (the app's
+        workers) shares the programs read (:meth:`Document.shared`)."""
         if font not in self._programs:
-            self._programs[font] = load_program(self.doc, font)
+            ref = font.program_ref
+            shared = getattr(self.doc, "shared", None)
+            if ref is None or shared is None:
+                self._programs[font] = load_program(self.doc, font)
+            else:
+                programs = shared("font-programs", dict)
+                key = (ref.num, ref.gen, font.program_key, font.program_kind)
+                if key not in programs:
+                    programs[key] = load_program(self.doc, font)
+                self._programs[font] = programs[key]
         return self._programs[font]
 
     def resolve(self, font: Font, code: bytes, cid: int | None = None) -> Resolution:
