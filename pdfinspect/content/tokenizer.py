@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..core.diagnostics import Diagnostic, info, warning
-from ..core.lexer import (BRACKET_RUN, DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, WHITESPACE, Lexer,
-                          decode_name)
+from ..core.lexer import (DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, WHITESPACE, Lexer, decode_name,
+                          skip_bracket_run)
 from ..core.numbers import INT_DIGITS, REAL_CHARS, read_int, read_real
 from ..core.objects import Array, Dict, Name, String
 from ..spec.inline_image import find_inline_image_end
@@ -339,14 +339,10 @@ def _skip_container(scan: _Scanner) -> None:
     depth = 1
     buf = scan.buf
     while True:
-        m = BRACKET_RUN.match(buf, scan.pos)
-        if m is not None:
-            run = m.group()
-            closes = run.count(b">>") + run.count(b"]")
-            if closes < depth:  # depth stays above zero all through the run
-                depth += run.count(b"<<") + run.count(b"[") - closes
-                scan.pos = m.end()
-                continue
+        skipped = skip_bracket_run(buf, scan.pos, len(buf), depth)
+        if skipped is not None:
+            depth, scan.pos = skipped
+            continue
         kind, value, start, _end = scan.next()
         if kind is DELIM:
             if value in _OPENERS:

@@ -73,6 +73,20 @@ _GT = re.compile(rb">")
 # A run of array and dictionary delimiters (with white space): skipped in one match where
 # nesting is too deep to read (parser, content tokenizer).
 BRACKET_RUN = re.compile(rb"(?:[\x00\t\n\x0c\r ]*(?:<<|>>|[\[\]]))+")
+
+
+def skip_bracket_run(buf, pos: int, end: int, depth: int) -> tuple[int, int] | None:
+    """A run of ``[ ] << >>`` at ``pos`` read in one match while skipping a container nested too
+    deep: ``(depth after it, where it ends)``, or ``None`` when there is no run or the nesting
+    would reach zero inside it (the caller then reads token by token)."""
+    m = BRACKET_RUN.match(buf, pos, end)
+    if m is None:
+        return None
+    run = m.group()
+    closes = run.count(b">>") + run.count(b"]")
+    if closes >= depth:
+        return None
+    return depth + run.count(b"<<") + run.count(b"[") - closes, m.end()
 # Fast path: white space and comments, then a number, name, delimiter or keyword in one match.
 # Each white-space run and comment is maximal (a lookahead, as Python 3.10 has no possessive
 # quantifiers), so a failed match backtracks linearly, never into a comment's middle.

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .diagnostics import Diagnostic, warning
-from .lexer import BRACKET_RUN, DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token, possessive
+from .lexer import DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token, possessive, skip_bracket_run
 from .numbers import INT_DIGITS, REAL_CHARS, read_int
 from .objects import Array, Dict, Name, Ref, Stream, String
 
@@ -330,14 +330,10 @@ class Parser:
         lexer = self.lexer
         while True:
             if not self._pending:
-                m = BRACKET_RUN.match(self.buf, lexer.pos, lexer.end)
-                if m is not None:
-                    run = m.group()
-                    closes = run.count(b">>") + run.count(b"]")
-                    if closes < depth:  # depth stays above zero all through the run
-                        depth += run.count(b"<<") + run.count(b"[") - closes
-                        lexer.pos = m.end()
-                        continue
+                skipped = skip_bracket_run(self.buf, lexer.pos, lexer.end, depth)
+                if skipped is not None:
+                    depth, lexer.pos = skipped
+                    continue
             tok = self.next_token()
             if tok.kind == DELIM:
                 if tok.value in (b"[", b"<<"):
