@@ -67,6 +67,28 @@ async def test_structure_screen_walks_the_tree_and_opens_glyphs(size):
         assert app.current_mode == "browser"
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_enter_on_an_element_boxes_its_glyphs_in_the_glyph_inspector_preview(size):
+    from pdfinspect.content.structure import mcid_key
+    from pdfinspect.tui.widgets.preview import OPERATOR
+
+    doc = Document.open(corpus_file("libreoffice-ru-el-ja-tagged-pdfa2b.pdf"))
+    app = PdfInspectApp(doc, "")
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "S", "down")
+        element = app.screen.current()
+        await press(pilot, "enter")
+        screen = app.screen
+        assert isinstance(screen, GlyphScreen) and screen.page == 1
+        label, glyphs = screen.element
+        assert label == f"/H1 {element.ref}" and len(glyphs) == len("Зимний вечер")
+        assert {mcid_key(r.step) for r in glyphs} == {(None, 0)}
+        assert f"structure element /H1 {element.ref}: {len(glyphs)} glyphs boxed" in text_of(
+            screen.query_one("#glyphs-header"))
+        _, layers, focus = screen.preview_request()
+        assert dict(layers)[OPERATOR] == [r.bbox.page for r in glyphs] and focus is not None
+
+
 async def test_structure_screen_on_an_untagged_file():
     from pdfinspect.tui.screens.structure import StructureScreen
 

@@ -110,6 +110,7 @@ class PdfInspectApp(App):
         self.last_target: Target | None = None  # what the browser showed last
         self.pending_step: int | None = None  # the operator the stepper shows first (a page-text hit)
         self.pending_glyph: tuple | None = None  # (font ref, code) the glyph inspector shows first (Extractors screen)
+        self.pending_element: tuple | None = None  # (page, element, MCID keys) the glyph inspector boxes (Structure screen)
         self.pending_search: tuple[str, Ref | None] | None = None  # (query, the one object to search)
         self.previous_mode: str | None = None  # where escape leaves the search screen for
         self.hits: list = []  # the search hits n/N walk in the browser

@@ -20,6 +20,7 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
 
 from pdfinspect.content.interpreter import Budget
+from pdfinspect.content.structure import mcid_key
 from pdfinspect.fonts.embedded import FontProgram
 from pdfinspect.fonts.font import Font
 from pdfinspect.fonts.resolve import NONE, Resolver, format_unicode
@@ -89,6 +90,7 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         self.current: CodeRow | Font | None = None
         self.stopped: str | None = None  # where the interpretation budget ran out
         self.shapes: GlyphShapes | None = None  # the outlines of the page's fonts, read in a worker
+        self.element: tuple[str, list] | None = None  # a structure element and its glyphs, boxed in the preview
 
     def compose(self) -> ComposeResult:
         yield Static(id="glyphs-header")
@@ -141,6 +143,9 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             self.stopped = stopped
             self.records = records
             self.facts = facts
+            wanted, self.app.pending_element = self.app.pending_element, None
+            self.element = None if wanted is None or wanted[0] != n else \
+                (wanted[1], [r for r in records if mcid_key(r.step) in wanted[2]])
             self.hidden_codes, self.visible_codes = {}, set()
             for r, v in zip(records, facts.visibility if facts is not None else ()):
                 key = (r.step.font, r.glyph.code)
@@ -182,6 +187,8 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
                                f"  {len(self.rows)} distinct codes in {len(self.diagnoses)} fonts, {len(rows)} shown  "
                                f"filters: {active}  glyphs: {self.visibility} (h; "
                                f"{sum(map(len, self.hidden_codes.values()))} hidden)")
+        if self.element is not None:
+            header.append(f"\nstructure element {self.element[0]}: {len(self.element[1])} glyphs boxed in the preview (i)")
         if self.stopped is not None:
             header.append("\n" + safe_line(self.stopped), style="yellow")
         for p in problems:
@@ -235,7 +242,8 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             self.query_one("#glyph-path", PathList).show(record, picture, self.notes(record))
 
     def preview_request(self):
-        """Every glyph of the row's font boxed, every glyph of its code highlighted."""
+        """Every glyph of the row's font boxed (of the structure element, when one was opened
+        from the Structure screen), every glyph of its code highlighted."""
         if self.page is None:
             return None
         item = self.current
@@ -243,6 +251,10 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         code = item.record.glyph.code if isinstance(item, CodeRow) else None
         same_font = [r for r in self.records if r.step.font is font]
         hidden = [r for (f, _), rs in self.hidden_codes.items() if f is font for r in rs]
+        if self.element is not None:
+            boxed = self.element[1]
+            return glyph_layers(self.page - 1, boxed, [r for r in boxed if r.step.font is font and r.glyph.code == code],
+                                hidden=hidden)
         return glyph_layers(self.page - 1, same_font, [r for r in same_font if r.glyph.code == code], hidden=hidden)
 
     def on_line_view_moved(self, event: LineView.Moved) -> None:
