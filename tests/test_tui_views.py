@@ -120,6 +120,32 @@ async def test_the_stepper_names_the_structure_element_of_the_marked_content():
         assert f"element /{element.type} {element.ref} owns MCID {mcid}" in state
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_glyph_inspector_names_the_element_owning_the_glyph_and_opens_it(size):
+    """From a glyph to its element: the path panel reads the page's /ParentTree for the glyph's MCID."""
+    from pdfinspect.content.structure import mcid_key
+    from pdfinspect.core.structtree import read_structure
+
+    doc = Document.open(corpus_file("libreoffice-ru-el-ja-tagged-pdfa2b.pdf"))
+    owner = {m.mcid: e for e in read_structure(doc).walk() for m in e.mcids if m.page == 1}
+    app = PdfInspectApp(doc, "", None, ("glyphs", 1))
+    async with app.run_test(size=size) as pilot:
+        await press(pilot)
+        screen = app.screen
+        assert isinstance(screen, GlyphScreen)
+        _, mcid = mcid_key(screen.current.record.step)
+        element = owner[mcid]
+        await press(pilot, "enter")
+        path = screen.query_one("#glyph-path")
+        lines = [content.plain for content, _, _ in path.items]
+        at = next(i for i, line in enumerate(lines) if line.startswith("structure element:"))
+        assert f"structure element: /{element.type} {element.ref} owns MCID {mcid}" in " ".join(line.strip() for line in lines[at:at + 2])  # (wrapped)
+        path.cursor = at
+        await press(pilot, "enter")
+        assert app.current_mode == "browser"
+        assert str(app.screen.query_one("#object-header").render()).startswith(f"{element.ref.num} {element.ref.gen} obj")
+
+
 async def test_go_to_an_offset_shows_the_bytes_and_opens_their_object():
     from pdfinspect.tui.screens.browser import BrowserScreen
     from pdfinspect.tui.screens.bytes import BytesScreen

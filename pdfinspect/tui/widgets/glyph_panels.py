@@ -58,9 +58,10 @@ class PathList(WrappedList):
         self.lines: list[int | None] = []
 
     def show(self, record: GlyphRecord | None, picture: GlyphPicture | None = None,
-             notes: tuple[str, ...] = ()) -> None:
+             notes: tuple[str, ...] = (), owner: tuple | None = None) -> None:
         """The record's path, flags and conflicts, then ``notes`` (its gap and visibility, made by
-        present.glyphs); with ``picture``, the glyph's outline below them."""
+        present.glyphs) and ``owner`` (the structure element (ref, /S, MCID) whose marked content
+        it is: ``enter`` opens it); with ``picture``, the glyph's outline below them."""
         items: list[tuple[Content, object, str | None]] = []
         lines: list[int | None] = []
 
@@ -91,6 +92,10 @@ class PathList(WrappedList):
                 add(Content.assemble(("flag: ", "$text-warning"), safe_line(f.message)))
             for text in notes:
                 add(Content.styled(safe_line(text), "$text-warning" if text.startswith("hidden") else "dim"))
+            if owner is not None:
+                ref, kind, mcid = owner
+                add(Content.assemble(("structure element: ", "bold"), f"/{safe_line(kind)} ",
+                                     (f"{ref.num} {ref.gen} R", "underline $text-accent"), f" owns MCID {mcid}"), ref)
             if picture is not None:
                 if picture.rows:
                     add(Content.assemble(("outline", "bold"), ": what the code draws"))
