@@ -92,18 +92,20 @@ def page_number(doc: Document, spec: int | str) -> int:
     the document has it (``-p 1503`` is the 1503rd page); any other text, or ``label:TEXT``,
     is a page label (12.4.2) that must name exactly one page (``-p label:1503`` is the page
     a viewer numbers 1503)."""
-    from ..core.pagelabels import page_labels, pages_labelled
+    from ..core.pagelabels import page_labels, pages_named
 
     count = doc.page_count()
-    if isinstance(spec, int) or spec.isdigit():
-        n = int(spec)
-        if 1 <= n <= count:
-            return n
-    label = spec[6:] if isinstance(spec, str) and spec.startswith("label:") else str(spec)
-    labels = page_labels(doc)
-    found = pages_labelled(labels, label) if labels else []
+    labels: list[str | None] | None = None
+
+    def read_labels() -> list[str | None] | None:  # read only when ``spec`` is not a page number
+        nonlocal labels
+        labels = page_labels(doc)
+        return labels
+
+    found = pages_named(str(spec), count, read_labels)
     if len(found) == 1:
         return found[0]
+    label = spec[6:] if isinstance(spec, str) and spec.startswith("label:") else str(spec)
     if len(found) > 1:
         raise PdfError(error("page-label-ambiguous", f"page label {label!r} names pages "
                                                      f"{', '.join(map(str, found[:10]))}: give the page number"))

@@ -37,7 +37,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from pdfinspect.core.document import BackRef, Document
 from pdfinspect.core.objects import Dict, Ref
-from pdfinspect.core.pagelabels import page_labels
+from pdfinspect.core.pagelabels import page_labels, pages_named
 from pdfinspect.present import goto
 from pdfinspect.present.goto import GoTo, parse_goto
 from pdfinspect.present.text import safe_line
@@ -267,7 +267,7 @@ class PdfInspectApp(App):
         if target.kind == goto.OBJECT:
             self.goto_object(target.num, target.gen)
         elif target.kind == goto.PAGE:
-            self.goto_page(target.num)
+            self.goto_label(target.label or str(target.num))
         elif target.kind == goto.FONTS:
             self.goto_fonts(target.num)
         elif target.kind == goto.OFFSET:
@@ -282,6 +282,16 @@ class PdfInspectApp(App):
         ref = self.known_page(n)
         if ref is not None:
             self.show_target(Target(ref, None, "/Kids"))
+
+    def goto_label(self, label: str) -> None:
+        """The page numbered or labelled ``label`` (as ``-p`` reads it), when exactly one is."""
+        found = pages_named(label, self.doc.page_count(), self.known_labels)
+        if len(found) == 1 or (not found and label.isdigit()):  # (goto_page says there is no such page)
+            self.goto_page(found[0] if found else int(label))
+        else:
+            self.notify(f"page label {safe_line(label)!r} names pages {', '.join(map(str, found[:10]))}: give the "
+                        "page number" if found else f"no page labelled {safe_line(label)!r}",
+                        severity="error", markup=False)
 
     def goto_fonts(self, n: int) -> None:
         target = self.fonts_target(n)
@@ -317,14 +327,19 @@ class PdfInspectApp(App):
             self.notify(f"no page {n} (the file has {self.doc.page_count()})", severity="error", markup=False)
         return ref
 
-    def page_name(self, n: int) -> str:
-        """``page 3``, or ``page 3 (iii)`` when the document labels its pages (12.4.2)."""
+    def known_labels(self) -> list[str | None]:
+        """Every page's label (12.4.2), read once; empty without (or with a broken) /PageLabels."""
         if self._labels is None:
             try:
                 self._labels = page_labels(self.doc) or []
             except Exception:  # a broken /PageLabels: numbers only
                 self._labels = []
-        label = self._labels[n - 1] if 0 < n <= len(self._labels) else None
+        return self._labels
+
+    def page_name(self, n: int) -> str:
+        """``page 3``, or ``page 3 (iii)`` when the document labels its pages (12.4.2)."""
+        labels = self.known_labels()
+        label = labels[n - 1] if 0 < n <= len(labels) else None
         return f"page {n}" + (f" ({safe_line(label)})" if label is not None and label != str(n) else "")
 
     def page_ref(self, n: int) -> Ref | None:
