@@ -162,3 +162,29 @@ async def test_go_to_an_offset_shows_the_bytes_and_opens_their_object():
         await press(pilot, "enter")
         assert isinstance(app.screen, BrowserScreen)
         assert str(app.screen.query_one("#object-header").render()).startswith("5 0 obj")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_enter_on_a_diagnostic_with_an_offset_shows_the_bytes_there(size):
+    from pdfinspect.tui.screens.bytes import BytesScreen
+
+    doc = Document.open(sample("damaged-bad-offsets.pdf"))
+    app = PdfInspectApp(doc, "")
+    async with app.run_test(size=size) as pilot:
+        await press(pilot)
+        listed = app.screen.query_one("#diagnostics")
+        diagnostics = list(doc.diagnostics)
+        at = next(i for i, d in enumerate(diagnostics) if d.offset is not None)
+        assert diagnostics[at].code in listed.plain().splitlines()[at]
+        listed.focus()
+        listed.cursor = listed.entry_of.index(at)
+        await press(pilot, "enter")
+        assert isinstance(app.screen, BytesScreen) and app.screen.at == diagnostics[at].offset
+        assert str(app.screen.query_one("#bytes-title").render()).startswith(f"offset {diagnostics[at].offset} ")
+        await press(pilot, "escape")
+        without = next((i for i, d in enumerate(diagnostics) if d.offset is None), None)
+        if without is not None:
+            listed.focus()
+            listed.cursor = listed.entry_of.index(without)
+            await press(pilot, "enter")
+            assert not isinstance(app.screen, BytesScreen)

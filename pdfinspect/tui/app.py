@@ -51,7 +51,7 @@ from .screens.bytes import BytesScreen
 from .screens.fonts import FontsScreen
 from .screens.structure import StructureScreen
 from .screens.help import HelpScreen
-from .screens.overview import OverviewScreen
+from .screens.overview import DiagnosticList, OverviewScreen
 from .screens.revisions import RevisionsScreen
 from .screens.search import SearchScreen, hit_target
 from .screens.glyphs import GlyphScreen
@@ -387,7 +387,7 @@ class PdfInspectApp(App):
                   ("stepper", StepperScreen.BINDINGS), ("glyph inspector", GlyphScreen.BINDINGS),
                   ("fonts", [*GlyphsPickList.BINDINGS, *FontsScreen.BINDINGS]),
                   ("structure", [*GlyphsPickList.BINDINGS, *StructureScreen.BINDINGS]),
-                  ("bytes (g @OFFSET)", BytesScreen.BINDINGS)]
+                  ("bytes (g @OFFSET)", BytesScreen.BINDINGS), ("diagnostics", DiagnosticList.BINDINGS)]
         here = type(self.screen).BINDINGS  # the keys of the screen help is asked on come first
         self.push_screen(HelpScreen(sorted(groups, key=lambda group: group[1] is not here)))
 
