@@ -112,3 +112,5 @@ async def test_the_go_to_prompt_accepts_a_label(labelled, size):
         assert any("names pages 31, 32" in n.message for n in app._notifications)
         await press(pilot, "g", "p", "space", *"nope", "enter")
         assert any("no page labelled 'nope'" in n.message for n in app._notifications)
+        await press(pilot, "y", "p", *"xxiii", "enter")  # the glyph inspector's page prompt reads labels too
+        assert app.current_mode == "glyphs" and app.screen.page == 23

@@ -285,13 +285,24 @@ class PdfInspectApp(App):
 
     def goto_label(self, label: str) -> None:
         """The page numbered or labelled ``label`` (as ``-p`` reads it), when exactly one is."""
+        n = self.page_named(label)
+        if n is not None:
+            self.goto_page(n)
+
+    def page_named(self, label: str) -> int | None:
+        """The page numbered or labelled ``label`` (``core.pagelabels.pages_named``), or ``None``
+        after telling the user it names none or several."""
         found = pages_named(label, self.doc.page_count(), self.known_labels)
-        if len(found) == 1 or (not found and label.isdigit()):  # (goto_page says there is no such page)
-            self.goto_page(found[0] if found else int(label))
+        if len(found) == 1:
+            return found[0]
+        if found:
+            message = f"page label {safe_line(label)!r} names pages {', '.join(map(str, found[:10]))}: give the page number"
+        elif label.isdigit():
+            message = f"no page {label} (the file has {self.doc.page_count()})"
         else:
-            self.notify(f"page label {safe_line(label)!r} names pages {', '.join(map(str, found[:10]))}: give the "
-                        "page number" if found else f"no page labelled {safe_line(label)!r}",
-                        severity="error", markup=False)
+            message = f"no page labelled {safe_line(label)!r}"
+        self.notify(message, severity="error", markup=False)
+        return None
 
     def goto_fonts(self, n: int) -> None:
         target = self.fonts_target(n)

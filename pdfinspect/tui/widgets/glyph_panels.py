@@ -118,7 +118,7 @@ class PathList(WrappedList):
 
 class PageBar(GotoBar):
     """The ``p`` prompt of the stepper and glyph inspector: a page number (``N`` or ``p N``,
-    read by :func:`pdfinspect.present.goto.parse_goto`).
+    read by :func:`pdfinspect.present.goto.parse_goto`) or label (``xiv``).
 
     Like the go-to prompt it never takes focus: the app feeds it keys while it is shown.
     """
@@ -127,7 +127,13 @@ class PageBar(GotoBar):
         @property
         def page(self) -> int | None:
             target = parse_goto(self.text or "")
-            return target.num if target is not None and target.kind in ("object", "page") else None
+            return target.num if target is not None and target.kind in ("object", "page") and not target.label else None
+
+        @property
+        def label(self) -> str:
+            """The page label typed (``xiv``, ``p xiv``), when no page number was."""
+            target = parse_goto(self.text or "")
+            return target.label if target is not None and target.label else (self.text or "").strip()
 
     PROMPT = "page: "
     PLACEHOLDER = "page number"
@@ -153,10 +159,9 @@ class PagePrompt:
     def on_page_bar_answered(self, event: PageBar.Answered) -> None:
         event.stop()
         self.query(PageBar).remove()
-        if event.page is not None:
-            self.app.open_content_view(self.PAGE_MODE, event.page)
-        elif event.text:
-            self.notify(f"not a page number: {event.text!r}", severity="error", markup=False)
+        n = event.page if event.page is not None else self.app.page_named(event.label) if event.label else None
+        if n is not None:
+            self.app.open_content_view(self.PAGE_MODE, n)
 
 
 def font_panel(font: Font, program: FontProgram | None, diagnosis: str) -> Text:
