@@ -35,6 +35,7 @@ SHOTS = [
     ("revisions-80x24", "incremental.pdf", None, ["v"]),
     ("fonts", "cid-identity.pdf", None, ["F"]),
     ("fonts-80x24", "kappa.pdf", None, ["F"]),
+    ("extractors", "minimal.pdf", None, ["y", "E"]),
     ("preview", "content.pdf", None, ["ctrl+p", *"step 1", "enter", "t", "t", "i"]),
     ("preview-zoom", "content.pdf", None, ["ctrl+p", *"step 1", "enter", "t", "t", "i", "Z"]),
 ]

@@ -7,6 +7,8 @@ import subprocess
 import sys
 import zlib
 
+import pytest
+
 from conftest import ROOT, SAMPLES
 from pdfinspect.content.fontreports import font_reports
 from pdfinspect.content.interpreter import iter_steps
@@ -123,3 +125,27 @@ def test_a_bfrange_destination_longer_than_512_bytes_is_cut():
     text, entry = cmap.lookup_unicode(b"\x02")
     assert len(entry.dest) == 512 and text == "A" * 255 + "C"
     assert "cmap-dest-too-long" in {d.code for d in cmap.diagnostics}
+
+
+def test_a_whole_document_command_stops_at_the_page_budget(tmp_path):
+    pikepdf = pytest.importorskip("pikepdf")
+    pdf = pikepdf.new()
+    font = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                                                BaseFont=pikepdf.Name.Helvetica))
+    for n in range(1, 6):
+        page = pdf.add_blank_page()
+        page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+        page.Contents = pdf.make_stream(b"BT /F1 12 Tf 10 10 Td (page %d) Tj ET" % n)
+    path = tmp_path / "five.pdf"
+    pdf.save(path)
+    from pdfinspect.core.budget import PAGES
+
+    factor = str(2 / PAGES)  # a budget of two pages
+    run = lambda *a: subprocess.run([sys.executable, "-m", "pdfinspect", *a], capture_output=True, text=True,
+                                    cwd=ROOT, timeout=120)
+    p = run("text", str(path), "--budget", factor)
+    assert p.returncode == 0 and p.stdout.split("\f")[:2] == ["page 1\n", "page 2\n"] and "page 3" not in p.stdout
+    assert "page budget (2) ran out before page 3 of 5" in p.stderr
+    assert "page 5" in run("text", str(path)).stdout  # the default budget reads them all
+    fonts = run("fonts", str(path), "--budget", factor)
+    assert "page budget (2) ran out" in fonts.stderr

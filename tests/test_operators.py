@@ -80,6 +80,7 @@ def test_descriptions_are_single_lines():
 
 def test_is_text_showing():
     assert [op for op in TABLE_A1 if is_text_showing(op.encode())] == ["Tj", "TJ", "'", '"']
+    assert [op for op in TABLE_A1 if OPERATORS[op.encode()].shows_text] == ["Tj", "TJ", "'", '"']
 
 
 @pytest.mark.parametrize("op, operands", [

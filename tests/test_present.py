@@ -18,11 +18,12 @@ from pdfinspect.present import goto
 from pdfinspect.present.content import changes, state_rows
 from pdfinspect.present.glyphs import code_rows, font_reports
 from pdfinspect.present.goto import GoTo, parse_goto
-from pdfinspect.present.objects import object_header, object_lines, revision_label, trailer_header
+from pdfinspect.present.objects import object_header, object_lines, object_row, revision_label, trailer_header
 from pdfinspect.present.streams import StreamHeader, stream_kind
 from pdfinspect.present.summary import diagnostic_parts, document_summary
 from pdfinspect.tui.app import PdfInspectApp
 from pdfinspect.tui.messages import Target
+from pdfinspect.tui.widgets.object_list import object_row as list_row
 
 
 def cli_show(*args) -> subprocess.CompletedProcess:
@@ -123,6 +124,27 @@ def test_revisions_are_numbered_from_0_as_in_the_cli_and_the_api():
     assert [line.split(":")[0] for line in xref.split("\n") if line.startswith("revision")] == \
         ["revision 0", "revision 1", "revision 2"]
     assert revision_label(0, 1) == "revision 0"
+
+
+def test_object_row_is_what_the_cli_and_the_app_list(tmp_path):
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    action = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Action, S=pikepdf.Name.URI, URI="x"))
+    pdf.pages[0].Annots = pdf.make_indirect(pikepdf.Array([pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Annot, Subtype=pikepdf.Name("/Li\x1bnk"), A=action))]))
+    path = tmp_path / "a.pdf"
+    pdf.save(path, object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    with Document.open(path) as doc:
+        rows = {r.type: r for r in (object_row(doc.get(n), doc.xref()[n]) for n in doc.object_numbers())}
+        act, annot = rows["Action"], rows["Annot"]
+        assert (act.kind, act.subtype, act.s, act.in_objstm, act.damaged) == ("dictionary", None, "URI", False, False)
+        assert annot.type_subtype == "/Annot /Li\\x1bnk" and act.type_subtype == "/Action"
+        assert act.names == "/Action /URI" and act.where == f"offset {doc.xref()[act.num].a} gen 0"
+        assert "/Action /URI" in list_row(doc, act.num).plain
+    listed = subprocess.run([sys.executable, "-m", "pdfinspect", "objects", str(path)], capture_output=True,
+                            text=True, encoding="utf-8", cwd=ROOT).stdout.splitlines()
+    assert f"{act.num:>7} 0   dictionary {'/Action':<28} {act.where}" in listed
+    assert any("/Annot /Li\\x1bnk" in line for line in listed)
 
 
 def test_object_stream_member_says_where_it_really_is():

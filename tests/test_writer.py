@@ -219,3 +219,19 @@ def test_encrypted_file_with_xref_streams(method, tmp_path):
     out.write_bytes(data)
     with pikepdf.open(out) as pdf:
         assert bytes(pdf.Root.PdfinspectTest) == "κ marker".encode()
+
+
+def test_an_encrypted_file_without_id_keeps_an_empty_first_id_element():
+    """The file key of an encrypted file with no /ID was made from an empty first element
+    (7.6.3.3): an update must not give it another one, or no reader could decrypt the copy."""
+    from pdfinspect.core.objects import Array, Dict, Name, Ref, String
+    from pdfinspect.core.writer import _trailer
+
+    old = Dict({Name("Root"): Ref(1, 0), Name("Encrypt"): Ref(9, 0), Name("Size"): 10})
+    ids = _trailer(None, old, b"appended")[Name("ID")]
+    assert isinstance(ids, Array) and ids[0] == String(b"", True) and len(ids[1].value) == 16
+    plain = _trailer(None, Dict({Name("Root"): Ref(1, 0)}), b"appended")[Name("ID")]
+    assert plain[0] == plain[1] and len(plain[0].value) == 16  # an unencrypted file gets a fresh pair
+    kept = _trailer(None, Dict({Name("Encrypt"): Ref(9, 0), Name("ID"): Array([String(b"abc", True),
+                                                                              String(b"abc", True)])}), b"x")
+    assert kept[Name("ID")][0] == String(b"abc", True)

@@ -18,13 +18,12 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..content.fontreports import font_reports
+from ..content.fontreports import FontFacts, font_facts, font_reports
 from ..content.visibility import page_visibility
 from ..core.document import Document
 from ..core.objects import String
 from ..core.textstrings import decode_text
 from ..fonts.font import FontCache
-from ..fonts.reasons import FontReport
 from ..fonts.resolve import Resolver
 from .schema import EXAMPLE_CODES, SCHEMA_VERSION
 
@@ -132,7 +131,9 @@ def _audit(path: str, sha: str | None, options: Options) -> FileResult:
     with Document.open(path, password=options.password) as doc:
         count = doc.page_count()
         pages = options.page_numbers(count)
-        fonts = [font_record(path, sha, r, program_fingerprint(doc, r.font)) for r in font_reports(doc, pages)]
+        resolver = Resolver(doc)
+        fonts = [font_record(path, sha, font_facts(r, resolver), program_fingerprint(doc, r.font))
+                 for r in font_reports(doc, pages, resolver)]
         rec = base_record(path, sha)
         rec.update(producer=_info_text(doc, "Producer"), creator=_info_text(doc, "Creator"),
                    pdf_version=doc.version or doc.header_version, encrypted=doc.security is not None,
@@ -186,14 +187,14 @@ def program_fingerprint(doc: Document, font) -> str | None:
     return hashlib.sha256(_SUBSET_TAG.sub(b"", doc.stream_data(obj).data)).hexdigest()
 
 
-def font_record(path: str, sha: str | None, report: FontReport, program: str | None = None) -> dict:
+def font_record(path: str, sha: str | None, facts: FontFacts, program: str | None = None) -> dict:
     return {"schema_version": SCHEMA_VERSION, "path": path, "sha256": sha,
-            "font_ref": str(report.ref) if report.ref is not None else None,
+            "font_ref": facts.ref,
             "program_sha256": program,
-            "names": sorted(n for n in report.names if n), "subtype": report.subtype, "base_font": report.base_font,
-            "first_page": min(report.pages) if report.pages else None, "pages_used": len(report.pages),
-            "codes": report.codes, "methods": dict(report.methods),
-            "confidence": dict(report.confidence),
+            "names": sorted(n for n in facts.names if n), "subtype": facts.subtype, "base_font": facts.base_font,
+            "first_page": min(facts.pages) if facts.pages else None, "pages_used": len(facts.pages),
+            "codes": facts.codes, "methods": dict(facts.methods),
+            "confidence": dict(facts.confidence),
             "reasons": [{"id": r.id, "count": len(r.codes), "codes": [c.hex() for c in r.codes[:EXAMPLE_CODES]],
-                         "detail": r.detail} for r in report.reasons],
-            "diagnosis": report.diagnosis}
+                         "detail": r.detail} for r in facts.reasons],
+            "diagnosis": facts.diagnosis}

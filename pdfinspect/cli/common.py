@@ -6,8 +6,8 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from ..core.budget import DEFAULT_LIMITS
-from ..core.diagnostics import PdfError, error
+from ..core.budget import DEFAULT_LIMITS, spent
+from ..core.diagnostics import PdfError, error, warning
 from ..core.document import Document
 from ..core.filters import DEFAULT_LIMIT
 from ..core.numbers import json_encoder
@@ -94,15 +94,13 @@ def page_number(doc: Document, spec: int | str) -> int:
     a viewer numbers 1503)."""
     from ..core.pagelabels import page_labels, pages_named
 
+    if isinstance(spec, int) or spec.isdigit():
+        n = int(spec)
+        if n >= 1 and doc.page_ref(n) is not None:  # descends one branch by /Count: no walk of every page
+            return n
     count = doc.page_count()
-    labels: list[str | None] | None = None
-
-    def read_labels() -> list[str | None] | None:  # read only when ``spec`` is not a page number
-        nonlocal labels
-        labels = page_labels(doc)
-        return labels
-
-    found = pages_named(str(spec), count, read_labels)
+    labels = page_labels(doc)
+    found = pages_named(str(spec), count, lambda: labels)
     if len(found) == 1:
         return found[0]
     label = spec[6:] if isinstance(spec, str) and spec.startswith("label:") else str(spec)
@@ -169,7 +167,7 @@ def add_common_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--password", default="", help="user or owner password (default: empty)")
     p.add_argument("--budget", type=non_negative(float), metavar="N", default=1.0,
                    help="multiply every work limit by N: operators, decoded content, form and glyph procedure "
-                        "runs and glyphs per page, decoded bytes per command (pdfinspect.core.budget; default 1)")
+                        "runs and glyphs per page, decoded bytes and pages read per command (pdfinspect.core.budget; default 1)")
     p.add_argument("--decode-limit", type=non_negative(), metavar="MB",
                    help=f"stop decoding a stream after MB megabytes (default {DEFAULT_LIMIT >> 20})")
 
@@ -200,10 +198,16 @@ def pages_or_label(text: str) -> tuple[int, int | None] | str:
 
 def page_numbers(doc: Document, pages: tuple[int, int | None] | None) -> Iterator[tuple[int, Ref]]:
     """(number, page) for the pages of ``pages`` (every page when ``None``); a first page past
-    the end is the one-line error :func:`page_of` gives, a range's end is cut at the last page."""
+    the end is the one-line error :func:`page_of` gives, a range's end is cut at the last page,
+    and the document's page budget (:data:`pdfinspect.core.budget.PAGES`) stops the walk with a
+    ``budget-spent`` warning."""
     count = doc.page_count()
     first, last = pages if pages is not None else (1, None)
     if pages is not None:
         page_of(doc, first)
-    for n in range(first, min(last or count, count) + 1):
+    limit = doc.limits.pages
+    for done, n in enumerate(range(first, min(last or count, count) + 1)):
+        if limit is not None and done == limit:
+            doc.note(warning("budget-spent", spent("page", limit, f"before page {n} of {count}")))
+            return
         yield n, page_of(doc, n)

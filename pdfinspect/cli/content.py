@@ -17,7 +17,7 @@ from .common import (add_common_options, dump_json, open_document, page_number, 
 from ..core.diagnostics import PdfError, error
 from ..core.numbers import json_encoder
 from ..core.serialize import format_object
-from ..content.fontreports import font_reports
+from ..content.fontreports import font_facts, font_reports
 from ..fonts.resolve import Resolver, format_unicode
 from ..present.content import changes
 from ..present.fontreport import report_lines, report_record, report_title
@@ -249,13 +249,13 @@ def cmd_fonts(args, out) -> int:
     resolver = resolver_for(args, doc)
     with progress("reading pages") as tick:  # the reports sum up every page: they come at the end
         reports = font_reports(doc, pages, resolver, annots=args.annots, progress=tick)
-    records = [report_record(rep, resolver) for rep in reports]
+    facts = [font_facts(rep, resolver) for rep in reports]
     if args.json:
-        dump_json(records)
+        dump_json([report_record(f) for f in facts])
         return 0
-    for rec in records:
-        out.line(report_title(rec))
-        for line in report_lines(rec):
+    for f in facts:
+        out.line(report_title(f))
+        for line in report_lines(f):
             out.line(line)
     return 0
 

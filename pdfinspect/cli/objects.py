@@ -6,10 +6,10 @@ import argparse
 import sys
 
 from ..core.diagnostics import PdfError, error
-from ..core.objects import Dict, Name, Stream, type_name
+from ..core.objects import Stream
 from ..core.parser import Parser
 from ..core.xref import FREE, IN_FILE
-from ..present.objects import object_at, object_header, object_lines, trailer_header
+from ..present.objects import object_at, object_header, object_lines, object_row, trailer_header
 from ..present.streams import LEXERS, StreamHeader, stream_kind
 from ..present.summary import document_summary
 from ..present.text import bytes_as_text, hexdump, looks_like_text, safe_line
@@ -195,13 +195,8 @@ def cmd_objects(args, out: Output) -> int:
     else:
         entries = doc.xref(args.revision)
         for obj in doc.iter_objects(args.revision, cache=False):
-            v = obj.value
-            d = v.dict if isinstance(v, Stream) else v
-            typ = d.get("Type") if isinstance(d, Dict) else None
-            sub = d.get("Subtype") if isinstance(d, Dict) else None
-            desc = " ".join("/" + safe_line(str(x)) for x in (typ, sub) if isinstance(x, Name))
-            where = entries[obj.num].describe()
-            out.line(f"{obj.num:>7} {obj.gen:<3} {type_name(v):<10} {desc:<28} {where}")
+            row = object_row(obj, entries[obj.num])
+            out.line(f"{row.num:>7} {row.gen:<3} {row.kind:<10} {row.type_subtype:<28} {row.where}")
     report_repairs(doc)
     return EXIT_OK
 

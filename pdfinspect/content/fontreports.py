@@ -8,12 +8,13 @@ the interpreter otherwise; annotation appearances always go through the interpre
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
-from ..core.budget import DEFAULT_LIMITS
+from ..core.budget import DEFAULT_LIMITS, spent
 from ..core.diagnostics import warning
 from ..core.objects import Dict
 from ..fonts.font import Font, FontCache
-from ..fonts.reasons import FontReport, report
+from ..fonts.reasons import FontReport, Reason, report
 from ..fonts.resolve import Resolution, Resolver
 from .interpreter import iter_steps, page_content, page_resources
 from .usage import font_strings
@@ -73,7 +74,11 @@ def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | N
     numbers = range(1, doc.page_count() + 1) if pages is None else list(pages)
     tally = _Tally(resolver)
     refs = doc.page_refs()  # walked once: page_ref(n) per page reads a flat /Kids of 10^5 pages n times
+    limit = getattr(doc, "limits", DEFAULT_LIMITS).pages
     for done, n in enumerate(numbers, 1):
+        if limit is not None and done > limit:
+            doc.note(warning("budget-spent", spent("page", limit, f"before page {n} of {len(numbers)}")))
+            break
         if progress is not None:
             progress(done - 1, len(numbers))
         ref = refs[n - 1] if 0 < n <= len(refs) else None
@@ -98,3 +103,52 @@ def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | N
     return [report(font, tuple(tally.seen.get(font, {}).values()), tuple(sorted(tally.names.get(font, ()))),
                    tuple(sorted(tally.used_on.get(font, ()))), resolver) for font in fonts
             if font.substitute_for is None or font in tally.seen]
+
+
+@dataclass(frozen=True)
+class FontFacts:
+    """What is said of one font, once: the CLI's ``fonts`` (text and ``--json``), the app's
+    Fonts screen (both through :mod:`pdfinspect.present.fontreport`) and the audit's font
+    records are written from it. ``ref``, ``tounicode`` are ``"N G R"`` strings or ``None``;
+    ``missing``: a stand-in for a font not in the resources; ``embedded``: the program's key,
+    kind and object; ``descendant``: the CIDFont's subtype and character collection;
+    ``diagnostics``: the font's and its program's, as sentences."""
+
+    ref: str | None
+    names: tuple[str, ...]
+    subtype: str
+    base_font: str
+    missing: bool
+    encoding: str
+    tounicode: str | None
+    embedded: str | None
+    descendant: str | None
+    pages: tuple[int, ...]
+    codes: int
+    methods: dict[str, int]
+    confidence: dict[str, int]
+    conflicts: int
+    reasons: tuple[Reason, ...]
+    diagnosis: str
+    diagnostics: tuple[str, ...]
+
+
+def _ref(ref: object) -> str | None:
+    return str(ref) if ref is not None else None
+
+
+def font_facts(rep: FontReport, resolver: Resolver) -> FontFacts:
+    """The facts of the font ``rep`` reports on (its embedded program read by ``resolver``)."""
+    font = rep.font
+    assert font is not None  # font_reports always keeps the font
+    prog = resolver.program(font) if font.embedded else None
+    cf = font.cid_font
+    return FontFacts(
+        ref=_ref(rep.ref), names=tuple(rep.names), subtype=rep.subtype, base_font=rep.base_font,
+        missing=font.substitute_for is not None, encoding=font.encoding_desc,
+        tounicode=_ref(font.tounicode_ref) if font.tounicode else None,
+        embedded=f"/{font.program_key} {font.program_kind} {font.program_ref}" if font.embedded else None,
+        descendant=f"{cf.subtype} {cf.registry}-{cf.ordering}" if cf else None,
+        pages=tuple(rep.pages), codes=rep.codes, methods=rep.methods, confidence=rep.confidence,
+        conflicts=sum(1 for r in rep.resolutions if r.conflicts), reasons=rep.reasons, diagnosis=rep.diagnosis,
+        diagnostics=tuple(str(d) for d in font.diagnostics + (prog.diagnostics if prog else ())))

@@ -23,7 +23,7 @@ from ..core.diagnostics import Diagnostic, info, warning
 from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number
 from ..core.textstrings import decode_text
 from ..fonts.font import Font, FontCache
-from ..spec.operators import OPERATORS
+from ..spec.operators import OPERATORS, TEXT_SHOWING_OPERATORS
 from .state import IDENTITY, GraphicsState, MarkedContent, Matrix, TextState, multiply, replace, transform, translate
 from .tokenizer import iter_operations, join_contents
 
@@ -555,7 +555,6 @@ class _Run:
 
 
 _SHOWS_TEXT = re.compile(rb"(?:Tj|TJ|'|\")(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])")
-_SHOWING_OPS = frozenset({b"Tj", b"TJ", b"'", b'"'})
 
 
 def _text_showing(doc, ref: Ref, cache: dict) -> bytes | None:
@@ -567,7 +566,7 @@ def _text_showing(doc, ref: Ref, cache: dict) -> bytes | None:
     obj = doc.get(ref.num, ref.gen)
     data = doc.stream_data(obj).data if obj is not None and isinstance(obj.value, Stream) else b""
     # a cheap test first: most procedures draw paths or images
-    shows = _SHOWS_TEXT.search(data) and any(op.op in _SHOWING_OPS for op in iter_operations(data))
+    shows = _SHOWS_TEXT.search(data) and any(op.op in TEXT_SHOWING_OPERATORS for op in iter_operations(data))
     cache[key] = data if shows else None
     return cache[key]
 
@@ -850,7 +849,7 @@ def _sh(run, ops, res, diags):
 
 
 
-_SHOWING = frozenset({"Tj", "TJ", "'", '"'})
+_SHOWING = frozenset(info.name for info in OPERATORS.values() if info.shows_text)
 _OP_NAMES = {op: op.decode("latin-1") for op in OPERATORS}  # the operators' names, decoded once
 _HANDLERS = {
     "q": _q, "Q": _Q, "cm": _cm, "gs": _gs, "d": _dash,

@@ -10,7 +10,8 @@ font scan of :mod:`pdfinspect.content.usage`): operators, decoded content bytes 
 forms, appearances and glyph procedures together), form / appearance / Type3 procedure
 invocations (counted each time they run, so fan-out counts, not only depth) and glyphs.
 Per :class:`~pdfinspect.core.document.Document` (one command of the CLI): the decoded bytes
-of every stream together, so forty Flate bombs stop as one does.
+of every stream together, so forty Flate bombs stop as one does, and the pages a command that
+reads the whole document interprets (a document of 10⁵ pages is 4 minutes of ``text``).
 
 ``--budget N`` on the commands multiplies every limit by ``N`` (:meth:`Limits.scaled`).
 """
@@ -24,6 +25,7 @@ CONTENT_BYTES = 128 * MIB  # per page run: decoded content of the page and what 
 INVOCATIONS = 10_000  # per page run: forms, appearance streams and glyph procedures run
 GLYPHS = 1_000_000  # per page run
 DECODED_BYTES = 2048 * MIB  # per Document (per command): every stream decoded, together
+PAGES = 5_000  # per command: pages a whole-document command (text, hidden, fonts) reads
 
 
 @dataclass(slots=True)
@@ -74,13 +76,15 @@ class Limits:
     invocations: int = INVOCATIONS
     glyphs: int = GLYPHS
     decoded_bytes: int | None = DECODED_BYTES
+    pages: int | None = PAGES
 
     def scaled(self, factor: float) -> "Limits":
         """Every limit times ``factor`` (``--budget``)."""
         def times(n: int) -> int:
             return max(int(n * factor), 0)
         return Limits(times(self.operators), times(self.content_bytes), times(self.invocations),
-                      times(self.glyphs), None if self.decoded_bytes is None else times(self.decoded_bytes))
+                      times(self.glyphs), None if self.decoded_bytes is None else times(self.decoded_bytes),
+                      None if self.pages is None else times(self.pages))
 
     def budget(self) -> Budget:
         return Budget(self.operators, self.content_bytes, self.invocations, self.glyphs)

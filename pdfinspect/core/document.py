@@ -81,8 +81,9 @@ class Document:
         self.path = path
         self.size = len(buf)
         self.decode_limit = decode_limit
-        # how much work a command may spend (core.budget); decoded_bytes bounds every stream together
-        self.limits = limits if limits is not None else Limits(decoded_bytes=None)
+        # how much work a command may spend (core.budget); decoded_bytes bounds every stream together,
+        # pages what a whole-document command reads (the API's default bounds neither)
+        self.limits = limits if limits is not None else Limits(decoded_bytes=None, pages=None)
         self.decoded = 0  # bytes decoded by stream_data so far, against limits.decoded_bytes
         self.identity: tuple[int, int, int] | None = None  # size, mtime and inode when opened
         self.diagnostics: list[Diagnostic] = []

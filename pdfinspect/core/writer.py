@@ -215,7 +215,12 @@ def _trailer(doc, old: Dict, appended: bytes) -> Dict:
     first = ids[0] if isinstance(ids, Array) and ids and isinstance(ids[0], String) else None
     fresh = hashlib.md5((first.value if first else b"") + appended + repr(time.time()).encode()
                         + os.urandom(8)).digest()
-    trailer[Name("ID")] = Array([first or String(fresh, True), String(fresh, True)])
+    if first is None and old.get("Encrypt") is not None:
+        # the file key was made from no /ID, which readers take as an empty first element (7.6.3.3
+        # step 5); a new first element would make the file key of every reader another one, and
+        # the copy undecryptable
+        first = String(b"", True)
+    trailer[Name("ID")] = Array([first if first is not None else String(fresh, True), String(fresh, True)])
     return trailer
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number
+from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number, type_name
 from ..core.serialize import format_name, format_object
 from ..core.textstrings import decode_text
-from ..core.xref import IN_FILE
+from ..core.xref import IN_FILE, IN_OBJSTM
 from .text import Parts, plain, safe_line
 
 MAX_LINES = 20_000
@@ -28,6 +28,62 @@ TITLE, FACT, NOTE, AS_OF, MISSING = "title", "fact", "note", "as-of", "missing"
 def revision_label(k: int, count: int) -> str:
     """``revision K of 0–N``: revisions count from 0, the original file."""
     return f"revision {k} of 0–{count - 1}" if count > 1 else f"revision {k}"
+
+
+def type_names(value) -> tuple[str | None, str | None, str | None]:
+    """The /Type, /Subtype and /S of a dictionary or stream (``None`` where absent or not a name)."""
+    d = value.dict if isinstance(value, Stream) else value
+    if not isinstance(d, Dict):
+        return None, None, None
+
+    def name(key: str) -> str | None:
+        v = d.get(key)
+        return str(v) if isinstance(v, Name) else None
+    return name("Type"), name("Subtype"), name("S")
+
+
+def names_label(names: tuple[str | None, ...]) -> str:
+    """``/A /B`` of the names given, terminal-safe."""
+    return " ".join("/" + safe_line(n) for n in names if n is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectRow:
+    """One object as an object list shows it: the CLI's ``objects`` and the app's object list.
+
+    ``kind`` is the value's kind (:func:`~pdfinspect.core.objects.type_name`); ``type``,
+    ``subtype``, ``s`` its dictionary's /Type, /Subtype and /S; ``size`` the bytes from
+    ``N G obj`` through ``endobj`` (in the decoded data for an object in an object stream);
+    ``where`` the cross-reference entry's description (``""`` without one); ``damaged``:
+    reading it left diagnostics."""
+
+    num: int
+    gen: int
+    kind: str
+    type: str | None
+    subtype: str | None
+    s: str | None
+    size: int
+    where: str
+    in_objstm: bool
+    damaged: bool
+
+    @property
+    def type_subtype(self) -> str:
+        """``/Type /Subtype``, terminal-safe."""
+        return names_label((self.type, self.subtype))
+
+    @property
+    def names(self) -> str:
+        """``/Type /Subtype /S``, terminal-safe."""
+        return names_label((self.type, self.subtype, self.s))
+
+
+def object_row(obj, entry) -> ObjectRow:
+    """The row of the indirect object ``obj`` found through the xref ``entry`` (or ``None``)."""
+    return ObjectRow(obj.num, obj.gen, type_name(obj.value), *type_names(obj.value), size=obj.end - obj.start,
+                     where=entry.describe() if entry is not None else "",
+                     in_objstm=entry is not None and entry.kind == IN_OBJSTM, damaged=bool(obj.diagnostics))
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,6 +75,11 @@ class OperatorInfo:
     clause: str
     table: int
 
+    @property
+    def shows_text(self) -> bool:
+        """The operator paints glyphs (9.4.3): the interpreter dispatches it to a text-showing handler."""
+        return self.category == TEXT_SHOWING
+
 
 _N = "number"
 _N2 = (_N,) * 2
@@ -189,7 +194,7 @@ def _build() -> dict[bytes, OperatorInfo]:
 
 OPERATORS: dict[bytes, OperatorInfo] = _build()
 
-TEXT_SHOWING_OPERATORS = frozenset(k for k, v in OPERATORS.items() if v.category == TEXT_SHOWING)
+TEXT_SHOWING_OPERATORS = frozenset(k for k, v in OPERATORS.items() if v.shows_text)
 
 
 def is_text_showing(op: bytes) -> bool:

@@ -18,10 +18,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
 
-from pdfinspect.content.fontreports import font_reports
+from pdfinspect.content.fontreports import FontFacts, font_facts, font_reports
 from pdfinspect.core.objects import Ref
 from pdfinspect.fonts.resolve import Resolver
-from pdfinspect.present.fontreport import report_lines, report_record, report_title
+from pdfinspect.present.fontreport import report_lines, report_title
 
 from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, Target
@@ -39,7 +39,7 @@ class FontsScreen(ReportsFailures, Screen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.records: list[dict] = []
+        self.records: list[FontFacts] = []
         self.refs: list[Ref | None] = []
 
     def compose(self) -> ComposeResult:
@@ -72,7 +72,7 @@ class FontsScreen(ReportsFailures, Screen):
             reports = font_reports(doc, None, resolver, progress=tick)
         except KeyboardInterrupt:
             return
-        records = [report_record(rep, resolver) for rep in reports]
+        records = [font_facts(rep, resolver) for rep in reports]
         if not worker.is_cancelled:
             self.app.call_from_thread(self.loaded, records, [rep.ref for rep in reports])
 
@@ -84,13 +84,13 @@ class FontsScreen(ReportsFailures, Screen):
             self.query_one("#fonts-header", Static).update(
                 Text(f"error: {failure_line(worker.error)}", style="red"))
 
-    def loaded(self, records: list[dict], refs: list[Ref | None]) -> None:
+    def loaded(self, records: list[FontFacts], refs: list[Ref | None]) -> None:
         self.records, self.refs = records, refs
-        flagged = sum(1 for r in records if r["reasons"])
+        flagged = sum(1 for r in records if r.reasons)
         self.query_one("#fonts-header", Static).update(
             f"{len(records)} fonts in {self.app.doc.page_count()} pages; {flagged} with a reason their text "
             "extracts badly (!)")
-        items = [(Content.assemble(("! " if r["reasons"] else "  ", "$text-warning"), report_title(r)), ref, None)
+        items = [(Content.assemble(("! " if r.reasons else "  ", "$text-warning"), report_title(r)), ref, None)
                  for r, ref in zip(records, refs)] or [note("no page selects a font")]
         view = self.query_one("#font-list", PickList)
         view.set_items(items)
@@ -102,7 +102,7 @@ class FontsScreen(ReportsFailures, Screen):
             panel.update("")
             return
         rec = self.records[index]
-        pages = rec["pages"]
+        pages = rec.pages
         where = f"    pages:     {', '.join(map(str, pages[:20]))}{'…' if len(pages) > 20 else ''}" if pages else \
             "    pages:     none draws with it"
         panel.update("\n".join([report_title(rec), where, *report_lines(rec)]))
@@ -115,16 +115,16 @@ class FontsScreen(ReportsFailures, Screen):
         event.stop()
         self.action_glyphs()
 
-    def _current(self) -> dict | None:
+    def _current(self) -> FontFacts | None:
         index = self.query_one("#font-list", PickList).cursor
         return self.records[index] if 0 <= index < len(self.records) else None
 
     def action_glyphs(self) -> None:
         rec = self._current()
-        if rec is None or not rec["pages"]:
+        if rec is None or not rec.pages:
             self.notify("this font draws no glyph", severity="warning")
             return
-        self.app.open_content_view("glyphs", rec["pages"][0])
+        self.app.open_content_view("glyphs", rec.pages[0])
 
     def action_dictionary(self) -> None:
         index = self.query_one("#font-list", PickList).cursor

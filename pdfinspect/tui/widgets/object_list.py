@@ -14,8 +14,9 @@ from textual.cache import LRUCache
 from textual.content import Content
 from textual.worker import get_current_worker
 
-from pdfinspect.core.objects import Dict, Name, Ref, Stream, type_name
-from pdfinspect.core.xref import IN_OBJSTM
+from pdfinspect.core.objects import Ref, type_name
+from pdfinspect.present.objects import object_row as present_row
+from pdfinspect.present.objects import names_label, type_names
 from pdfinspect.present.text import safe_line
 
 from ..messages import object_ref
@@ -23,13 +24,8 @@ from .line_view import LineView
 
 
 def describe_value(value) -> tuple[str, str]:
-    """(kind, /Type /Subtype) of a value, for lists and tree labels."""
-    kind = type_name(value)
-    d = value.dict if isinstance(value, Stream) else value
-    if not isinstance(d, Dict):
-        return kind, ""
-    names = [f"/{d[k]}" for k in ("Type", "Subtype", "S") if isinstance(d.get(k), Name)]
-    return kind, safe_line(" ".join(names))
+    """(kind, /Type /Subtype /S) of a value, for tree labels."""
+    return type_name(value), names_label(type_names(value))
 
 
 def object_row(doc, num: int) -> Content:
@@ -41,12 +37,12 @@ def object_row(doc, num: int) -> Content:
         return Content(f"{num:>7}  error: {safe_line(str(e))}").stylize("$text-error")
     if obj is None:
         return Content(f"{num:>7}  missing").stylize("$text-error")
-    kind, names = describe_value(obj.value)
-    size = f"{obj.end - obj.start} B"
-    where = "objstm" if entry is not None and entry.kind == IN_OBJSTM else ""
-    text = f"{num:>7} {obj.gen:<3}{kind:<10} {names:<22} {size:>9} {where}"
+    row = present_row(obj, entry)
+    size = f"{row.size} B"
+    where = "objstm" if row.in_objstm else ""
+    text = f"{num:>7} {row.gen:<3}{row.kind:<10} {row.names:<22} {size:>9} {where}"
     content = Content(text.rstrip()).stylize("$text-accent", 1, 7).stylize("$text-muted", 36)
-    return content.stylize("$text-error", 11, 21) if obj.diagnostics else content
+    return content.stylize("$text-error", 11, 21) if row.damaged else content
 
 
 class ObjectList(LineView):
