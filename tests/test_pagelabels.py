@@ -91,3 +91,26 @@ async def test_the_app_names_pages_by_number_and_label(labelled):
         assert str(app.screen.query_one("#glyphs-header").render()).startswith("page 14 (xiv)  ")
     assert app.page_name(2) == "page 2 (ii)"
     assert app.page_name(25) == "page 25 (2)"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_go_to_prompt_accepts_a_label(labelled, size):
+    """``g p xiv`` goes to the page labelled xiv, by the rule ``-p`` follows (``pages_named``)."""
+    from conftest import press
+
+    from pdfinspect.tui.app import PdfInspectApp
+
+    doc = Document.open(labelled)
+    refs = doc.page_refs()
+    app = PdfInspectApp(doc, "")
+    async with app.run_test(size=size) as pilot:
+        for spec, physical in (("xiv", 14), ("A-3", 29), ("label:3", 26), ("3", 3)):
+            await press(pilot, "g", "p", "space", *spec, "enter")
+            ref = refs[physical - 1]
+            assert str(app.screen.query_one("#object-header").render()).startswith(f"{ref.num} {ref.gen} obj"), spec
+        await press(pilot, "g", "p", "space", "Z", "enter")
+        assert any("names pages 31, 32" in n.message for n in app._notifications)
+        await press(pilot, "g", "p", "space", *"nope", "enter")
+        assert any("no page labelled 'nope'" in n.message for n in app._notifications)
+        await press(pilot, "y", "p", *"xxiii", "enter")  # the glyph inspector's page prompt reads labels too
+        assert app.current_mode == "glyphs" and app.screen.page == 23

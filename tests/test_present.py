@@ -271,6 +271,8 @@ def test_glyph_inspector_and_fonts_command_give_the_same_reasons(name):
     ("step through page 4", GoTo(goto.STEP, 4)), ("glyphs of page 5", GoTo(goto.GLYPHS, 5)),
     ("gl 5", GoTo(goto.GLYPHS, 5)), ("@336", GoTo(goto.OFFSET, 336)), ("@0x150", GoTo(goto.OFFSET, 336)),
     ("offset 336", GoTo(goto.OFFSET, 336)), ("p 03", GoTo(goto.PAGE, 3)),
+    ("p xiv", GoTo(goto.PAGE, 0, label="xiv")), ("page A-3", GoTo(goto.PAGE, 0, label="A-3")),
+    ("p label:3", GoTo(goto.PAGE, 0, label="label:3")), ("pxiv", None),
     ("twelve", None), ("12 x", None), ("p", None), ("", None),
 ])
 def test_parse_goto(text, target):

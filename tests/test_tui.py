@@ -219,7 +219,7 @@ async def test_damaged_file_opens_and_lists_repairs():
         await settle(pilot)
         await goto(pilot, "4")
         await press(pilot, "o")
-        text = str(app.screen.query_one("#diagnostics").render())
+        text = app.screen.query_one("#diagnostics").plain()
         assert "xref-offset-wrong" in text and "repaired:" in text
         await goto(pilot, "4")
         assert f"offset {offsets[4]}" in header(app)  # where the object really is, not where xref says

@@ -603,6 +603,7 @@ def test_every_key_in_the_readme_is_bound_where_it_says_and_every_binding_is_in_
 
     from pdfinspect.tui.password import PasswordApp
     from pdfinspect.tui.screens.fonts import FontsScreen
+    from pdfinspect.tui.screens.overview import DiagnosticList
     from pdfinspect.tui.screens.structure import StructureScreen
     from pdfinspect.tui.widgets.column_list import GlyphsPickList
 
@@ -612,6 +613,7 @@ def test_every_key_in_the_readme_is_bound_where_it_says_and_every_binding_is_in_
     where = {name: bound_keys(cls.BINDINGS) for name, cls in screens.items()}
     for name in ("fonts", "structure"):  # their lists' enter opens glyphs
         where[name] |= bound_keys(GlyphsPickList.BINDINGS)
+    where["overview"] |= bound_keys(DiagnosticList.BINDINGS)  # enter on a diagnostic: its bytes
     where["password prompt"] = bound_keys(PasswordApp.BINDINGS)
     where["everywhere"] = bound_keys(PdfInspectApp.BINDINGS, App.BINDINGS, Screen.BINDINGS) | {"ctrl+p"}
     where["lists"] = bound_keys(LineView.BINDINGS)
@@ -635,10 +637,10 @@ async def test_a_length_found_wrong_while_browsing_reaches_the_overview():
     app = PdfInspectApp(Document.open(path))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        shown = str(app.screen.query_one("#diagnostics").render())
+        shown = app.screen.query_one("#diagnostics").plain()
         assert "stream-length-wrong" not in shown  # opening reads no stream
         await press(pilot, "g", *str(stream), "enter", "o")
-        shown = " ".join(str(app.screen.query_one("#diagnostics").render()).split())
+        shown = " ".join(app.screen.query_one("#diagnostics").plain().split())
         assert f"stream-length-wrong" in shown and f"object {stream} 0" in shown
         facts = [" ".join(line.split()) for line in str(app.screen.query_one("#summary").render()).splitlines()]
         assert any(line.startswith("Damage ") and "none" not in line for line in facts)

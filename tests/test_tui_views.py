@@ -67,6 +67,28 @@ async def test_structure_screen_walks_the_tree_and_opens_glyphs(size):
         assert app.current_mode == "browser"
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_enter_on_an_element_boxes_its_glyphs_in_the_glyph_inspector_preview(size):
+    from pdfinspect.content.structure import mcid_key
+    from pdfinspect.tui.widgets.preview import OPERATOR
+
+    doc = Document.open(corpus_file("libreoffice-ru-el-ja-tagged-pdfa2b.pdf"))
+    app = PdfInspectApp(doc, "")
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "S", "down")
+        element = app.screen.current()
+        await press(pilot, "enter")
+        screen = app.screen
+        assert isinstance(screen, GlyphScreen) and screen.page == 1
+        label, glyphs = screen.element
+        assert label == f"/H1 {element.ref}" and len(glyphs) == len("Зимний вечер")
+        assert {mcid_key(r.step) for r in glyphs} == {(None, 0)}
+        assert f"structure element /H1 {element.ref}: {len(glyphs)} glyphs boxed" in text_of(
+            screen.query_one("#glyphs-header"))
+        _, layers, focus = screen.preview_request()
+        assert dict(layers)[OPERATOR] == [r.bbox.page for r in glyphs] and focus is not None
+
+
 async def test_structure_screen_on_an_untagged_file():
     from pdfinspect.tui.screens.structure import StructureScreen
 
@@ -98,6 +120,32 @@ async def test_the_stepper_names_the_structure_element_of_the_marked_content():
         assert f"element /{element.type} {element.ref} owns MCID {mcid}" in state
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_glyph_inspector_names_the_element_owning_the_glyph_and_opens_it(size):
+    """From a glyph to its element: the path panel reads the page's /ParentTree for the glyph's MCID."""
+    from pdfinspect.content.structure import mcid_key
+    from pdfinspect.core.structtree import read_structure
+
+    doc = Document.open(corpus_file("libreoffice-ru-el-ja-tagged-pdfa2b.pdf"))
+    owner = {m.mcid: e for e in read_structure(doc).walk() for m in e.mcids if m.page == 1}
+    app = PdfInspectApp(doc, "", None, ("glyphs", 1))
+    async with app.run_test(size=size) as pilot:
+        await press(pilot)
+        screen = app.screen
+        assert isinstance(screen, GlyphScreen)
+        _, mcid = mcid_key(screen.current.record.step)
+        element = owner[mcid]
+        await press(pilot, "enter")
+        path = screen.query_one("#glyph-path")
+        lines = [content.plain for content, _, _ in path.items]
+        at = next(i for i, line in enumerate(lines) if line.startswith("structure element:"))
+        assert f"structure element: /{element.type} {element.ref} owns MCID {mcid}" in " ".join(line.strip() for line in lines[at:at + 2])  # (wrapped)
+        path.cursor = at
+        await press(pilot, "enter")
+        assert app.current_mode == "browser"
+        assert str(app.screen.query_one("#object-header").render()).startswith(f"{element.ref.num} {element.ref.gen} obj")
+
+
 async def test_go_to_an_offset_shows_the_bytes_and_opens_their_object():
     from pdfinspect.tui.screens.browser import BrowserScreen
     from pdfinspect.tui.screens.bytes import BytesScreen
@@ -114,3 +162,29 @@ async def test_go_to_an_offset_shows_the_bytes_and_opens_their_object():
         await press(pilot, "enter")
         assert isinstance(app.screen, BrowserScreen)
         assert str(app.screen.query_one("#object-header").render()).startswith("5 0 obj")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_enter_on_a_diagnostic_with_an_offset_shows_the_bytes_there(size):
+    from pdfinspect.tui.screens.bytes import BytesScreen
+
+    doc = Document.open(sample("damaged-bad-offsets.pdf"))
+    app = PdfInspectApp(doc, "")
+    async with app.run_test(size=size) as pilot:
+        await press(pilot)
+        listed = app.screen.query_one("#diagnostics")
+        diagnostics = list(doc.diagnostics)
+        at = next(i for i, d in enumerate(diagnostics) if d.offset is not None)
+        assert diagnostics[at].code in listed.plain().splitlines()[at]
+        listed.focus()
+        listed.cursor = listed.entry_of.index(at)
+        await press(pilot, "enter")
+        assert isinstance(app.screen, BytesScreen) and app.screen.at == diagnostics[at].offset
+        assert str(app.screen.query_one("#bytes-title").render()).startswith(f"offset {diagnostics[at].offset} ")
+        await press(pilot, "escape")
+        without = next((i for i, d in enumerate(diagnostics) if d.offset is None), None)
+        if without is not None:
+            listed.focus()
+            listed.cursor = listed.entry_of.index(without)
+            await press(pilot, "enter")
+            assert not isinstance(app.screen, BytesScreen)

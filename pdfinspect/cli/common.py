@@ -92,18 +92,18 @@ def page_number(doc: Document, spec: int | str) -> int:
     the document has it (``-p 1503`` is the 1503rd page); any other text, or ``label:TEXT``,
     is a page label (12.4.2) that must name exactly one page (``-p label:1503`` is the page
     a viewer numbers 1503)."""
-    from ..core.pagelabels import page_labels, pages_labelled
+    from ..core.pagelabels import page_labels, pages_named
 
     if isinstance(spec, int) or spec.isdigit():
         n = int(spec)
         if n >= 1 and doc.page_ref(n) is not None:  # descends one branch by /Count: no walk of every page
             return n
     count = doc.page_count()
-    label = spec[6:] if isinstance(spec, str) and spec.startswith("label:") else str(spec)
     labels = page_labels(doc)
-    found = pages_labelled(labels, label) if labels else []
+    found = pages_named(str(spec), count, lambda: labels)
     if len(found) == 1:
         return found[0]
+    label = spec[6:] if isinstance(spec, str) and spec.startswith("label:") else str(spec)
     if len(found) > 1:
         raise PdfError(error("page-label-ambiguous", f"page label {label!r} names pages "
                                                      f"{', '.join(map(str, found[:10]))}: give the page number"))

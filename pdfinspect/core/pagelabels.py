@@ -8,7 +8,7 @@ have no label (ISO 32000 requires a range at 0).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .diagnostics import warning
 from .numbertree import number_tree
@@ -85,3 +85,14 @@ def page_labels(doc: Document) -> list[str | None] | None:
 def pages_labelled(labels: list[str | None], label: str) -> list[int]:
     """The 1-based pages whose label is ``label``."""
     return [n for n, text in enumerate(labels, 1) if text == label]
+
+
+def pages_named(spec: str, count: int, labels: Callable[[], list[str | None] | None]) -> list[int]:
+    """The physical pages (1-based) that ``spec`` names, for ``-p`` and the app's ``g p``: a
+    number is the physical page when the document has it (``1503`` is the 1503rd page); any
+    other text, or ``label:TEXT``, is a page label naming the pages so labelled (one when it
+    is unambiguous). ``labels`` gives :func:`page_labels`, asked only for a label."""
+    if spec.isdigit() and 1 <= int(spec) <= count:
+        return [int(spec)]
+    found = labels()
+    return pages_labelled(found, spec[6:] if spec.startswith("label:") else spec) if found else []

@@ -37,7 +37,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from pdfinspect.core.document import BackRef, Document
 from pdfinspect.core.objects import Dict, Ref
-from pdfinspect.core.pagelabels import page_labels
+from pdfinspect.core.pagelabels import page_labels, pages_named
 from pdfinspect.present import goto
 from pdfinspect.present.goto import GoTo, parse_goto
 from pdfinspect.present.text import safe_line
@@ -51,7 +51,7 @@ from .screens.bytes import BytesScreen
 from .screens.fonts import FontsScreen
 from .screens.structure import StructureScreen
 from .screens.help import HelpScreen
-from .screens.overview import OverviewScreen
+from .screens.overview import DiagnosticList, OverviewScreen
 from .screens.revisions import RevisionsScreen
 from .screens.search import SearchScreen, hit_target
 from .screens.glyphs import GlyphScreen
@@ -110,6 +110,7 @@ class PdfInspectApp(App):
         self.last_target: Target | None = None  # what the browser showed last
         self.pending_step: int | None = None  # the operator the stepper shows first (a page-text hit)
         self.pending_glyph: tuple | None = None  # (font ref, code) the glyph inspector shows first (Extractors screen)
+        self.pending_element: tuple | None = None  # (page, element, MCID keys) the glyph inspector boxes (Structure screen)
         self.pending_search: tuple[str, Ref | None] | None = None  # (query, the one object to search)
         self.previous_mode: str | None = None  # where escape leaves the search screen for
         self.hits: list = []  # the search hits n/N walk in the browser
@@ -266,7 +267,7 @@ class PdfInspectApp(App):
         if target.kind == goto.OBJECT:
             self.goto_object(target.num, target.gen)
         elif target.kind == goto.PAGE:
-            self.goto_page(target.num)
+            self.goto_label(target.label or str(target.num))
         elif target.kind == goto.FONTS:
             self.goto_fonts(target.num)
         elif target.kind == goto.OFFSET:
@@ -281,6 +282,27 @@ class PdfInspectApp(App):
         ref = self.known_page(n)
         if ref is not None:
             self.show_target(Target(ref, None, "/Kids"))
+
+    def goto_label(self, label: str) -> None:
+        """The page numbered or labelled ``label`` (as ``-p`` reads it), when exactly one is."""
+        n = self.page_named(label)
+        if n is not None:
+            self.goto_page(n)
+
+    def page_named(self, label: str) -> int | None:
+        """The page numbered or labelled ``label`` (``core.pagelabels.pages_named``), or ``None``
+        after telling the user it names none or several."""
+        found = pages_named(label, self.doc.page_count(), self.known_labels)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            message = f"page label {safe_line(label)!r} names pages {', '.join(map(str, found[:10]))}: give the page number"
+        elif label.isdigit():
+            message = f"no page {label} (the file has {self.doc.page_count()})"
+        else:
+            message = f"no page labelled {safe_line(label)!r}"
+        self.notify(message, severity="error", markup=False)
+        return None
 
     def goto_fonts(self, n: int) -> None:
         target = self.fonts_target(n)
@@ -316,14 +338,19 @@ class PdfInspectApp(App):
             self.notify(f"no page {n} (the file has {self.doc.page_count()})", severity="error", markup=False)
         return ref
 
-    def page_name(self, n: int) -> str:
-        """``page 3``, or ``page 3 (iii)`` when the document labels its pages (12.4.2)."""
+    def known_labels(self) -> list[str | None]:
+        """Every page's label (12.4.2), read once; empty without (or with a broken) /PageLabels."""
         if self._labels is None:
             try:
                 self._labels = page_labels(self.doc) or []
             except Exception:  # a broken /PageLabels: numbers only
                 self._labels = []
-        label = self._labels[n - 1] if 0 < n <= len(self._labels) else None
+        return self._labels
+
+    def page_name(self, n: int) -> str:
+        """``page 3``, or ``page 3 (iii)`` when the document labels its pages (12.4.2)."""
+        labels = self.known_labels()
+        label = labels[n - 1] if 0 < n <= len(labels) else None
         return f"page {n}" + (f" ({safe_line(label)})" if label is not None and label != str(n) else "")
 
     def page_ref(self, n: int) -> Ref | None:
@@ -371,7 +398,7 @@ class PdfInspectApp(App):
                   ("stepper", StepperScreen.BINDINGS), ("glyph inspector", GlyphScreen.BINDINGS),
                   ("fonts", [*GlyphsPickList.BINDINGS, *FontsScreen.BINDINGS]),
                   ("structure", [*GlyphsPickList.BINDINGS, *StructureScreen.BINDINGS]),
-                  ("bytes (g @OFFSET)", BytesScreen.BINDINGS)]
+                  ("bytes (g @OFFSET)", BytesScreen.BINDINGS), ("diagnostics", DiagnosticList.BINDINGS)]
         here = type(self.screen).BINDINGS  # the keys of the screen help is asked on come first
         self.push_screen(HelpScreen(sorted(groups, key=lambda group: group[1] is not here)))
 

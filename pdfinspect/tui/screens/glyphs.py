@@ -5,7 +5,7 @@ a line per font naming it and saying why its text extracts badly (``present.glyp
 Filters narrow the table to the codes worth a look, and ``h`` cycles the visibility filter
 (all codes, codes drawn visibly, codes drawn hidden: ``content.visibility``); the cursor row's
 gap before, visibility and resolution path are shown step by step, each step naming the
-object it read (``enter`` opens it). The preview draws hidden glyphs in magenta.
+object it read (``enter`` opens it), with the structure element owning its marked content. The preview draws hidden glyphs in magenta.
 """
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
 
 from pdfinspect.content.interpreter import Budget
+from pdfinspect.content.structure import mcid_key
+from pdfinspect.core.structtree import mcid_parents
 from pdfinspect.fonts.embedded import FontProgram
 from pdfinspect.fonts.font import Font
 from pdfinspect.fonts.resolve import NONE, Resolver, format_unicode
@@ -89,6 +91,8 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         self.current: CodeRow | Font | None = None
         self.stopped: str | None = None  # where the interpretation budget ran out
         self.shapes: GlyphShapes | None = None  # the outlines of the page's fonts, read in a worker
+        self.element: tuple[str, list] | None = None  # a structure element and its glyphs, boxed in the preview
+        self.owners: dict = {}  # MCID → (structure element, its /S): the page's /ParentTree entry
 
     def compose(self) -> ComposeResult:
         yield Static(id="glyphs-header")
@@ -125,9 +129,11 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         rows = code_rows(records)
         programs = {r.font: resolver.program(r.font) for r in rows}
         diagnoses = font_diagnoses(rows, resolver)
+        owners = mcid_parents(doc, ref)
         if not get_current_worker().is_cancelled:
             self.shapes = resolver.glyph_shapes()
-            self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses, budget.stopped, records, facts)
+            self.app.call_from_thread(self.loaded, n, rows, programs, diagnoses, budget.stopped, records, facts,
+                                      owners)
 
     def worker_failed(self, worker: Worker) -> None:
         # a core bug on this page: say so instead of "resolving glyphs…" (the app logs the traceback)
@@ -136,11 +142,16 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
                 Text(f"page {self.page}: error: {failure_line(worker.error)}", style="red"))
 
     def loaded(self, n: int, rows: list[CodeRow], programs: dict[Font, FontProgram | None],
-               diagnoses: dict[Font, str], stopped: str | None = None, records=(), facts=None) -> None:
+               diagnoses: dict[Font, str], stopped: str | None = None, records=(), facts=None,
+               owners: dict | None = None) -> None:
         if n == self.page:
             self.stopped = stopped
+            self.owners = owners or {}
             self.records = records
             self.facts = facts
+            wanted, self.app.pending_element = self.app.pending_element, None
+            self.element = None if wanted is None or wanted[0] != n else \
+                (wanted[1], [r for r in records if mcid_key(r.step) in wanted[2]])
             self.hidden_codes, self.visible_codes = {}, set()
             for r, v in zip(records, facts.visibility if facts is not None else ()):
                 key = (r.step.font, r.glyph.code)
@@ -182,6 +193,8 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
                                f"  {len(self.rows)} distinct codes in {len(self.diagnoses)} fonts, {len(rows)} shown  "
                                f"filters: {active}  glyphs: {self.visibility} (h; "
                                f"{sum(map(len, self.hidden_codes.values()))} hidden)")
+        if self.element is not None:
+            header.append(f"\nstructure element {self.element[0]}: {len(self.element[1])} glyphs boxed in the preview (i)")
         if self.stopped is not None:
             header.append("\n" + safe_line(self.stopped), style="yellow")
         for p in problems:
@@ -212,7 +225,7 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         self.current = item
         self.update_preview()
         record = self.glyph_of(item) if isinstance(item, CodeRow) else None
-        self.query_one("#glyph-path", PathList).show(record, notes=self.notes(record))
+        self.query_one("#glyph-path", PathList).show(record, notes=self.notes(record), owner=self.owner(record))
         if isinstance(item, CodeRow) and self.shapes is not None:
             self.draw_outline(item, self.shapes)
         font = item.font if isinstance(item, CodeRow) else item
@@ -232,10 +245,11 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
     def outline_drawn(self, row: CodeRow, picture: GlyphPicture) -> None:
         if self.current is row:
             record = self.glyph_of(row)
-            self.query_one("#glyph-path", PathList).show(record, picture, self.notes(record))
+            self.query_one("#glyph-path", PathList).show(record, picture, self.notes(record), self.owner(record))
 
     def preview_request(self):
-        """Every glyph of the row's font boxed, every glyph of its code highlighted."""
+        """Every glyph of the row's font boxed (of the structure element, when one was opened
+        from the Structure screen), every glyph of its code highlighted."""
         if self.page is None:
             return None
         item = self.current
@@ -243,6 +257,10 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         code = item.record.glyph.code if isinstance(item, CodeRow) else None
         same_font = [r for r in self.records if r.step.font is font]
         hidden = [r for (f, _), rs in self.hidden_codes.items() if f is font for r in rs]
+        if self.element is not None:
+            boxed = self.element[1]
+            return glyph_layers(self.page - 1, boxed, [r for r in boxed if r.step.font is font and r.glyph.code == code],
+                                hidden=hidden)
         return glyph_layers(self.page - 1, same_font, [r for r in same_font if r.glyph.code == code], hidden=hidden)
 
     def on_line_view_moved(self, event: LineView.Moved) -> None:
@@ -295,6 +313,13 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         """The glyph a row stands for: its first drawing, or its first hidden one under the hidden filter."""
         hidden = self.hidden_codes.get((row.font, row.record.glyph.code))
         return hidden[0] if hidden and self.visibility == "hidden" else row.record
+
+    def owner(self, record) -> tuple | None:
+        """The structure element (ref, /S, MCID) owning ``record``'s marked content, from the /ParentTree."""
+        key = mcid_key(record.step) if record is not None and self.owners else None
+        if key is None or key[0] is not None or key[1] not in self.owners:
+            return None
+        return (*self.owners[key[1]], key[1])
 
     def notes(self, record) -> tuple[str, ...]:
         """The gap before ``record`` and its visibility, as ``glyphs --path`` says them."""

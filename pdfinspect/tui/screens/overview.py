@@ -21,12 +21,14 @@ from textual.worker import get_current_worker
 from pdfinspect.core.check import CheckReport, check
 
 from pdfinspect.core.objects import Ref
+from pdfinspect.present.goto import OFFSET, GoTo
 from pdfinspect.present.summary import WARN, Summary, check_rows, diagnostic_parts, document_summary
 from pdfinspect.present.text import safe_line
 
 from ..failures import Cancelled, ReportsFailures
 from ..messages import TRAILER_REF, ObjectRequested, Target
-from ..widgets.line_view import LineView, RefList
+from ..widgets.column_list import WrappedList
+from ..widgets.line_view import LineView, RefList, note
 from ..widgets.parts import styled
 
 _STYLES = {"error": "bold red", "warning": "yellow", "info": "dim", "code": "bold", "where": "dim",
@@ -58,15 +60,38 @@ def summary(facts: Summary | None, width: int = 0) -> Text:
     return t
 
 
-def diagnostics_text(doc) -> Text:
-    t = Text()
-    if not doc.diagnostics:
-        t.append("No damage found so far (objects are checked as they are read).", style="dim")
-        return t
-    for d in doc.diagnostics:
-        t.append_text(styled(diagnostic_parts(d), _STYLES))
-        t.append("\n")
-    return t
+class DiagnosticList(WrappedList):
+    """The repairs and diagnostics, one entry each, wrapped; ``enter`` on one that gives an
+    offset shows the file's bytes there (as ``g @OFFSET``)."""
+
+    BINDINGS = [Binding("enter", "follow", "Bytes", id="diagnostic-bytes",
+                        tooltip="Show the file's bytes at the diagnostic's offset")]
+    DEFAULT_CSS = "DiagnosticList { height: auto; }"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.offsets: list[int | None] = []
+
+    def show(self, doc) -> None:
+        diagnostics = list(doc.diagnostics)
+        self.offsets = [d.offset for d in diagnostics]
+        self.set_entries([(Content.from_rich_text(styled(diagnostic_parts(d), _STYLES)), None, None)
+                          for d in diagnostics]
+                         or [note("No damage found so far (objects are checked as they are read).")])
+
+    def reset(self, width_hint: int = 0) -> None:
+        RefList.reset(self, width_hint)  # not PanelList's: its height follows its lines
+        self.refresh(layout=True)
+
+    def plain(self) -> str:
+        return "\n".join(content.plain for content, _, _ in self.entries)
+
+    def action_follow(self) -> None:
+        offset = self.offsets[self.entry_of[self.cursor]] if self.line_count and self.offsets else None
+        if offset is None:
+            self.notify("this diagnostic gives no offset", severity="warning")
+        else:
+            self.app.go(GoTo(OFFSET, offset))
 
 
 def check_text(report: CheckReport, width: int = 0) -> Text:
@@ -124,7 +149,7 @@ class OverviewScreen(ReportsFailures, Screen):
                 yield Static("Overview", classes="panel-title")
                 yield Static(id="summary", markup=False)
                 yield Static("Repairs and diagnostics", classes="panel-title")
-                yield Static(id="diagnostics", markup=False)
+                yield DiagnosticList(id="diagnostics")
                 yield Static("Whole-file check", classes="panel-title")
                 yield Static(CHECK_PROMPT, id="check", markup=False)
             with Vertical(id="overview-entries"):
@@ -141,7 +166,7 @@ class OverviewScreen(ReportsFailures, Screen):
         except Exception as e:  # keep the screen up whatever the core did
             items = [(Content(f"error: {safe_line(str(e))}").stylize("$text-error"), None, None)]
         self.app.numbers_ready.subscribe(self, self.on_numbers_ready)
-        self.query_one("#diagnostics", Static).update(diagnostics_text(doc))
+        self.query_one("#diagnostics", DiagnosticList).show(doc)
         self.query_one("#entry-points", RefList).set_items(items)
         self.query_one("#entry-points").focus()
 
@@ -173,7 +198,7 @@ class OverviewScreen(ReportsFailures, Screen):
     def on_screen_resume(self) -> None:
         # repairs can be found lazily after opening (objects parsed since, by any worker)
         self.load_summary()
-        self.query_one("#diagnostics", Static).update(diagnostics_text(self.app.doc))
+        self.query_one("#diagnostics", DiagnosticList).show(self.app.doc)
 
     def action_check(self) -> None:
         self.query_one("#check", Static).update("checking…")

@@ -4,7 +4,7 @@ Left: the elements depth first, indented, each with its type (→ the standard t
 /RoleMap) and object. Right: the element under the cursor — /T, /Lang, /Alt, /ActualText,
 attributes, its marked content (page, MCID) and object references, its text — and the glyphs
 its marked content draws, one row each as in the glyph inspector. ``enter`` opens the glyph
-inspector on the element's first page, ``d`` the element's dictionary in the browser. The
+inspector on the element's first page, its glyphs there boxed in the preview, ``d`` the element's dictionary in the browser. The
 tree is read in a worker; a page's glyphs are interpreted the first time an element on it is
 shown. Problems with the tree are listed in the header, by code.
 """
@@ -172,6 +172,10 @@ class StructureScreen(ReportsFailures, Screen):
         if page is None:
             self.notify("no marked content under this element", severity="warning")
             return
+        # the glyph inspector boxes the element's glyphs on that page in its preview (``i``)
+        keys = frozenset((m.stream.num if m.stream else None, m.mcid) for el in e.walk() for m in el.mcids
+                         if m.page == page)
+        self.app.pending_element = (page, safe_line(f"/{e.type} {e.ref or '(direct)'}"), keys)
         self.app.open_content_view("glyphs", page)
 
     def action_dictionary(self) -> None:

@@ -58,9 +58,10 @@ class PathList(WrappedList):
         self.lines: list[int | None] = []
 
     def show(self, record: GlyphRecord | None, picture: GlyphPicture | None = None,
-             notes: tuple[str, ...] = ()) -> None:
+             notes: tuple[str, ...] = (), owner: tuple | None = None) -> None:
         """The record's path, flags and conflicts, then ``notes`` (its gap and visibility, made by
-        present.glyphs); with ``picture``, the glyph's outline below them."""
+        present.glyphs) and ``owner`` (the structure element (ref, /S, MCID) whose marked content
+        it is: ``enter`` opens it); with ``picture``, the glyph's outline below them."""
         items: list[tuple[Content, object, str | None]] = []
         lines: list[int | None] = []
 
@@ -91,6 +92,10 @@ class PathList(WrappedList):
                 add(Content.assemble(("flag: ", "$text-warning"), safe_line(f.message)))
             for text in notes:
                 add(Content.styled(safe_line(text), "$text-warning" if text.startswith("hidden") else "dim"))
+            if owner is not None:
+                ref, kind, mcid = owner
+                add(Content.assemble(("structure element: ", "bold"), f"/{safe_line(kind)} ",
+                                     (f"{ref.num} {ref.gen} R", "underline $text-accent"), f" owns MCID {mcid}"), ref)
             if picture is not None:
                 if picture.rows:
                     add(Content.assemble(("outline", "bold"), ": what the code draws"))
@@ -113,7 +118,7 @@ class PathList(WrappedList):
 
 class PageBar(GotoBar):
     """The ``p`` prompt of the stepper and glyph inspector: a page number (``N`` or ``p N``,
-    read by :func:`pdfinspect.present.goto.parse_goto`).
+    read by :func:`pdfinspect.present.goto.parse_goto`) or label (``xiv``).
 
     Like the go-to prompt it never takes focus: the app feeds it keys while it is shown.
     """
@@ -122,7 +127,13 @@ class PageBar(GotoBar):
         @property
         def page(self) -> int | None:
             target = parse_goto(self.text or "")
-            return target.num if target is not None and target.kind in ("object", "page") else None
+            return target.num if target is not None and target.kind in ("object", "page") and not target.label else None
+
+        @property
+        def label(self) -> str:
+            """The page label typed (``xiv``, ``p xiv``), when no page number was."""
+            target = parse_goto(self.text or "")
+            return target.label if target is not None and target.label else (self.text or "").strip()
 
     PROMPT = "page: "
     PLACEHOLDER = "page number"
@@ -148,10 +159,9 @@ class PagePrompt:
     def on_page_bar_answered(self, event: PageBar.Answered) -> None:
         event.stop()
         self.query(PageBar).remove()
-        if event.page is not None:
-            self.app.open_content_view(self.PAGE_MODE, event.page)
-        elif event.text:
-            self.notify(f"not a page number: {event.text!r}", severity="error", markup=False)
+        n = event.page if event.page is not None else self.app.page_named(event.label) if event.label else None
+        if n is not None:
+            self.app.open_content_view(self.PAGE_MODE, n)
 
 
 def font_panel(font: Font, program: FontProgram | None, diagnosis: str) -> Text:
