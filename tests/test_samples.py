@@ -300,7 +300,8 @@ def test_content_operators_forms_and_inline_image():
         cm = next(inst for inst in instructions if str(inst.operator) == "cm")
         assert Decimal("-0.24") in list(cm.operands)
         image = next(inst for inst in instructions if isinstance(inst, pikepdf.ContentStreamInlineImage))
-        assert image.iimage.read_raw_bytes().startswith(b"\x00 EI Q \xff")
+        if hasattr(image.iimage, "read_raw_bytes"):  # not in pikepdf 10.13, the last for Python 3.10
+            assert image.iimage.read_raw_bytes().startswith(b"\x00 EI Q \xff")
         bdc = next(inst for inst in instructions if str(inst.operator) == "BDC")
         assert bytes(bdc.operands[1].ActualText) == b"Hello"
         xobjects = page.Resources.XObject
