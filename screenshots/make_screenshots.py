@@ -14,6 +14,8 @@ from pdfinspect.tui.app import PdfInspectApp
 
 HERE = Path(__file__).resolve().parent
 SAMPLES = HERE.parent / "sample_pdfs"
+# no sample is tagged: the Structure screen is shown on the shared corpus's LibreOffice file
+TAGGED = HERE.parent.parent / "shared" / "corpus" / "libreoffice-ru-el-ja-tagged-pdfa2b.pdf"
 SIZE = (120, 36)
 
 # (file name, sample, --object, keys pressed once the app is up)
@@ -36,6 +38,7 @@ SHOTS = [
     ("fonts", "cid-identity.pdf", None, ["F"]),
     ("fonts-80x24", "kappa.pdf", None, ["F"]),
     ("extractors", "minimal.pdf", None, ["y", "E"]),
+    ("structure", str(TAGGED), None, ["S", "down", "down"]),
     ("preview", "content.pdf", None, ["ctrl+p", *"step 1", "enter", "t", "t", "i"]),
     ("preview-zoom", "content.pdf", None, ["ctrl+p", *"step 1", "enter", "t", "t", "i", "Z"]),
 ]
@@ -52,7 +55,7 @@ async def shoot(name: str, sample: str, object_num: int | None, keys: list[str])
             await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause(0.2)
-        app.title = f"pdfinspect {sample}"
+        app.title = f"pdfinspect {Path(sample).name}"
         return Path(app.save_screenshot(filename=f"{name}.svg", path=str(HERE)))
 
 
