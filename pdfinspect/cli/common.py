@@ -6,8 +6,8 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from ..core.budget import DEFAULT_LIMITS, spent
-from ..core.diagnostics import PdfError, error, warning
+from ..core.budget import DEFAULT_LIMITS, pages_spent
+from ..core.diagnostics import PdfError, error
 from ..core.document import Document
 from ..core.filters import DEFAULT_LIMIT
 from ..core.numbers import json_encoder
@@ -208,6 +208,6 @@ def page_numbers(doc: Document, pages: tuple[int, int | None] | None) -> Iterato
     limit = doc.limits.pages
     for done, n in enumerate(range(first, min(last or count, count) + 1)):
         if limit is not None and done == limit:
-            doc.note(warning("budget-spent", spent("page", limit, f"before page {n} of {count}")))
+            doc.note(pages_spent(limit, n, count))
             return
         yield n, page_of(doc, n)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..core.budget import DEFAULT_LIMITS, spent
+from ..core.budget import DEFAULT_LIMITS, pages_spent
 from ..core.diagnostics import warning
 from ..core.objects import Dict
 from ..fonts.font import Font, FontCache
@@ -77,7 +77,7 @@ def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | N
     limit = getattr(doc, "limits", DEFAULT_LIMITS).pages
     for done, n in enumerate(numbers, 1):
         if limit is not None and done > limit:
-            doc.note(warning("budget-spent", spent("page", limit, f"before page {n} of {len(numbers)}")))
+            doc.note(pages_spent(limit, n, len(numbers)))
             break
         if progress is not None:
             progress(done - 1, len(numbers))

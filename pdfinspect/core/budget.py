@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .diagnostics import Diagnostic, warning
+
 MIB = 1024 * 1024
 OPERATORS = 500_000  # per page run: 5–20 s of `ops` output on a busy machine
 CONTENT_BYTES = 128 * MIB  # per page run: decoded content of the page and what it draws
@@ -59,6 +61,12 @@ class Budget:
         if self.stopped is None:
             self.stopped = spent(what, limit, where)
         self.halted = self.halted or halt
+
+
+def pages_spent(limit: int, page: int, count: int) -> Diagnostic:
+    """The ``budget-spent`` warning of a whole-document command stopped by the page budget
+    before ``page`` of ``count``."""
+    return warning("budget-spent", spent("page", limit, f"before page {page} of {count}"))
 
 
 def spent(what: str, limit: int, where: str) -> str:

@@ -24,6 +24,7 @@ letter (``/Delta`` in cmr10 is Δ, not the AGL's ∆), flagged as an ambiguity.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from ..core.objects import Ref
@@ -34,7 +35,7 @@ from .agl import glyph_to_unicode, is_meaningless
 from .codes import ACTUAL_TEXT, CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, SKIPPED, TOUNICODE
 from .embedded import FontProgram, load_program
 from .encodings import base_encoding
-from .font import PUBLIC_COLLECTIONS, Font
+from .font import PUBLIC_COLLECTIONS, CIDFont, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
 from .shapevote import GlyphShapes, ShapeTable, letter_key
 
@@ -625,14 +626,20 @@ def _font_codes(font: Font) -> list[tuple[bytes, int | None]]:
         cf = font.cid_font
         if cf is None or not font.encoding_desc.startswith("Identity"):
             return []
-        cids: list[int] = []
-        for first, last, _ in cf.widths:
-            cids.extend(range(first, min(last, first + MAX_SAMPLE) + 1))
-            if len(cids) >= MAX_SAMPLE:
-                break
-        return [(c.to_bytes(2, "big"), c) for c in cids[:MAX_SAMPLE] if 0 <= c <= 0xFFFF]
+        return [(c.to_bytes(2, "big"), c) for c, _ in _cid_widths(cf) if 0 <= c <= 0xFFFF]
     return [(bytes([font.first_char + i]), None) for i, w in enumerate(font.widths)
             if w and 0 <= font.first_char + i <= 255]
+
+
+def _cid_widths(cf: CIDFont) -> Iterator[tuple[int, float]]:
+    """``(CID, width)`` for the CIDs a CIDFont's /W lists, the first :data:`MAX_SAMPLE` of them."""
+    n = 0
+    for first, last, width in cf.widths:
+        for cid in range(first, min(last, first + MAX_SAMPLE) + 1):
+            if n == MAX_SAMPLE:
+                return
+            n += 1
+            yield cid, width
 
 
 def _mac_text(cid: int) -> str:
@@ -674,14 +681,13 @@ def _mac_order_fits(font: Font) -> tuple[bool, str]:
     mac: list[tuple[float, float]] = []
     as_unicode: list[tuple[float, float]] = []
     letters: list[str] = []
-    for first, last, width in cf.widths:
-        for cid in range(first, min(last, first + MAX_SAMPLE) + 1):
-            text = _mac_text(cid)
-            if text in helvetica:
-                mac.append((width, helvetica[text]))
-                letters.append(text)
-            if 0x20 <= cid < 0x110000 and chr(cid) in helvetica:
-                as_unicode.append((width, helvetica[chr(cid)]))
+    for cid, width in _cid_widths(cf):
+        text = _mac_text(cid)
+        if text in helvetica:
+            mac.append((width, helvetica[text]))
+            letters.append(text)
+        if 0x20 <= cid < 0x110000 and chr(cid) in helvetica:
+            as_unicode.append((width, helvetica[chr(cid)]))
     if len(mac) < 5 or not plaus.plausible_letters(letters):
         return False, "read as glyph ids in the Macintosh order, the font's CIDs are not letters"
     fit, other = _rank_correlation(mac), _rank_correlation(as_unicode)
