@@ -21,16 +21,15 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, ProgressBar, Static
 from textual.worker import Worker, get_current_worker
 
-from pdfinspect.content.interpreter import Budget
 from pdfinspect.core.objects import Ref
 from pdfinspect.present.search import Hit, PageHit, TextIndex, compile_query, compile_text_query, search_object
 from pdfinspect.present.text import safe_line
 
+from ..budget import page_budget
 from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, Target
 from ..widgets.line_view import LineView, RefList
 from ..widgets.stream_view import VIEW_LIMIT
-from .stepper import BUDGET_BYTES, BUDGET_OPERATORS
 
 MAX_HITS = 2000
 OBJECTS, PAGE_TEXT = "objects", "page text"  # the two scopes ``ctrl+t`` switches between
@@ -167,7 +166,7 @@ class SearchScreen(ReportsFailures, Screen):
             if n not in index.pages and not opened:
                 opened.append(self.app.worker_doc())
             return index.search(opened[0] if opened else None, n, pattern,
-                                budget=Budget(BUDGET_OPERATORS, BUDGET_BYTES))
+                                budget=page_budget())
         try:
             if self.page_total is None:
                 opened.append(self.app.worker_doc())
