@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT, sample, settle
 
 from pdfinspect.core.document import Document
@@ -82,3 +84,43 @@ async def test_the_glyph_inspector_does_not_list_the_objects():
         await press(pilot, "b")
         await settle(pilot)
         assert app.numbers == Document.open(sample("pages.pdf")).object_numbers()
+
+
+def test_the_page_tree_walk_yields_the_first_page_before_reading_the_last():
+    from pdfinspect.core.pages import declared_count, iter_page_refs
+
+    doc = Document.open(sample("pages.pdf"))
+    refs = doc.page_refs()
+    fresh = Document.open(sample("pages.pdf"))
+    read = []
+    resolve = fresh.resolve
+    fresh.resolve = lambda obj: read.append(getattr(obj, "num", None)) or resolve(obj)
+    walk = iter_page_refs(fresh)
+    assert next(walk) == refs[0] and refs[-1].num not in read
+    assert [refs[0], *walk] == refs
+    assert declared_count(doc) == len(refs)
+
+
+async def test_page_text_search_starts_without_counting_the_pages():
+    """The page-text search's first scan takes the pages as the page tree's walk meets them
+    (the first hits come before the whole tree is read); the count it learns serves later scans."""
+    from conftest import press
+
+    from pdfinspect.tui.app import PdfInspectApp
+
+    app = PdfInspectApp(Document.open(sample("pages.pdf")))
+    fork = app.worker_doc
+
+    def uncounted():
+        doc = fork()
+        doc.page_count = lambda: pytest.fail("the pages were counted before the search")
+        return doc
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.worker_doc = uncounted
+        await press(pilot, "slash", "ctrl+t", *"page 3", "enter")
+        screen = app.screen
+        assert [h.page for h in screen.hits] == [3]
+        assert screen.page_total == app.doc.page_count()
+        status = str(screen.query_one("#search-status").render())
+        assert status == f"done: 1 hits in {screen.page_total} of {screen.page_total} pages"
