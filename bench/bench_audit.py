@@ -202,6 +202,9 @@ def per_core(corpus: Path, n: int, tmp: Path, timeout: float) -> None:
         print(f"  audit, {label:22}: {cpu:6.1f} core-s = {audited / cpu:6.1f} pages per core-second, "
               f"{(audited / cpu) / (pages / loop):.2f}x the pdftotext loop ({audited} pages, "
               f"{len(records(out, 'pages'))} page records)")
+    print("\nwhat the local audit found (audit --summary): the share of files and of distinct font programs per reason")
+    subprocess.run([sys.executable, "-m", "pdfinspect", "audit", "--summary", str(runs["local pool, 2 workers"][1]),
+                    "--top", "20"], env=ENV, check=False)
 
 
 def robustness(mutated: Path, tmp: Path) -> None:

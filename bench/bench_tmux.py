@@ -3,10 +3,10 @@ fixed size, timed from the launch until a marker text of the finished screen is 
 (`tmux capture-pane -p`, polled every 10 ms), beside `mutool draw` of page 1 (and, for the
 page-text search, a whole `pdftotext` run) in the same run.
 
-    python bench/bench_tmux.py [FILE] [--repeat N] [--page 806] [--query Unicode --query2 deprecated]
+    python bench/bench_tmux.py [FILE] [--repeat N] [--page 806] [--searches N] [--query Unicode --query2 deprecated]
 
 FILE defaults to TeX Live's source3.pdf (1,611 pages, 126,639 objects). Reported, medians of
-N runs:
+N runs (``--repeat 0``: the search alone):
 
 - the overview: first paint (its entry points listed), then its facts (the page count);
 - ``--page P --glyphs``: the glyph inspector's first paint, then its table of codes;
@@ -176,7 +176,7 @@ def main() -> None:
     ap.add_argument("--page", type=int, default=806)
     ap.add_argument("--query", default="Unicode")
     ap.add_argument("--query2", default="deprecated")
-    ap.add_argument("--no-search", action="store_true", help="leave the page-text search out")
+    ap.add_argument("--searches", type=int, default=1, help="page-text search runs (each reads every page; 0: none)")
     ap.add_argument("--no-bytecode", action="store_true",
                     help="keep the environment's PYTHONDONTWRITEBYTECODE (modules compiled at every start)")
     args = ap.parse_args()
@@ -192,22 +192,27 @@ def main() -> None:
         try:
             peer = [process(["mutool", "draw", "-o", f"{tmp}/p1.png", str(args.file), "1"])]
             glyphs(tm, args.file, args.page)  # warm-up: the byte-code cache, the file in the page cache
-            over, glyph = [], []
+            over: list[tuple[float, float]] = []
+            glyph: list[tuple[float, float]] = []
             for _ in range(args.repeat):  # interleaved: the load of the shared machine drifts
                 peer.append(process(["mutool", "draw", "-o", f"{tmp}/p1.png", str(args.file), "1"]))
                 over.append(overview(tm, args.file))
                 glyph.append(glyphs(tm, args.file, args.page))
-            peer = peer[1:]
+            peer = peer[1:] or peer
             mu = statistics.median(peer)
             print(f"mutool draw of page 1 (whole process):       {ms(peer)}")
             for label, runs in (("overview", over), (f"glyph inspector, page {args.page}", glyph)):
+                if not runs:
+                    continue
                 first, full = [r[0] for r in runs], [r[1] for r in runs]
                 print(f"{label:34} first paint {ms(first)} ({statistics.median(first) / mu:5.1f}x), "
                       f"finished {ms(full)} ({statistics.median(full) / mu:5.1f}x)")
-            if args.no_search:
+            if args.searches <= 0:
                 return
-            text = [process(["pdftotext", str(args.file), f"{tmp}/out.txt"]) for _ in range(min(args.repeat, 3))]
-            runs = [search(tm, args.file, args.query, args.query2) for _ in range(min(args.repeat, 3))]
+            text, runs = [], []
+            for _ in range(args.searches):
+                text.append(process(["pdftotext", str(args.file), f"{tmp}/out.txt"]))
+                runs.append(search(tm, args.file, args.query, args.query2))
             whole = statistics.median(text)
             print(f"pdftotext of the whole document:             {ms(text)}")
             print(f"page-text search {args.query!r} ({runs[0][2]} hits): first hit {ms([r[0] for r in runs])}, "

@@ -101,7 +101,9 @@ def page_label(doc: Document, index: int) -> str | None:
     :func:`page_labels` gives it, without counting the pages (a walk of the whole page tree:
     0.4 s over source3.pdf's 1,611 pages)."""
     ranges = _ranges(doc)
-    start = max((k for k in ranges if 0 <= k <= index), default=None) if ranges else None
+    if not ranges:
+        return None
+    start = max((k for k in ranges if 0 <= k <= index), default=None)
     if start is None:
         return None
     style, prefix, first = _numbering(doc, start, ranges[start])
