@@ -15,14 +15,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from . import pages, recovery, repair
+from . import pages, recovery, repair, source
 from .budget import Limits, spent
 from .diagnostics import Diagnostic, PdfError, error, warning
 from .filters import DEFAULT_LIMIT, DecodeResult, decode, filter_chain
 from .lookup import Lookup, lookup
 from .objects import Array, Dict, Name, Ref, Stream, String, is_integer
 from .objstm import ObjectStream
-from .parser import IndirectObject, Parser, parse_object_at
+from .parser import IndirectObject
 from .xref import FREE, IN_FILE, Revision, XrefEntry, find_startxref, read_revisions
 
 if TYPE_CHECKING:
@@ -31,9 +31,9 @@ if TYPE_CHECKING:
 _VERSION = re.compile(rb"%PDF-(\d+\.\d+)?")  # the version may be missing or cut ("%PDF-1"): still the header
 _HEADER_ANYWHERE = re.compile(rb"%PDF-\d")
 _LAST_XREF = re.compile(rb"(?<![a-z])xref[\x00\t\n\x0c\r ]+\d")
-_EOLS = re.compile(rb"[\r\n]*")
+_NOT_EOL = re.compile(rb"[^\r\n]")
 _NOT_WHITE = re.compile(rb"[^\x00\t\n\x0c\r ]")
-READ_WHOLE = 256 * 1024 * 1024  # files up to this size are read into memory, bigger ones mapped
+READ_WHOLE = 256 * 1024 * 1024  # files up to this size are read into memory, bigger ones read on demand
 _HEADER = re.compile(rb"(\d+)[\x00\t\n\x0c\r ]+(\d+)[\x00\t\n\x0c\r ]+obj")
 PEEK_LIMIT = 4096  # bytes :meth:`Document.peek` reads looking for endobj
 
@@ -144,9 +144,10 @@ class Document:
 
         A file up to :data:`READ_WHOLE` bytes is read into memory, so that rewriting or
         truncating it while it is open (as pdflatex does) cannot touch what was read
-        (:meth:`changed` tells); a bigger one is mapped, which keeps opening it instant but
-        leaves it exposed to truncation (SIGBUS). Anything but a regular file (a FIFO, a
-        device, a symlink to one) is refused with :class:`PdfError`.
+        (:meth:`changed` tells); a bigger one is read on demand (:mod:`pdfinspect.core.source`,
+        which keeps opening it instant): reading it after it changed raises :class:`PdfError`
+        ``file-changed``. Anything but a regular file (a FIFO, a device, a symlink to one)
+        is refused with :class:`PdfError`.
 
         A wrong password raises :class:`PasswordError`, unless ``allow_locked``: then the
         document opens with ``locked`` set, ``encryption`` describing the handler, and
@@ -177,7 +178,7 @@ class Document:
 
     # -- lifetime ----------------------------------------------------------------------
     def close(self) -> None:
-        """Release the file mapping; stream data can no longer be read afterwards."""
+        """Release the file (a big one stays open); stream data can no longer be read afterwards."""
         self._init_caches()
         if self._owns_buf and isinstance(self.buf, mmap.mmap) and not self.buf.closed:
             self.buf.close()
@@ -267,7 +268,8 @@ class Document:
         buf = self.buf
         if not self.size:
             raise PdfError(error("file-empty", "the file is empty (0 bytes)", offset=0))
-        hm = _VERSION.search(buf, 0, 1024)
+        with source.window(buf, 0, 1024):
+            hm = _VERSION.search(buf, 0, 1024)
         self.header_offset = hm.start() if hm else None
         self.header_version = hm.group(1).decode() if hm and hm.group(1) else None
         if hm is None:
@@ -281,9 +283,10 @@ class Document:
                                offset=0, clause="7.5.2"))
         eof = buf.rfind(b"%%EOF")
         if eof >= 0:  # what follows, judged without copying it (it may be gigabytes)
-            start = _EOLS.match(buf, eof + 5).end()  # type: ignore[union-attr]  # matches the empty string
+            after = source.search(buf, _NOT_EOL, eof + 5)
+            start = after.start() if after is not None else self.size
             if start < self.size:
-                kind = "white space" if _NOT_WHITE.search(buf, start) is None else "data"
+                kind = "white space" if source.search(buf, _NOT_WHITE, start) is None else "data"
                 self.note(warning("trailing-garbage", f"{self.size - start} bytes of {kind} after the last "
                                   "%%EOF; ignored", offset=start, clause="7.5.5"))
         kw, startxref = find_startxref(buf)
@@ -300,7 +303,7 @@ class Document:
                 revisions = self._read_shifted(startxref)
         if not revisions:
             last = None
-            for m in _LAST_XREF.finditer(buf):
+            for m in source.finditer(buf, _LAST_XREF):
                 last = m.start()
             if last is not None:
                 revisions, _ = read_revisions(buf, last)
@@ -323,7 +326,7 @@ class Document:
         """The revisions read with every offset counted from a %PDF header other than the
         file's start: junk before the header, or a file appended to another (its offsets
         count from its own header; the objects of the first file must not stand in for its own)."""
-        bases = [m.start() for m in _HEADER_ANYWHERE.finditer(self.buf) if m.start() > 0]
+        bases = [m.start() for m in source.finditer(self.buf, _HEADER_ANYWHERE) if m.start() > 0]
         for base in reversed(bases):  # the trailer at the end belongs to the last file
             if startxref + base >= self.size:
                 continue
@@ -342,7 +345,7 @@ class Document:
         obj_kw = self.buf.find(b"obj", self.header_offset, limit)
         if obj_kw < 0:
             return None
-        value, _, _ = parse_object_at(self.buf, obj_kw + 3, limit)
+        value, _, _ = source.parse_object_at(self.buf, obj_kw + 3, limit)
         return value if isinstance(value, Dict) and "Linearized" in value else None
 
     def _root_ok(self) -> bool:
@@ -527,7 +530,8 @@ class Document:
             start = stm.first + stm.members[entry.b][1]
             end = stm.first + stm.members[entry.b + 1][1] if entry.b + 1 < len(stm.members) else len(stm.data)
             return bytes(stm.data[start:end]) if start <= end else None
-        m = _HEADER.match(self.buf, entry.a)
+        with source.window(self.buf, entry.a, entry.a + 256):
+            m = _HEADER.match(self.buf, entry.a)
         if m is None or int(m.group(1)) != num or int(m.group(2)) != entry.b:
             return None
         end = self.buf.find(b"endobj", m.end(), m.end() + PEEK_LIMIT)
@@ -577,7 +581,7 @@ class Document:
         offset = entry.a
         obj = None
         if 0 <= offset < self.size:
-            obj = Parser(self.buf, offset).parse_indirect(length_of=self._length_of)
+            obj = source.parse_indirect_at(self.buf, offset, self._length_of)
         if obj is not None and obj.num == num:
             if obj.gen != entry.b:
                 self.note(warning("xref-gen-mismatch", f"xref says generation {entry.b}, object header says "
@@ -589,7 +593,7 @@ class Document:
                            repair=f"found at offset {found[0]} by scanning" if found else "not found by scanning"))
         if found is None:
             return None
-        obj = Parser(self.buf, found[0]).parse_indirect(length_of=self._length_of)
+        obj = source.parse_indirect_at(self.buf, found[0], self._length_of)
         return obj if obj is not None and obj.num == num else None
 
     def _length_of(self, ref: Ref) -> int | None:
@@ -813,9 +817,10 @@ def check_regular(path: str) -> None:
                              "refused (reading it could block or never end)"))
 
 
-def _read(path: str) -> tuple[bytes | mmap.mmap, tuple[int, int, int]]:
-    """The file's bytes — read whole up to :data:`READ_WHOLE`, mapped read-only above — and
-    its identity (size, mtime, inode). Opened without blocking, and refused unless regular."""
+def _read(path: str) -> tuple[bytes | source.FileSource, tuple[int, int, int]]:
+    """The file's bytes — read whole up to :data:`READ_WHOLE`, read on demand above (a
+    :class:`~pdfinspect.core.source.FileSource`, which keeps the file open) — and its identity
+    (size, mtime, inode). Opened without blocking, and refused unless regular."""
     check_regular(path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -830,13 +835,16 @@ def _read(path: str) -> tuple[bytes | mmap.mmap, tuple[int, int, int]]:
         if st.st_size <= READ_WHOLE:
             with open(fd, "rb", closefd=False) as f:
                 return f.read(), _identity(st)
-        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ), _identity(st)
+        big = source.FileSource.open(fd, path, st)
+        fd = -1  # the source owns it now
+        return big, _identity(st)
     except OSError as e:
         raise PdfError(error("file-unreadable", f"cannot read {path}: {e.strerror}")) from None
     except (ValueError, MemoryError, OverflowError) as e:
         raise PdfError(error("file-unreadable", f"cannot map {path} ({st.st_size:,} bytes): {e}")) from None
     finally:
-        os.close(fd)
+        if fd >= 0:
+            os.close(fd)
 
 
 def _join_linearized(revisions: list[Revision]) -> list[Revision]:

@@ -415,7 +415,7 @@ class Parser:
                 data_end = after
                 self.lexer.pos = m.end()
         if data_end is None:
-            m = _ENDSTREAM.search(buf, data_start)
+            m = _ENDSTREAM.search(buf, data_start, n)
             h = _NEXT_OBJ.search(buf, data_start, m.start() if m else n)
             if h is not None:
                 found = h.start()
