@@ -22,7 +22,7 @@ from .filters import DEFAULT_LIMIT, DecodeResult, decode, filter_chain
 from .lookup import Lookup, lookup
 from .objects import Array, Dict, Name, Ref, Stream, String, is_integer
 from .objstm import ObjectStream
-from .parser import IndirectObject
+from .parser import GAP, IndirectObject
 from .xref import FREE, IN_FILE, Revision, XrefEntry, find_startxref, read_revisions
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ _LAST_XREF = re.compile(rb"(?<![a-z])xref[\x00\t\n\x0c\r ]+\d")
 _NOT_EOL = re.compile(rb"[^\r\n]")
 _NOT_WHITE = re.compile(rb"[^\x00\t\n\x0c\r ]")
 READ_WHOLE = 256 * 1024 * 1024  # files up to this size are read into memory, bigger ones read on demand
-_HEADER = re.compile(rb"(\d+)[\x00\t\n\x0c\r ]+(\d+)[\x00\t\n\x0c\r ]+obj")
+_HEADER = re.compile(rb"(\d+)" + GAP + rb"+(\d+)" + GAP + rb"+obj")
 PEEK_LIMIT = 4096  # bytes :meth:`Document.peek` reads looking for endobj
 
 

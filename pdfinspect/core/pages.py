@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 from .diagnostics import warning
 from .objects import Array, Dict, Ref, is_integer
+from .xref import FREE
 
 if TYPE_CHECKING:
     from .document import Document
@@ -35,7 +36,8 @@ def page_refs(doc: Document) -> list[Ref]:
                              "the rest of this branch skipped", ref=where, clause="7.7.3.2"))
             return 0
         seen.add(ref.num)
-        node = doc.resolve(ref)
+        ref, node = _kid(doc, ref)
+        where = (ref.num, ref.gen)
         if not isinstance(node, Dict):
             doc.note(warning("pages-kid-missing", f"page tree entry {ref.num} {ref.gen} R is not a dictionary; "
                              "skipped", ref=where, clause="7.7.3.2"))
@@ -79,7 +81,7 @@ def page_ref(doc: Document, n: int) -> Ref | None:
         if node.get("Type") == "Page" or not isinstance(kids, Array):
             return node_ref if remaining == 0 else None
         for kid in kids:
-            kd = doc.resolve(kid)
+            kid, kd = _kid(doc, kid) if isinstance(kid, Ref) else (kid, doc.resolve(kid))
             if not isinstance(kd, Dict):
                 continue
             is_leaf = kd.get("Type") == "Page" or not isinstance(doc.resolve(kd.get("Kids")), Array)
@@ -94,6 +96,25 @@ def page_ref(doc: Document, n: int) -> Ref | None:
         else:
             return None
     return None
+
+def _kid(doc: Document, ref: Ref) -> tuple[Ref, object]:
+    """The page tree entry ``ref`` names, and the reference to use for it: one whose
+    generation no object has, while the xref lists object ``ref.num`` at another, means
+    that object (MuPDF ignores generations here, and qpdf finds the page too)."""
+    node = doc.resolve(ref)
+    if node is None:
+        entry = doc.xref().get(ref.num)
+        if entry is not None and entry.kind != FREE and entry.gen != ref.gen:
+            other = Ref(ref.num, entry.gen)
+            found = doc.resolve(other)
+            if isinstance(found, Dict):
+                doc.note(warning("pages-kid-generation", f"page tree entry {ref.num} {ref.gen} R: object "
+                                 f"{ref.num} is at generation {entry.gen}; that object is used",
+                                 ref=(ref.num, ref.gen), clause="7.3.10",
+                                 repair="generation ignored in the page tree, as MuPDF does"))
+                return other, found
+    return ref, node
+
 
 def _count(doc: Document, node) -> int | None:
     """A node's /Count when usable: a non-negative integer (7.7.3.2, Table 29)."""

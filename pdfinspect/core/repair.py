@@ -9,8 +9,9 @@ import re
 
 from . import source
 from .objects import Dict, Name, Ref
+from .parser import GAP
 
-_HEADER = re.compile(rb"(?<![0-9])(\d{1,10})[\x00\t\n\x0c\r ]+(\d{1,5})[\x00\t\n\x0c\r ]+obj\b")
+_HEADER = re.compile(rb"(?<![0-9])(\d{1,10})" + GAP + rb"+(\d{1,5})" + GAP + rb"+obj\b")
 _TRAILER = re.compile(rb"trailer[\x00\t\n\x0c\r ]*<<")
 _CATALOG = re.compile(rb"/Type[\x00\t\n\x0c\r ]*/Catalog\b")
 _PAGES_REF = re.compile(rb"/Pages[\x00\t\n\x0c\r ]*\d+[\x00\t\n\x0c\r ]+\d+[\x00\t\n\x0c\r ]+R")
