@@ -293,3 +293,18 @@ def test_a_reference_with_r_joined_to_its_generation_is_a_reference(xref):
     doc = Document(build(pages, b"<< /Size 5 /Root 1 0R >>", xref))
     assert doc.page_refs() == [Ref(3, 0), Ref(4, 0)]
     assert "ref-r-joined" in codes(doc)
+
+
+@pytest.mark.parametrize("xref", [True, False], ids=["xref", "no-xref"])
+def test_a_page_written_directly_in_kids_is_a_page(xref):
+    """``/Kids[<</Type/Page…>>]``: MuPDF walks the direct dictionary and qpdf makes it an
+    indirect object; it is numbered past every listed object and read like any page."""
+    pages = [PAGES[0], b"<< /Type /Pages /Kids [<< /Type /Page /MediaBox [0 0 3 3] >> 3 0 R] /Count 2 >>",
+             PAGES[2]]
+    doc = Document(build(pages, b"<< /Size 4 /Root 1 0 R >>", xref))
+    direct = doc.page_ref(1)
+    assert doc.page_refs() == [direct, Ref(3, 0)] and direct.num == 4
+    assert doc.resolve(direct)["MediaBox"] == [0, 0, 3, 3] and 4 not in doc.object_numbers()
+    assert "pages-kid-direct-page" in codes(doc)
+    fresh = Document(build(pages, b"<< /Size 4 /Root 1 0 R >>", xref))
+    assert fresh.lookup(4).ok  # asked for before the pages were listed

@@ -89,6 +89,8 @@ class Document:
         self.diagnostics: list[Diagnostic] = []
         self._owns_buf = False
         self._recovered: dict[int, XrefEntry] = {}  # found by scanning, below every revision
+        # page dictionaries written directly in /Kids, numbered by direct_page: number → (object, holder, index)
+        self._direct: dict[int, tuple[IndirectObject, Ref, int]] = {}
         self._trailer: Dict | None = None  # a trailer chosen by recovery over the last revision's
         self._init_caches()
         self._init_shared()
@@ -135,6 +137,7 @@ class Document:
         self._pages = None
         self._derived.clear()
         self._shared.clear()
+        self._direct.clear()
 
     @classmethod
     def open(cls, path: str | os.PathLike, password: str | bytes = b"",
@@ -479,6 +482,8 @@ class Document:
     def get(self, num: int, gen: int | None = None, revision: int | None = None) -> IndirectObject | None:
         """The indirect object ``num`` (as of ``revision``), or ``None`` if free or absent."""
         entry = self.xref(revision).get(num)
+        if entry is None and num in self._direct and not gen:
+            return self._direct[num][0]
         if entry is None or entry.kind == FREE:
             return None
         if gen is not None and entry.gen != gen:
@@ -493,6 +498,27 @@ class Document:
             if key not in cache:
                 cache[key] = self._load(num, entry)
             return cache[key]
+
+    def direct_page(self, holder: Ref, index: int, page: Dict) -> Ref:
+        """The reference of a page dictionary written directly as entry ``index`` of the /Kids
+        in ``holder``: an object number no object has (the next after every number listed),
+        as qpdf makes such a page indirect, so it is addressed like every other page."""
+        with self._lock:
+            for num, (_, h, i) in self._direct.items():
+                if h == holder and i == index:
+                    return Ref(num, 0)
+            listed = [n for r in self.revisions for n in r.entries] + list(self._recovered) + list(self._direct)
+            num = max(listed, default=0) + 1
+            where = self.get(holder.num)
+            obj = IndirectObject(num, 0, page, 0, 0) if where is None else IndirectObject(
+                num, 0, page, where.start, where.end, where.container, where.index)
+            self._direct[num] = (obj, holder, index)
+        return Ref(num, 0)
+
+    def direct_holder(self, num: int) -> tuple[Ref, int] | None:
+        """Where page ``num`` numbered by :meth:`direct_page` is written: (holder, index in its /Kids)."""
+        found = self._direct.get(num)
+        return (found[1], found[2]) if found is not None else None
 
     def _scanned_at_other_generation(self, ref: Ref, revision: int | None) -> IndirectObject | None:
         """Object ``ref.num`` where the scan, not an xref, found it at another generation than

@@ -19,8 +19,10 @@ def page_refs(doc: Document) -> list[Ref]:
     seen: set[int] = set()
     root = doc.catalog.get("Pages")
 
-    def walk(ref, depth):
-        """Append the leaves under ``ref``; return how many."""
+    def walk(ref, depth, holder: Ref | None = None, index: int = 0):
+        """Append the leaves under ``ref`` (entry ``index`` of ``holder``'s /Kids); return how many."""
+        if holder is not None and _direct_leaf(doc, ref):
+            ref = _direct(doc, holder, index, ref)
         if not isinstance(ref, Ref):
             doc.note(warning("pages-kid-direct", f"/Kids entry {type(ref).__name__} is not a reference to "
                              "a page or page tree node; skipped", clause="7.7.3.2"))
@@ -46,7 +48,7 @@ def page_refs(doc: Document) -> list[Ref]:
         if node.get("Type") == "Page" or (not isinstance(kids, Array) and node.get("Type") != "Pages"):
             out.append(ref)
             return 1
-        leaves = sum(walk(kid, depth + 1) for kid in kids) if isinstance(kids, Array) else 0
+        leaves = sum(walk(kid, depth + 1, ref, i) for i, kid in enumerate(kids)) if isinstance(kids, Array) else 0
         count = doc.resolve(node.get("Count"))
         if count != leaves:
             said = f"/Count {count:,}" if is_integer(count) else f"/Count {count!r:.30}"
@@ -61,8 +63,9 @@ def page_refs(doc: Document) -> list[Ref]:
         kids = doc.resolve(root.get("Kids"))
         doc.note(warning("pages-root-direct", "the catalog's /Pages is a direct dictionary, not a reference",
                          clause="7.7.2", repair="its /Kids read, as MuPDF and qpdf read them"))
-        for kid in kids if isinstance(kids, Array) else ():
-            walk(kid, 1)
+        catalog = doc.trailer.get("Root")
+        for i, kid in enumerate(kids if isinstance(kids, Array) else ()):
+            walk(kid, 1, catalog if isinstance(catalog, Ref) else None, i)
     else:
         walk(root, 0)
     return out
@@ -80,7 +83,9 @@ def page_ref(doc: Document, n: int) -> Ref | None:
         kids = doc.resolve(node.get("Kids"))
         if node.get("Type") == "Page" or not isinstance(kids, Array):
             return node_ref if remaining == 0 else None
-        for kid in kids:
+        for i, kid in enumerate(kids):
+            if _direct_leaf(doc, kid):
+                kid = _direct(doc, node_ref, i, kid)
             kid, kd = _kid(doc, kid) if isinstance(kid, Ref) else (kid, doc.resolve(kid))
             if not isinstance(kd, Dict):
                 continue
@@ -96,6 +101,22 @@ def page_ref(doc: Document, n: int) -> Ref | None:
         else:
             return None
     return None
+
+def _direct_leaf(doc: Document, kid) -> bool:
+    """Whether a /Kids entry is a page dictionary written directly (not a reference)."""
+    return isinstance(kid, Dict) and (kid.get("Type") == "Page" or (
+        kid.get("Type") != "Pages" and not isinstance(doc.resolve(kid.get("Kids")), Array)))
+
+
+def _direct(doc: Document, holder: Ref, index: int, page: Dict) -> Ref:
+    """The reference :meth:`Document.direct_page` gives a page written directly in /Kids, said once."""
+    ref = doc.direct_page(holder, index, page)
+    doc.note(warning("pages-kid-direct-page", f"/Kids entry {index} of object {holder.num} is a page dictionary "
+                     f"written directly, not a reference; listed as object {ref.num}, a number no object has",
+                     ref=(holder.num, holder.gen), clause="7.7.3.2",
+                     repair="the page is read, as MuPDF reads it and qpdf makes it an indirect object"))
+    return ref
+
 
 def _kid(doc: Document, ref: Ref) -> tuple[Ref, object]:
     """The page tree entry ``ref`` names, and the reference to use for it: one whose

@@ -150,6 +150,8 @@ _d("pages-missing", "the catalog has no /Pages", "7.7.2")
 _d("pages-none", "no page is reachable from the catalog", "7.7.3")
 _d("pages-root-direct", "the catalog's /Pages is a direct dictionary; its /Kids are read", "7.7.2")
 _d("pages-kid-direct", "a /Kids entry is not a reference to a page or page tree node; skipped", "7.7.3.2")
+_d("pages-kid-direct-page", "a /Kids entry is a page dictionary written directly, not a reference: read as the "
+   "page it is, under an object number no object has (as qpdf makes it indirect)", "7.7.3.2")
 _d("pages-kid-generation", "a /Kids reference names a generation no object has, while the xref lists the object at "
    "another: that object is used, as MuPDF does", "7.3.10")
 _d("pages-kid-missing", "a /Kids entry does not lead to a dictionary; skipped", "7.7.3.2")
