@@ -102,12 +102,12 @@ class FileSource(mmap.mmap):
 
     def ensure(self, start: int, end: int) -> None:
         """Fill ``[start, end)`` (clamped to the file)."""
-        start, end = max(start, 0), min(end, len(self))
-        if start >= end:
-            return
         with self._lock:
-            for i in range(start // CHUNK, (end - 1) // CHUNK + 1):
-                self._fill(i)
+            self._fill_range(start, end)
+
+    def _fill_range(self, start: int, end: int) -> None:
+        for i in range(max(start, 0) // CHUNK, (min(end, len(self)) - 1) // CHUNK + 1):
+            self._fill(i)
 
     @contextmanager
     def pinned(self, *ranges: tuple[int, int]) -> Iterator[None]:
@@ -136,8 +136,9 @@ class FileSource(mmap.mmap):
         if start >= end:
             return b""
         if end - start <= CHUNK:
-            self.ensure(start, end)
-            return mmap.mmap.__getitem__(self, slice(start, end))
+            with self._lock:  # filled and copied before another thread may evict it
+                self._fill_range(start, end)
+                return mmap.mmap.__getitem__(self, slice(start, end))
         try:
             data = os.pread(self.fd, end - start, start)
             st = os.fstat(self.fd)
@@ -158,8 +159,9 @@ class FileSource(mmap.mmap):
         i = key + len(self) if key < 0 else key
         if not 0 <= i < len(self):
             raise IndexError("index out of range")
-        self.ensure(i, i + 1)
-        return mmap.mmap.__getitem__(self, i)
+        with self._lock:
+            self._fill(i // CHUNK)
+            return mmap.mmap.__getitem__(self, i)
 
     def find(self, sub: bytes, start: int | None = None, end: int | None = None) -> int:  # type: ignore[override]
         start, end = _bounds(self, start, end)
