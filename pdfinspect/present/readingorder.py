@@ -4,8 +4,8 @@ the Extractors screen sets each extractor's output order beside ours.
 The lines and the orders are :mod:`pdfinspect.content.order`'s (``text --order``): the
 page's lines come once from the line heuristic over the content order, and each order
 (``content``, ``structure``, ``columns``) numbers the same lines, so switching the order
-moves the numbers, not the lines. A line's number stands at its start: the box of its first
-glyph (or its origin when the glyph has no box).
+moves the numbers, not the lines. A line's number stands at its start, left of its first
+glyph's box (or of its origin when the glyph has no box).
 
 An emulated extractor (:mod:`pdfinspect.extractors`) outputs the glyphs in its own order
 with its own line breaks; :func:`extractor_orders` gives, for each line it outputs, the
@@ -45,8 +45,9 @@ class NumberedLine:
 
     @property
     def start(self) -> tuple[float, float]:
-        """Where the number goes (page space): the top-left corner of the first glyph's box."""
-        return (self.box[0], self.box[3]) if self.box is not None else self.origin
+        """Where the number goes (page space), just left of it: the middle of the first
+        glyph's box's left side."""
+        return (self.box[0], (self.box[1] + self.box[3]) / 2) if self.box is not None else self.origin
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +102,21 @@ def numberings(orders: LineOrders, page: int) -> ReadingOrders:
 def reading_orders(doc, page: int, page_ref, resolver=None) -> ReadingOrders:
     """Page ``page`` (1-based) numbered in every order it has (page content, no annotations)."""
     return numberings(page_line_orders(doc, page, page_ref, resolver), page)
+
+
+def number_ranges(numbers: list[int]) -> str:
+    """``[2, 3, 4, 7]`` as ``2-4,7``: the numbers of lines that share one place on a small
+    picture."""
+    out: list[str] = []
+    start = prev = None
+    for n in [*numbers, None]:
+        if start is not None and (n is None or n != prev + 1):
+            out.append(str(start) if start == prev else f"{start}-{prev}")
+            start = None
+        if n is not None:
+            start = n if start is None else start
+            prev = n
+    return ",".join(out)
 
 
 @dataclass(frozen=True, slots=True)
