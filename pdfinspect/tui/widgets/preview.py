@@ -162,17 +162,13 @@ class PagePreview(Widget, can_focus=False):
         if self.sharp is not None:
             draw_labels(image, view, labels, NUMBER_INK, left_of=True)
             return {}
-        cells: dict[tuple[int, int], list[str]] = {}  # labels that fall on one cell are written together
         rows = (image.height + 1) // 2
+        anchors: dict[int, list[tuple[int, str]]] = {}  # row → (column the label ends at, text)
         for x, y, text in labels:
             px, py = view.to_pixel(x, y)
             if 0 <= py < 2 * rows and -1 <= px <= image.width:
-                cells.setdefault((int(py) // 2, int(px)), []).append(text)
-        numbers: dict[int, list[tuple[int, str]]] = {}
-        for (row, column), texts in cells.items():
-            text = number_ranges([int(t) for t in texts]) if all(t.isdigit() for t in texts) else ",".join(texts)
-            numbers.setdefault(row, []).append((max(column - len(text), 0), text))
-        return numbers
+                anchors.setdefault(int(py) // 2, []).append((max(int(px), 0), text))
+        return {row: merged_labels(found) for row, found in anchors.items()}
 
     def on_resize(self) -> None:
         if self.request is not None:
@@ -277,6 +273,26 @@ class PagePreview(Widget, can_focus=False):
         if count:
             segments.append(Segment(UPPER_HALF * count, self._style(*run)))
         return Strip(segments).extend_cell_length(width)
+
+
+def merged_labels(anchors: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Labels of one row of cells, each written to end just before its anchor column, as
+    (first column, text): labels that would overlap are written as one, ending before the
+    leftmost anchor (line numbers joined as ``2-4,7``)."""
+    groups: list[tuple[int, list[str]]] = []  # (anchor column, texts)
+
+    def text(texts: list[str]) -> str:
+        return number_ranges(sorted(int(t) for t in texts)) if all(t.isdigit() for t in texts) else ",".join(texts)
+
+    for column, label in sorted(anchors, key=lambda a: a[0]):
+        if groups and column - len(label) < groups[-1][0]:
+            groups[-1][1].append(label)
+        else:
+            groups.append((column, [label]))
+        while len(groups) > 1 and groups[-1][0] - len(text(groups[-1][1])) < groups[-2][0]:
+            _, texts = groups.pop()
+            groups[-1][1].extend(texts)
+    return [(max(column - len(text(texts)), 0), text(texts)) for column, texts in groups]
 
 
 def image_preview(doc, obj, result, kind: str | None = None):
