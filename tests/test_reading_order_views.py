@@ -64,6 +64,16 @@ def test_number_ranges():
     assert number_ranges([5, 4]) == "5,4" and number_ranges([1, 3, 4]) == "1,3-4" and number_ranges([]) == ""
 
 
+def test_labels_that_would_overlap_or_touch_are_written_as_one():
+    from pdfinspect.tui.widgets.preview import merged_labels
+
+    assert merged_labels([(10, "1")]) == [(9, "1")]  # ends just before its line
+    assert merged_labels([(10, "4"), (10, "5")]) == [(7, "4-5")]  # one cell
+    assert merged_labels([(10, "1"), (11, "7")]) == [(7, "1,7")]  # side by side they would read 17
+    assert merged_labels([(20, "47"), (3, "14")]) == [(1, "14"), (18, "47")]  # apart: each its own
+    assert merged_labels([(1, "33")]) == [(0, "33")]  # cut at the pane's left edge
+
+
 def test_each_extractor_order_beside_ours(two_columns):  # noqa: F811
     with Document.open(two_columns) as doc:
         ref = doc.page_ref(1)
@@ -105,12 +115,12 @@ async def test_o_numbers_the_lines_in_the_preview(two_columns, size):  # noqa: F
         await press(pilot, "O")  # opens the preview, numbered in content order
         screen, pane = app.screen, app.screen.query_one("#preview", PagePreview)
         assert pane.display and screen.line_order == "content"
-        assert pane.border_title == "6 lines in content order (O)"
+        assert pane.border_title == "content order: 6 lines (O)"
         assert _left_column_label(pane) == "4" and set(_drawn(pane)) == set("123456")
         await press(pilot, "O")
-        assert pane.border_title == "6 lines in structure order (O)" and _left_column_label(pane) == "2"
+        assert pane.border_title == "structure order: 6 lines (O)" and _left_column_label(pane) == "2"
         await press(pilot, "O")
-        assert pane.border_title == "6 lines in columns order (O)" and _left_column_label(pane) == "2"
+        assert pane.border_title == "columns order: 6 lines (O)" and _left_column_label(pane) == "2"
         await press(pilot, "Z")  # zoomed, still numbered
         assert pane.request[3] is not None and pane.request[4]
         await press(pilot, "Z", "O")
@@ -125,7 +135,7 @@ async def test_the_stepper_numbers_lines_and_skips_a_missing_structure_tree(size
     async with app.run_test(size=size) as pilot:
         await press(pilot, "t", "i", "O")
         pane = app.screen.query_one("#preview", PagePreview)
-        assert pane.border_title == "1 line in content order (O)" and "1" in _drawn(pane)
+        assert pane.border_title == "content order: 1 line (O)" and "1" in _drawn(pane)
         assert pane.request[2]  # the operator's glyphs are boxed as before
         await press(pilot, "O")
         assert app.screen.line_order == "columns"

@@ -278,18 +278,18 @@ class PagePreview(Widget, can_focus=False):
 def merged_labels(anchors: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Labels of one row of cells, each written to end just before its anchor column, as
     (first column, text): labels that would overlap are written as one, ending before the
-    leftmost anchor (line numbers joined as ``2-4,7``)."""
+    leftmost anchor (line numbers joined as ``2-4,7``), and so are labels that touch."""
     groups: list[tuple[int, list[str]]] = []  # (anchor column, texts)
 
     def text(texts: list[str]) -> str:
         return number_ranges(sorted(int(t) for t in texts)) if all(t.isdigit() for t in texts) else ",".join(texts)
 
     for column, label in sorted(anchors, key=lambda a: a[0]):
-        if groups and column - len(label) < groups[-1][0]:
+        if groups and column - len(label) <= groups[-1][0]:  # touching: "1" "7" would read 17
             groups[-1][1].append(label)
         else:
             groups.append((column, [label]))
-        while len(groups) > 1 and groups[-1][0] - len(text(groups[-1][1])) < groups[-2][0]:
+        while len(groups) > 1 and groups[-1][0] - len(text(groups[-1][1])) <= groups[-2][0]:
             _, texts = groups.pop()
             groups[-1][1].extend(texts)
     return [(max(column - len(text(texts)), 0), text(texts)) for column, texts in groups]
@@ -440,7 +440,7 @@ class PreviewHost:
             return ""
         numbering = reading.numberings[self.line_order]
         count = len(numbering.lines)
-        title = f"{count} line{'s' if count != 1 else ''} in {self.line_order} order (O)"
+        title = f"{self.line_order} order: {count} line{'s' if count != 1 else ''} (O)"
         return f"{title}: {numbering.note}" if numbering.note else title
 
     def update_preview(self) -> None:
