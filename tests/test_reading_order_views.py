@@ -164,3 +164,14 @@ async def test_extractors_screen_shows_each_order_of_lines(two_columns, fake_rea
         assert isinstance(glyphs, GlyphScreen)
         row = glyphs.shown[glyphs.query_one("#glyph-table").cursor]
         assert isinstance(row, CodeRow) and row.record.glyph.code == b"l"
+
+
+async def test_another_page_is_numbered_in_the_same_order():
+    app = PdfInspectApp(Document.open(sample("pages.pdf")), "", None, ("glyphs", 1))
+    app.images = "halfblock"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "O", "O")  # content, then columns (no structure tree)
+        await press(pilot, "p", "2", "enter")
+        screen, pane = app.screen, app.screen.query_one("#preview", PagePreview)
+        assert screen.page == 2 and screen.reading.page == 2 and screen.line_order == "columns"
+        assert pane.request[1] == 1 and pane.request[4] and pane.border_title == "columns order: 1 line (O)"
