@@ -8,14 +8,15 @@ from __future__ import annotations
 import pytest
 from conftest import press, sample
 from test_structure import _tagged, two_columns  # noqa: F401 (a fixture)
-from test_tui_extractors import fake_real  # noqa: F401 (a fixture)
 
 from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.core.document import Document
 from pdfinspect.extractors import emulate, page_frame
 from pdfinspect.extractors.base import LINE, NOTHING, SPACE, Decision, Emulation
+from pdfinspect.extractors import oracle
 from pdfinspect.present.readingorder import (CYCLE, NO_TREE, UNCLAIMED, extractor_orders, number_ranges,
-                                             reading_orders)
+                                             reading_orders, real_order)
+from pdfinspect.tui.screens import extractors as screen_module
 from pdfinspect.tui.app import PdfInspectApp
 from pdfinspect.tui.screens.extractors import ExtractorsScreen
 from pdfinspect.tui.screens.glyphs import CodeRow, GlyphScreen
@@ -97,6 +98,23 @@ def test_each_extractor_order_beside_ours(two_columns):  # noqa: F811
     assert across.lines == ((2, 4), (3, 5)) and across.cell(0) == "2 4"
 
 
+# pdftotext's reading of the page: its rows across the gutter (short columns read as a table)
+ACROSS = "Title across the page\nleft one right one\nleft two right two\n\n7\n"
+
+
+def test_a_real_extractor_order_read_from_its_words(two_columns):  # noqa: F811
+    with Document.open(two_columns) as doc:
+        ours = extractor_orders(list(page_glyphs(doc, doc.page_ref(1))), {}).ours
+    assert real_order(ours, "poppler", ACROSS).lines == ((1,), (2, 4), (3, 5), (6,))  # the empty line left out
+    right_first = real_order(ours, "x", "TITLE across the page\nright one\nright two\nleft one\nleft two\n7")
+    assert [right_first.cell(row) for row in range(6)] == ["1", "4", "5", "2", "3", "6"] and not right_first.same
+    assert right_first.first[1].unicode == "r"  # enter there: the first glyph of "right one"
+    assert real_order(ours, "x", "\n".join(READING)).same
+    # a word found nowhere is passed over; one far away needs its neighbour to follow it there
+    odd = real_order(ours, "x", "Title acrossthe page\nnothing here\nleft two the")
+    assert odd.lines == ((1,), (0,), (3,)) and odd.cell(1) == "·"
+
+
 def _drawn(pane: PagePreview) -> str:
     """The digits written over the half-blocks (a number is the only text there)."""
     return "".join(ch for y in range(pane.size.height) for ch in pane.render_line(y).text if ch.isdigit())
@@ -143,7 +161,8 @@ async def test_the_stepper_numbers_lines_and_skips_a_missing_structure_tree(size
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-async def test_extractors_screen_shows_each_order_of_lines(two_columns, fake_real, size):  # noqa: F811
+async def test_extractors_screen_shows_each_order_of_lines(two_columns, monkeypatch, size):  # noqa: F811
+    monkeypatch.setattr(screen_module.oracle, "run", lambda name, path, page, timeout=60.0: oracle.Run(name, ACROSS))
     app = PdfInspectApp(Document.open(two_columns), "", None, ("glyphs", 1))
     async with app.run_test(size=size) as pilot:
         await press(pilot, "E")
@@ -159,6 +178,13 @@ async def test_extractors_screen_shows_each_order_of_lines(two_columns, fake_rea
         assert rows[0] == ["1", "1", "1", "1", "1", "1", "Title", "across", "the", "page"]
         assert rows[1] == ["2", "4", "4", "4", "4", "4", "left", "one"]
         assert rows[3] == ["4", "2", "2", "2", "2", "2", "right", "one"]
+        await press(pilot, "O")  # the real outputs (here all pdftotext's, read across the gutter)
+        assert "real output" in str(screen.query_one("#extractors-lower-title").render())
+        rows = [order.render_line(y).text.split() for y in range(6)]
+        assert rows[1] == ["2", *["2", "4"] * 5, "left", "one"] and rows[3] == ["4", *["6"] * 5, "right", "one"]
+        await press(pilot, "O")
+        assert not order.display and screen.query_one("#extractors-differences").display
+        await press(pilot, "O")
         await press(pilot, "down", "enter")  # "left one": its first glyph in the glyph inspector
         glyphs = app.screen
         assert isinstance(glyphs, GlyphScreen)

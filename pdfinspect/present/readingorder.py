@@ -11,10 +11,17 @@ An emulated extractor (:mod:`pdfinspect.extractors`) outputs the glyphs in its o
 with its own line breaks; :func:`extractor_orders` gives, for each line it outputs, the
 numbers (in our ``columns`` order) of our lines its glyphs come from: ``1 2 3 …`` is our
 order, ``2 5`` one output line joining our lines 2 and 5 (two columns interleaved),
-``4 … 2`` our columns read in another order.
+``4 … 2`` our columns read in another order. :func:`real_order` reads a real extractor's
+output the same way, by its words: each word is found among our lines' words (compared
+after NFKC and case folding, letters and digits only) not yet taken, within :data:`NEAR`
+words after the last one found (one its neighbour in the output follows there too first),
+else anywhere if a neighbour of it in the output line is its neighbour there too (a word
+alone on its line needs no such proof); a word found nowhere (two halves of a hyphenated
+word joined) is passed over.
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from ..content.order import ORDERS, LineOrders, line_orders, page_line_orders
@@ -27,6 +34,7 @@ CYCLE = (OFF, *ORDERS)  # what the preview's key steps through
 OURS = "columns"  # the order the Extractors screen numbers our lines in
 NO_TREE = "the document has no structure tree: the structure order is skipped"
 UNCLAIMED = "no structure element claims this page's text: the structure order is the content order"
+NEAR = 8  # words after the last one found where a real extractor's next word is looked for first
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,3 +188,55 @@ def extractor_orders(records: list[GlyphRecord], emulations: dict[str, Emulation
         table.append(ExtractorOrder(name, tuple(tuple(ln) for ln in lines), tuple(first), same))
     return OrderTable(ours, tuple(table))
 
+
+def _word(text: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text).casefold() if ch.isalnum())
+
+
+def real_order(ours: Numbering, name: str, text: str) -> ExtractorOrder:
+    """A real extractor's output ``text`` as the numbers of our lines (``ours``) its lines'
+    words are found on (module docstring); a line none of whose words is ours is ``0``,
+    an empty line is left out."""
+    words: list[str] = []  # our words, in our order
+    owner: list[NumberedLine] = []  # …and the line of each
+    places: dict[str, list[int]] = {}  # word → its positions in ``words``
+    for line in ours.lines:
+        for word in filter(None, map(_word, line.text.split())):
+            places.setdefault(word, []).append(len(words))
+            words.append(word)
+            owner.append(line)
+    taken: set[int] = set()
+    cursor = 0
+
+    def place(out: list[str], i: int) -> int | None:
+        def followed(p: int) -> bool:  # its neighbour in the output line is its neighbour here too
+            return (i + 1 < len(out) and p + 1 < len(words) and words[p + 1] == out[i + 1]) or \
+                (i > 0 and p > 0 and words[p - 1] == out[i - 1])
+
+        free = [p for p in places.get(out[i], ()) if p not in taken]
+        near = [p for p in free if cursor <= p < cursor + NEAR]
+        if near or len(out) == 1:
+            return ([p for p in near if followed(p)] or near or [p for p in free if p >= cursor] or free or [None])[0]
+        return next((p for p in free if followed(p)), None)
+
+    lines: list[list[int]] = []
+    first: list[GlyphRecord | None] = []
+    for text_line in text.splitlines():
+        out = [w for w in map(_word, text_line.split()) if w]
+        if not out:
+            continue
+        numbers: list[int] = []
+        start: GlyphRecord | None = None
+        for i in range(len(out)):
+            at = place(out, i)
+            if at is None:
+                continue
+            taken.add(at)
+            cursor = at + 1
+            if not numbers or numbers[-1] != owner[at].number:
+                numbers.append(owner[at].number)
+            start = start or owner[at].first
+        lines.append(numbers or [0])
+        first.append(start)
+    same = lines == [[n] for n in range(1, len(ours.lines) + 1)]
+    return ExtractorOrder(name, tuple(tuple(ln) for ln in lines), tuple(first), same)

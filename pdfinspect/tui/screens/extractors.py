@@ -8,7 +8,9 @@ difference with the glyph, the rule and the constant that decided it. ``enter`` 
 difference opens that glyph's code in the glyph inspector. ``O`` shows instead the order
 of lines: our lines in our columns order, numbered, and beside them each extractor's
 emulated output order as those numbers (:func:`pdfinspect.present.readingorder.extractor_orders`:
-``2 5`` is one output line joining our lines 2 and 5); ``enter`` opens the line's first glyph.
+``2 5`` is one output line joining our lines 2 and 5); ``O`` again the real extractors' order,
+read from their output's words (:func:`~pdfinspect.present.readingorder.real_order`), then
+the differences again; ``enter`` opens the line's first glyph.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from textual.worker import Worker, get_current_worker
 from pdfinspect.content.interpreter import Budget
 from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.extractors import emulate, oracle, page_frame
-from pdfinspect.present.readingorder import OURS, OrderTable, extractor_orders
+from pdfinspect.present.readingorder import OURS, ExtractorOrder, OrderTable, extractor_orders, real_order
 from pdfinspect.present.text import safe_line
 
 from ..failures import ReportsFailures, failure_line
@@ -39,7 +41,8 @@ class ExtractorsScreen(ReportsFailures, Screen):
     BINDINGS = [
         Binding("escape", "close", "Close", id="extractors-close", tooltip="Back to where you were"),
         Binding("O", "line_order", "Line order", id="extractors-line-order",
-                tooltip="Show each extractor's order of lines beside ours, or the differences again"),
+                tooltip="Cycle the lower pane: differences, each emulated extractor's order of lines beside "
+                        "ours, the real extractors' order"),
     ]
     DEFAULT_CSS = """
     #extractors-columns { height: 1fr; }
@@ -49,8 +52,10 @@ class ExtractorsScreen(ReportsFailures, Screen):
     ExtractorsScreen.-order #extractors-order, ExtractorsScreen.-order #extractors-order-header { display: block; }
     ExtractorsScreen.-order #extractors-differences { display: none; }
     """
-    DIFFERENCES = "differences from the emulation (enter: open the glyph; O: order of lines)"
-    ORDER = "order of lines, emulated, by our number (enter: glyph; O: differences)"
+    VIEWS = ("differences", "emulated", "real")  # what the lower pane shows, in the order O cycles
+    TITLES = {"differences": "differences from the emulation (enter: open the glyph; O: order of lines)",
+              "emulated": "order of lines, emulated, by our number (enter: glyph; O: real order)",
+              "real": "order of lines in the real output, by our number (enter: glyph; O: differences)"}
     ORDER_COLUMNS = (Column("#", 3, 4, 0, right=True),
                      *(Column(name, max(len(name), 5), 12, 1) for name in oracle.REAL),
                      Column(f"our line ({OURS} order)", 10, 1000, 0))
@@ -61,13 +66,14 @@ class ExtractorsScreen(ReportsFailures, Screen):
         self.page = page
         self.records: list = []
         self.targets: list = []  # per option: the glyph record that starts the difference, or None
-        self.order: OrderTable | None = None  # our lines and each extractor's order of them
+        self.orders: dict[str, OrderTable] = {}  # "emulated", "real" → our lines and each extractor's order
+        self.view = "differences"
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"page {self.page}: running the extractors…"), id="extractors-header")
         with Vertical():
             yield Horizontal(id="extractors-columns")
-            yield Static(self.DIFFERENCES, id="extractors-lower-title", classes="panel-title")
+            yield Static(self.TITLES["differences"], id="extractors-lower-title", classes="panel-title")
             yield OptionList(id="extractors-differences")
             header = Static(id="extractors-order-header", classes="column-header", markup=False)
             yield header
@@ -91,19 +97,22 @@ class ExtractorsScreen(ReportsFailures, Screen):
             results.append((name, emulated, real, diffs))
             if get_current_worker().is_cancelled:
                 return
-        order = extractor_orders(records, {name: emulated for name, emulated, _, _ in results})
-        self.app.call_from_thread(self.loaded, records, results, order)
+        emulated = extractor_orders(records, {name: emulated for name, emulated, _, _ in results})
+        real = OrderTable(emulated.ours, tuple(real_order(emulated.ours, name, run.text) if run.text is not None
+                                               else ExtractorOrder(name, (), (), False)
+                                               for name, _, run, _ in results))
+        self.app.call_from_thread(self.loaded, records, results, {"emulated": emulated, "real": real})
 
     def worker_failed(self, worker: Worker) -> None:
         if worker.group == "extractors":
             self.query_one("#extractors-header", Static).update(
                 Text(f"page {self.page}: error: {failure_line(worker.error)}", style="red"))
 
-    def loaded(self, records: list, results: list, order: OrderTable | None = None) -> None:
+    def loaded(self, records: list, results: list, orders: dict[str, OrderTable] | None = None) -> None:
         self.records = records
-        self.order = order
-        if order is not None:
-            self.show_order(order)
+        self.orders = orders or {}
+        if self.view in self.orders:
+            self.show_order(self.orders[self.view])
         by_index = {r.index: r for r in records}
         columns = self.query_one("#extractors-columns", Horizontal)
         options: list[Option] = []
@@ -132,7 +141,7 @@ class ExtractorsScreen(ReportsFailures, Screen):
         listing.clear_options()
         listing.add_options(options or [Option(Text("no difference: every emulation matches its extractor"))])
         listing.highlighted = 0
-        self.query_one("#extractors-order" if self.has_class("-order") else "#extractors-differences").focus()
+        self.query_one("#extractors-order" if self.view != "differences" else "#extractors-differences").focus()
 
     def show_order(self, order: OrderTable) -> None:
         """The order of lines: per row our line's number, each extractor's output line there
@@ -148,10 +157,13 @@ class ExtractorsScreen(ReportsFailures, Screen):
         self.query_one("#extractors-order", ColumnList).set_rows(rows)
 
     def action_line_order(self) -> None:
-        """Between the differences and the order of lines."""
-        self.toggle_class("-order")
-        showing = self.has_class("-order")
-        self.query_one("#extractors-lower-title", Static).update(self.ORDER if showing else self.DIFFERENCES)
+        """The next view of the lower pane: differences, emulated order, real order."""
+        self.view = self.VIEWS[(self.VIEWS.index(self.view) + 1) % len(self.VIEWS)]
+        showing = self.view != "differences"
+        self.set_class(showing, "-order")
+        if self.view in self.orders:
+            self.show_order(self.orders[self.view])
+        self.query_one("#extractors-lower-title", Static).update(self.TITLES[self.view])
         self.query_one("#extractors-order" if showing else "#extractors-differences").focus()
 
     @staticmethod
@@ -176,7 +188,8 @@ class ExtractorsScreen(ReportsFailures, Screen):
     def on_pick_list_picked(self, event: PickList.Picked) -> None:
         """``enter`` on a line of the order of lines: its first glyph in the glyph inspector."""
         event.stop()
-        self.open_glyph(self.order.target(event.index) if self.order is not None else None)
+        order = self.orders.get(self.view)
+        self.open_glyph(order.target(event.index) if order is not None else None)
 
     def open_glyph(self, record) -> None:
         if record is None:
