@@ -21,6 +21,7 @@ from typing import Iterator
 from ..core.budget import DEFAULT_LIMITS, Budget
 from ..core.diagnostics import Diagnostic, info, warning
 from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number
+from ..core.optional import optional_content
 from ..core.textstrings import decode_text
 from ..fonts.font import Font, FontCache
 from ..spec.operators import OPERATORS, TEXT_SHOWING_OPERATORS
@@ -264,7 +265,8 @@ class _Run:
         resources = self.doc.resolve(stream.dict.get("Resources"))
         resources = resources if isinstance(resources, Dict) else parent_resources
         ctm = multiply(matrix, self.gs.ctm)
-        yield from self.nested(ref, data, ctm, resources, depth + 1, _rect(self.doc, stream.dict.get("BBox")))
+        yield from self.nested(ref, data, ctm, resources, depth + 1, _rect(self.doc, stream.dict.get("BBox")),
+                               self.optional(stream.dict))
 
     def decode(self, obj, what: str, offset: int = 0) -> bytes:
         """A form's or appearance's content, within the byte budget; problems noted."""
@@ -276,10 +278,18 @@ class _Run:
             self.pending.append(warning("form-decode", f"{what}: {res.error}", offset=offset))
         return res.data
 
+    def optional(self, owner: Dict) -> MarkedContent | None:
+        """The optional content a form's or annotation's ``/OC`` entry puts it in (8.11.3.3)."""
+        value = owner.get("OC")
+        if value is None:
+            return None
+        verdict = optional_content(self.doc).judge(value)
+        return MarkedContent("OC", depth=len(self.forms), oc=verdict.kind, oc_hidden=verdict.hidden)
+
     def nested(self, ref: Ref, data: bytes, ctm: Matrix, resources: Dict, depth: int,
-               bbox: Rect | None = None) -> Iterator[Step]:
+               bbox: Rect | None = None, mark: MarkedContent | None = None) -> Iterator[Step]:
         """Run a form, appearance stream or glyph procedure with its own state stack, clipped
-        to its ``bbox`` (form space, 8.10.1)."""
+        to its ``bbox`` (form space, 8.10.1), inside the optional content ``mark`` when it has one."""
         budget = self.budget
         self.invoked += 1
         if budget is not None and self.invoked > budget.invocations:
@@ -293,6 +303,8 @@ class _Run:
             self.clip_to([min(c[0] for c in corners), min(c[1] for c in corners),
                           max(c[0] for c in corners), max(c[1] for c in corners)], _axis_aligned(ctm))
         self.stack = []
+        if mark is not None:
+            self.marked += (mark,)
         self.forms.append(ref.num)
         try:
             yield from self.content(data, resources, depth, ref)
@@ -349,7 +361,7 @@ class _Run:
             ctm = multiply(matrix, annotation_matrix(bbox, matrix, rect)) if bbox and rect else matrix
             own = doc.resolve(stream.dict.get("Resources"))
             yield from self.nested(form_ref, data, ctm, own if isinstance(own, Dict) else resources, 1,
-                                   _rect(doc, stream.dict.get("BBox")))
+                                   _rect(doc, stream.dict.get("BBox")), self.optional(annot))
         self.annotation = None
 
     def appearance(self, annot: Dict):
@@ -784,16 +796,22 @@ def _BMC(run, ops, res, diags):
 def _BDC(run, ops, res, diags):
     tag, props = (ops[-2], ops[-1]) if len(ops) >= 2 else ("?", None)
     name = None
+    raw = props
     if isinstance(props, Name):
         name = str(props)
-        props = run.doc.resolve(run.resource(res, "Properties", props, diags))
+        raw = run.resource(res, "Properties", props, diags)
+        props = run.doc.resolve(raw)
     mcid = actual = None
     if isinstance(props, Dict):
         m = run.doc.resolve(props.get("MCID"))
         mcid = m if is_integer(m) else None
         a = run.doc.resolve(props.get("ActualText"))
         actual = decode_text(a.value, diags) if isinstance(a, String) else None
-    run.marked += (MarkedContent(str(tag), name, mcid, actual, depth=len(run.forms)),)
+    oc, hidden = None, False
+    if tag == "OC":
+        verdict = optional_content(run.doc).judge(raw, named=name is not None)
+        oc, hidden = verdict.kind, verdict.hidden
+    run.marked += (MarkedContent(str(tag), name, mcid, actual, depth=len(run.forms), oc=oc, oc_hidden=hidden),)
 
 
 def _EMC(run, ops, res, diags):

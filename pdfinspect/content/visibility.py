@@ -25,6 +25,10 @@ How each reason is decided, from the interpreter's state and the glyph's box
   (only rectangles known exactly: ``re`` under an axis-aligned CTM, images likewise).
 - ``duplicate``: a glyph of the same code and font, visible, was drawn within
   :data:`DUPLICATE_EM` em of it before (fake bold, shadows).
+- ``optional_content_off``: it is drawn inside optional content that the document's
+  default configuration turns off (``/OC`` marked content, or a form or annotation with
+  ``/OC``: :mod:`..core.optional`); paints in such content neither cover nor colour the
+  background of other glyphs.
 """
 from __future__ import annotations
 
@@ -56,6 +60,7 @@ REASONS = {
     "same_color_as_background": "painted in the colour of the background under it",
     "covered": "an opaque fill or image painted later covers it",
     "duplicate": f"the same code of the same font was drawn within {DUPLICATE_EM:g} em before (fake bold, shadow)",
+    "optional_content_off": "in optional content (a layer) that the default view turns off (8.11)",
 }
 WHITE = (1.0, 1.0, 1.0)
 DEVICE_SPACES = frozenset({"DeviceGray", "DeviceRGB", "DeviceCMYK", "G", "RGB", "CMYK"})
@@ -118,7 +123,7 @@ def visibility(steps: Iterable[tuple[Step, list[GlyphRecord]]], crop: Rect | Non
     order: list[int] = []  # per record: how many paints came before it
     for step, recs in steps:
         p = step.painted
-        if p is not None:
+        if p is not None and not _oc_hidden(step):
             known = p.kind == "fill" and p.exact and p.opaque
             paints.append((p, _rgb(step.gstate, fill=True) if known else None))
         for r in recs:
@@ -138,12 +143,18 @@ def _inside(x: float, y: float, rect: Rect) -> bool:
     return rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]
 
 
+def _oc_hidden(step: Step) -> bool:
+    return any(m.oc_hidden for m in step.marked)
+
+
 def _own_reasons(r: GlyphRecord, crop: Rect | None) -> list[str]:
     gs = r.step.gstate
     mode = gs.text.render
     out = []
     if mode in (3, 7):
         out.append("invisible_mode")
+    if _oc_hidden(r.step):
+        out.append("optional_content_off")
     x, y = _center(r)
     if gs.clip is not None and not _inside(x, y, gs.clip):
         out.append("clipped")
