@@ -66,12 +66,16 @@ class Painted:
     (``sh``, 8.7.4.2: the clip's area, never ``exact`` nor ``opaque`` here) or an image (``Do``, ``BI``, 8.9). ``rect`` bounds it on the page (within the clip's
     bounds); ``exact`` says the rectangle *is* the painted area (one ``re`` or an image
     under an axis-aligned CTM, inside an exact clip); ``opaque`` that nothing shows
-    through (alpha 1; an image without /SMask, /Mask or /ImageMask)."""
+    through (alpha 1; an image without /SMask, /Mask or /ImageMask); ``composited`` that it
+    is painted inside a transparency group that reaches the page through a blend mode other
+    than Normal, an alpha below 1 or a soft mask (11.4.7), whose effect on what lies under it
+    is not modelled."""
 
     kind: str  # "fill", "shading" or "image"
     rect: Rect
     exact: bool
     opaque: bool
+    composited: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +202,7 @@ class _Run:
         self.charproc: Ref | None = None
         self.procs: list[tuple[Ref, bytes, Matrix, Font]] = []  # glyph procedures to run next
         self.invoked = 0  # forms, appearances and glyph procedures run (fan-out counts)
+        self.composited = 0  # transparency groups being run that are composited, not painted (11.4.7)
         self.drawn = 0  # glyphs shown
         self.text_object = 0
         self.adjust = 0.0  # TJ numbers not yet followed by a glyph
@@ -265,8 +270,15 @@ class _Run:
         resources = self.doc.resolve(stream.dict.get("Resources"))
         resources = resources if isinstance(resources, Dict) else parent_resources
         ctm = multiply(matrix, self.gs.ctm)
-        yield from self.nested(ref, data, ctm, resources, depth + 1, _rect(self.doc, stream.dict.get("BBox")),
-                               self.optional(stream.dict))
+        group = self.doc.resolve(stream.dict.get("Group"))
+        composited = (isinstance(group, Dict) and self.doc.resolve(group.get("S")) == "Transparency"
+                      and not self.opaque_paint())
+        self.composited += composited
+        try:
+            yield from self.nested(ref, data, ctm, resources, depth + 1, _rect(self.doc, stream.dict.get("BBox")),
+                                   self.optional(stream.dict))
+        finally:
+            self.composited -= composited
 
     def decode(self, obj, what: str, offset: int = 0) -> bytes:
         """A form's or appearance's content, within the byte budget; problems noted."""
@@ -445,16 +457,19 @@ class _Run:
                 rect = [max(rect[0], clip[0]), max(rect[1], clip[1]), min(rect[2], clip[2]), min(rect[3], clip[3])]
             if rect[2] > rect[0] and rect[3] > rect[1]:
                 self.painted = Painted("fill", (rect[0], rect[1], rect[2], rect[3]),
-                                       self.path_exact and self.gs.clip_exact, self.opaque_paint())
+                                       self.path_exact and self.gs.clip_exact, self.opaque_paint(),
+                                       self.composited > 0)
         if self.clipping:
             self.clip_to(bounds if bounds is not None else [0.0, 0.0, 0.0, 0.0], self.path_exact)
         self.path, self.path_exact, self.clipping = None, False, False
 
     def opaque_paint(self) -> bool:
         """Whether a fill now hides what is under it: alpha 1, a separable blend mode that
-        replaces (Normal, Compatible), no soft mask (11.3.5, 11.6.4.4)."""
+        replaces (Normal, Compatible), no soft mask (11.3.5, 11.6.4.4), and not inside a
+        transparency group that is composited (:attr:`Painted.composited`)."""
         gs = self.gs
-        return gs.fill_alpha >= 1.0 and gs.blend_mode in ("Normal", "Compatible") and not gs.soft_mask
+        return (gs.fill_alpha >= 1.0 and gs.blend_mode in ("Normal", "Compatible") and not gs.soft_mask
+                and not self.composited)
 
     def paint_image(self, opaque: bool) -> None:
         """An image: the unit square under the CTM (8.9.4)."""
@@ -469,7 +484,7 @@ class _Run:
             bounds = [max(bounds[0], clip[0]), max(bounds[1], clip[1]), min(bounds[2], clip[2]), min(bounds[3], clip[3])]
         if bounds[2] > bounds[0] and bounds[3] > bounds[1]:
             self.painted = Painted("image", (bounds[0], bounds[1], bounds[2], bounds[3]),
-                                   exact and self.gs.clip_exact, opaque and self.opaque_paint())
+                                   exact and self.gs.clip_exact, opaque and self.opaque_paint(), self.composited > 0)
 
     def set_text(self, **changes) -> None:
         self.gs = replace(self.gs, text=replace(self.gs.text, **changes))
@@ -865,7 +880,7 @@ def _clip(run, ops, res, diags):
 def _sh(run, ops, res, diags):
     clip = run.gs.clip or (-1e9, -1e9, 1e9, 1e9)  # no clip: the whole page
     if clip[2] > clip[0] and clip[3] > clip[1]:
-        run.painted = Painted("shading", clip, False, False)
+        run.painted = Painted("shading", clip, False, False, run.composited > 0)
 
 
 

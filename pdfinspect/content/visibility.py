@@ -19,7 +19,9 @@ How each reason is decided, from the interpreter's state and the glyph's box
 - ``same_color_as_background``: its colour (in RGB, tolerance :data:`COLOR_TOLERANCE`)
   equals the background: the colour of what was painted last under its centre when that is
   an opaque rectangle fill, else the white page when nothing was; under anything else (an
-  image, a shading, a curved or translucent fill) the background is unknown. Only Device Gray/RGB/CMYK colours are compared: a Separation
+  image, a shading, a curved or translucent fill) the background is unknown, and so it is
+  when a transparency group composited with a blend mode, alpha or soft mask is painted
+  over the glyph later (:attr:`~.interpreter.Painted.composited`: not modelled). Only Device Gray/RGB/CMYK colours are compared: a Separation
   tint or an ICC colour is not guessed at, and an image under the glyph is no known colour.
 - ``covered``: an opaque rectangle fill or an opaque image painted later covers its whole box
   (only rectangles known exactly: ``re`` under an axis-aligned CTM, images likewise).
@@ -143,6 +145,10 @@ def _inside(x: float, y: float, rect: Rect) -> bool:
     return rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]
 
 
+def _overlaps(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 def _oc_hidden(step: Step) -> bool:
     return any(m.oc_hidden for m in step.marked)
 
@@ -243,15 +249,17 @@ def _background_and_cover(records, reasons, order, paints, crop: Rect | None) ->
         x, y = _center(r)
         here = index.at(x, y)
         split = bisect.bisect_left(here, before)  # here[:split] painted before the glyph, the rest after
+        background: tuple[float, float, float] | None = None
         if color is not None:
-            background: tuple[float, float, float] | None = WHITE
+            background = WHITE
             for i in reversed(here[:split]):
                 if _inside(x, y, paints[i][0].rect):
                     background = paints[i][1]  # None: a colour not known (image, shading, curve…)
                     break
-            if background is not None and _same(color, background):
-                why.append("same_color_as_background")
         box = r.bbox.rect if r.bbox is not None else (x, y, x, y)
+        if background is not None and _same(color, background) and not any(
+                paints[i][0].composited and _overlaps(paints[i][0].rect, box) for i in here[split:]):
+            why.append("same_color_as_background")
         for i in here[split:]:
             p = paints[i][0]
             rect = p.rect
