@@ -201,3 +201,27 @@ async def test_another_page_is_numbered_in_the_same_order():
         screen, pane = app.screen, app.screen.query_one("#preview", PagePreview)
         assert screen.page == 2 and screen.reading.page == 2 and screen.line_order == "columns"
         assert pane.request[1] == 1 and pane.request[4] and pane.border_title == "columns order: 1 line (O)"
+
+
+async def test_a_sharper_picture_has_the_numbers_drawn_into_it(two_columns, monkeypatch):  # noqa: F811
+    """With textual-image (kitty graphics) the numbers are drawn into the picture, left of each line."""
+    import io
+    import sys
+
+    pytest.importorskip("textual_image")
+    monkeypatch.setattr(sys, "__stdout__", io.StringIO())  # textual-image writes kitty data there
+    app = PdfInspectApp(Document.open(two_columns), "", None, ("glyphs", 1))
+    app.images = "kitty"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await press(pilot, "O")
+        pane = app.screen.query_one("#preview", PagePreview)
+        assert pane.sharp is not None and pane.rows == [] and pane.numbers == {}
+        assert _inked(pane.picture)
+        await press(pilot, "O", "O", "O")  # off again: no number drawn
+        assert not _inked(pane.picture)
+
+
+def _inked(picture) -> bool:
+    """Some pixel is the numbers' orange ink (or its anti-aliased edge): more green than blue,
+    which neither the page's greys, the blue and red boxes nor white have."""
+    return any(r > g and g - b > 40 for _, (r, g, b) in picture.convert("RGB").getcolors(1 << 20))
