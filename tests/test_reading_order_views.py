@@ -14,7 +14,7 @@ from pdfinspect.core.document import Document
 from pdfinspect.extractors import emulate, page_frame
 from pdfinspect.extractors.base import LINE, NOTHING, SPACE, Decision, Emulation
 from pdfinspect.extractors import oracle
-from pdfinspect.present.readingorder import (CYCLE, NO_TREE, UNCLAIMED, extractor_orders, number_ranges,
+from pdfinspect.present.readingorder import (CYCLE, NO_TREE, NOTES, UNCLAIMED, extractor_orders, number_ranges,
                                              reading_orders, real_order)
 from pdfinspect.tui.screens import extractors as screen_module
 from pdfinspect.tui.app import PdfInspectApp
@@ -157,7 +157,7 @@ async def test_the_stepper_numbers_lines_and_skips_a_missing_structure_tree(size
         assert pane.request[2]  # the operator's glyphs are boxed as before
         await press(pilot, "O")
         assert app.screen.line_order == "columns"
-        assert [n.message for n in app._notifications] == [NO_TREE]
+        assert [n.message for n in app._notifications] == [NOTES[NO_TREE]]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

@@ -32,8 +32,11 @@ from .text import safe_line
 OFF = ""  # no numbers
 CYCLE = (OFF, *ORDERS)  # what the preview's key steps through
 OURS = "columns"  # the order the Extractors screen numbers our lines in
-NO_TREE = "the document has no structure tree: the structure order is skipped"
-UNCLAIMED = "no structure element claims this page's text: the structure order is the content order"
+NO_TREE, UNCLAIMED = "no-structure-tree", "structure-unclaims-page"
+NOTES = {  # what a user should know about an order: code → the sentence
+    NO_TREE: "the document has no structure tree: the structure order is skipped",
+    UNCLAIMED: "no structure element claims this page's text: the structure order is the content order",
+}
 NEAR = 8  # words after the last one found where a real extractor's next word is looked for first
 
 
@@ -60,8 +63,8 @@ class NumberedLine:
 
 @dataclass(frozen=True, slots=True)
 class Numbering:
-    """The page's lines numbered in ``order``, listed in that order; ``note`` says what
-    the user should know (a structure order that claims nothing on the page)."""
+    """The page's lines numbered in ``order``, listed in that order; ``note`` (a code of
+    :data:`NOTES`) what the user should know (a structure order that claims nothing on the page)."""
 
     order: str
     lines: tuple[NumberedLine, ...]
@@ -71,7 +74,8 @@ class Numbering:
 @dataclass(frozen=True, slots=True)
 class ReadingOrders:
     """Every order a page can be numbered in (``numberings``, by order name) and the orders
-    it cannot, with the reason (``missing``: ``structure`` without a structure tree)."""
+    it cannot, with the reason (``missing``: order → a code of :data:`NOTES`, ``structure``
+    without a structure tree)."""
 
     page: int
     numberings: dict[str, Numbering]

@@ -29,7 +29,7 @@ from textual.widget import Widget
 
 from pdfinspect.content.geometry import bounds, union
 from pdfinspect.fonts.resolve import Resolver
-from pdfinspect.present.readingorder import CYCLE, OFF, ReadingOrders, number_ranges, reading_orders
+from pdfinspect.present.readingorder import CYCLE, NOTES, OFF, ReadingOrders, number_ranges, reading_orders
 from pdfinspect.render.boxes import HIDDEN, OPERATOR, OTHER, SELECTED, draw_labels, draw_quads
 from pdfinspect.render.halfblock import UPPER_HALF, cell_rows
 from pdfinspect.render.page import RenderError, Renderer
@@ -406,7 +406,7 @@ class PreviewHost:
         order = reading.next_order(self.line_order)
         k = CYCLE.index(self.line_order)
         while CYCLE[k := (k + 1) % len(CYCLE)] != order:  # the orders passed over: say why
-            self.notify(reading.missing[CYCLE[k]], severity="warning", markup=False)
+            self.notify(NOTES[reading.missing[CYCLE[k]]], severity="warning", markup=False)
         self.line_order = order
         if not self.preview.display and order != OFF:
             self.action_preview()
@@ -441,7 +441,7 @@ class PreviewHost:
         numbering = reading.numberings[self.line_order]
         count = len(numbering.lines)
         title = f"{self.line_order} order: {count} line{'s' if count != 1 else ''} (O)"
-        return f"{title}: {numbering.note}" if numbering.note else title
+        return f"{title}: {NOTES[numbering.note]}" if numbering.note else title
 
     def update_preview(self) -> None:
         pane = self.preview
