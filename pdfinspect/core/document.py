@@ -843,7 +843,7 @@ def check_regular(path: str) -> None:
                              "refused (reading it could block or never end)"))
 
 
-def _read(path: str) -> tuple[bytes | source.FileSource, tuple[int, int, int]]:
+def _read(path: str) -> tuple[bytes | mmap.mmap, tuple[int, int, int]]:
     """The file's bytes — read whole up to :data:`READ_WHOLE`, read on demand above (a
     :class:`~pdfinspect.core.source.FileSource`, which keeps the file open) — and its identity
     (size, mtime, inode). Opened without blocking, and refused unless regular."""
@@ -861,6 +861,8 @@ def _read(path: str) -> tuple[bytes | source.FileSource, tuple[int, int, int]]:
         if st.st_size <= READ_WHOLE:
             with open(fd, "rb", closefd=False) as f:
                 return f.read(), _identity(st)
+        if not hasattr(mmap, "MAP_ANONYMOUS"):  # Windows: a mapped file cannot be truncated there
+            return mmap.mmap(fd, 0, access=mmap.ACCESS_READ), _identity(st)
         big = source.FileSource.open(fd, path, st)
         fd = -1  # the source owns it now
         return big, _identity(st)
