@@ -66,6 +66,8 @@ def test_windowed_search_find_and_rfind_match_the_plain_ones(tmp_path, on_demand
         assert buf[4090:4100] == plain[4090:4100] and buf[-3:] == plain[-3:] and buf[8191] == plain[8191]
     finally:
         buf.close()
+    with pytest.raises(OSError):  # the source owned the descriptor
+        os.fstat(fd)
 
 
 _VICTIM = """

@@ -23,6 +23,7 @@ import os
 import re
 import sys
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -51,6 +52,7 @@ class FileSource(mmap.mmap):
     _lock: threading.Lock
     _filled: OrderedDict[int, None]
     _pins: dict[int, int]
+    _closer: weakref.finalize
 
     @classmethod
     def open(cls, fd: int, path: str, st: os.stat_result) -> "FileSource":
@@ -61,12 +63,13 @@ class FileSource(mmap.mmap):
         self._lock = threading.Lock()
         self._filled = OrderedDict()
         self._pins = {}
+        self._closer = weakref.finalize(self, os.close, fd)  # the descriptor goes with the source
         return self
 
     def close(self) -> None:
         if not self.closed:
             super().close()
-            os.close(self.fd)
+        self._closer()
 
     # -- filling -------------------------------------------------------------------------
     def _changed(self, offset: int) -> PdfError:
