@@ -57,8 +57,12 @@ class FileSource(mmap.mmap):
     @classmethod
     def open(cls, fd: int, path: str, st: os.stat_result) -> "FileSource":
         """A source over ``fd`` (owned from now on: :meth:`close` closes it), whose stat was ``st``."""
-        self = cls(-1, st.st_size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _NORESERVE,
-                   prot=mmap.PROT_READ | mmap.PROT_WRITE)
+        try:
+            self = cls(-1, st.st_size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _NORESERVE,
+                       prot=mmap.PROT_READ | mmap.PROT_WRITE)
+        except OSError as e:  # an address-space limit below the file's size
+            raise PdfError(error("file-unreadable", f"cannot read {path} ({st.st_size:,} bytes): no room for its "
+                                 f"size of address space ({e.strerror})")) from None
         self.fd, self.path, self.identity = fd, path, (st.st_size, st.st_mtime_ns)
         self._lock = threading.Lock()
         self._filled = OrderedDict()
@@ -84,14 +88,19 @@ class FileSource(mmap.mmap):
         start = i * CHUNK
         want = min(CHUNK, len(self) - start)
         try:
-            data = os.pread(self.fd, want, start)
+            if hasattr(os, "preadv"):  # straight into the map: one copy, not two
+                with memoryview(self) as view:
+                    got = os.preadv(self.fd, [view[start:start + want]], start)
+            else:
+                data = os.pread(self.fd, want, start)
+                mmap.mmap.__setitem__(self, slice(start, start + len(data)), data)
+                got = len(data)
             st = os.fstat(self.fd)
         except OSError as e:
             raise PdfError(error("file-unreadable", f"cannot read {self.path} at offset {start}: {e.strerror}",
                                  offset=start)) from None
-        if len(data) != want or (st.st_size, st.st_mtime_ns) != self.identity:
-            raise self._changed(start + len(data))
-        mmap.mmap.__setitem__(self, slice(start, start + want), data)
+        if got != want or (st.st_size, st.st_mtime_ns) != self.identity:
+            raise self._changed(start + got)
         self._filled[i] = None
         excess = len(self._filled) - CACHED
         for old in list(self._filled):
@@ -217,10 +226,11 @@ def finditer(buf, pattern: re.Pattern[bytes], start: int = 0, end: int | None = 
         cut = stop if stop >= end else stop - OVERLAP
         nxt = cut
         with buf.pinned((pos - 256, stop)):  # what a look-behind may see before the window
-            found = [m for m in pattern.finditer(buf, pos, stop) if m.start() < cut]
-        for m in found:
-            yield m
-            nxt = max(nxt, m.end())
+            for m in pattern.finditer(buf, pos, stop):
+                if m.start() >= cut:
+                    break
+                yield m
+                nxt = max(nxt, m.end())
         if stop >= end:
             return
         pos = nxt if nxt > pos else pos + 1
