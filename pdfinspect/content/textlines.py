@@ -50,6 +50,7 @@ class Run:
     angle: float  # the baseline's angle on the page, degrees
     em: float  # the font size on the page, points
     vertical: bool
+    fixed: str | None  # the glyphs' direction when it does not depend on their text (vertical, rotated)
 
 
 def make_run(link: object, step: int, quote: bool, tm: Matrix, ctm: Matrix, size: float, tc: float,
@@ -67,9 +68,11 @@ def make_run(link: object, step: int, quote: bool, tm: Matrix, ctm: Matrix, size
     angle = 0.0 if angle == -0.0 else angle
     em = abs(size) * math.hypot(m[2], m[3]) if not vertical else abs(size) * math.hypot(m[0], m[1])
     if vertical:
-        return Run(link, step, quote, tc, 1.0, math.hypot(m[2], m[3]), -1.0, ux, uy, angle, em or 1.0, True), m[2], m[3]
+        return Run(link, step, quote, tc, 1.0, math.hypot(m[2], m[3]), -1.0, ux, uy, angle, em or 1.0, True,
+                   VERTICAL), m[2], m[3]
+    fixed = ROTATED if abs(angle) > ANGLE_TOLERANCE else None
     return Run(link, step, quote, tc, scale / 100.0, math.hypot(m[0], m[1]), 1.0, ux, uy, angle, em or 1.0,
-               False), m[0], m[1]
+               False, fixed), m[0], m[1]
 
 
 def _unit(x: float, y: float) -> tuple[float, float]:
@@ -80,7 +83,7 @@ def _unit(x: float, y: float) -> tuple[float, float]:
 class TextLines:
     """The lines of one page's text, glyph by glyph (:meth:`add`); :meth:`text` at the end."""
 
-    __slots__ = ("lines", "line", "shown", "prev", "run", "_rtl")
+    __slots__ = ("lines", "line", "shown", "prev", "_rtl")
 
     def __init__(self) -> None:
         self.lines: list[str] = []
@@ -88,23 +91,17 @@ class TextLines:
         self.shown = False
         # the previous glyph: (end x, end y, its run, its direction)
         self.prev: tuple[float, float, Run, str] | None = None
-        self.run: Run | None = None
         self._rtl: dict[str, bool] = {}
-
-    def direction(self, run: Run, text: str) -> str:
-        if run.vertical:
-            return VERTICAL
-        if abs(run.angle) > ANGLE_TOLERANCE:
-            return ROTATED
-        rtl = self._rtl.get(text)
-        if rtl is None:
-            rtl = self._rtl[text] = bool(text) and any(unicodedata.bidirectional(ch) in _RTL for ch in text)
-        return RTL if rtl else LTR
 
     def add(self, run: Run, text: str, x: float, y: float, ex: float, ey: float) -> None:
         """A glyph of ``run`` whose text is ``text``, drawn at ``(x, y)`` and ending at
         ``(ex, ey)`` on the page (its origin moved by its own width, without Tc or Tw)."""
-        direction = self.direction(run, text)
+        direction = run.fixed
+        if direction is None:
+            rtl = self._rtl.get(text)
+            if rtl is None:
+                rtl = self._rtl[text] = any(unicodedata.bidirectional(ch) in _RTL for ch in text)
+            direction = RTL if rtl else LTR
         prev = self.prev
         self.prev = (ex, ey, run, direction)
         em = run.em

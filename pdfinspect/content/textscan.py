@@ -190,6 +190,7 @@ class TextScanner:
         if font.vertical:
             raise GiveUp
         a, b, c, d, e, f = tm = self.tm
+        fresh = run is None
         if run is None:
             run = make_run((None, self.source, self.text_object, self.tlm), self.ops, quote, tm, self.ctm,
                            self.size, self.tc, self.scale, False)
@@ -201,16 +202,17 @@ class TextScanner:
             table = self.tables[font] = {}
         add = self.lines.add
         simple = font.cmap is None and not font.legacy_cjk
-        codes = data if simple else [p.code for p in font.split(data)]
+        codes: bytes | list[bytes] = data if simple else [p.code for p in font.split(data)]
+        space: int | bytes = 32 if simple else b" "
         self.drawn += len(codes)
         if self.drawn > self.max_glyphs:
             raise GiveUp
         for code in codes:
             entry = table.get(code)
             if entry is None:
-                entry = self.entry(font, bytes((code,)) if simple else code, table, code)
+                entry = self.entry(font, bytes((code,)) if isinstance(code, int) else code, table)
             u, w0 = entry
-            spacing = tc + (tw if code == 32 or code == b" " else 0.0)
+            spacing = tc + (tw if code == space else 0.0)
             x, y = c * rise + e, d * rise + f
             advance = (w0 * size + spacing) * th
             e, f = advance * a + e, advance * b + f
@@ -218,16 +220,17 @@ class TextScanner:
             width = advance - spacing * th
             add(frame, u, px, py, px + width * ax, py + width * ay)
         self.tm = (a, b, c, d, e, f)
-        return run if _steady(tm) else None
+        return run if not fresh or _steady(tm) else None
 
-    def entry(self, font: Font, code: bytes, table: dict, key: object) -> tuple[str, float]:
-        """A code's Unicode and width w0, kept in the font's ``table`` under ``key``."""
+    def entry(self, font: Font, code: bytes, table: dict) -> tuple[str, float]:
+        """A code's Unicode and width w0, kept in the font's ``table`` (a simple font's by the
+        code's byte value)."""
         cid = font.cid(code) if font.cmap is not None else None
         if font.subtype == "Type3" and code:
             proc = font.charprocs.get(font.glyph_name(code[0]) or "")
             if proc is not None and _text_showing(self.doc, proc, self.fonts.charprocs) is not None:
                 raise GiveUp  # the procedure's own text takes the glyph's place
-        entry = table[key] = (self.resolver.resolve(font, code, cid).unicode, font.glyph_width(code, cid))
+        entry = table[code[0] if font.cmap is None and not font.legacy_cjk else code] = (self.resolver.resolve(font, code, cid).unicode, font.glyph_width(code, cid))
         return entry
 
     def next_line(self, tx: float, ty: float) -> None:
@@ -270,7 +273,10 @@ class TextScanner:
 def _steady(tm: Matrix) -> bool:
     """Whether moving by a TJ number keeps ``tm``'s linear part bit for bit: finite, and no
     negative zero (1 × a + 0 × c is ``a`` then)."""
-    return all(math.isfinite(v) and (v != 0.0 or math.copysign(1.0, v) > 0) for v in tm[:4])
+    a, b, c, d = tm[0], tm[1], tm[2], tm[3]
+    return (a - a == 0.0 and b - b == 0.0 and c - c == 0.0 and d - d == 0.0  # not infinite, not NaN
+            and bool(a or math.copysign(1.0, a) > 0) and bool(b or math.copysign(1.0, b) > 0)
+            and bool(c or math.copysign(1.0, c) > 0) and bool(d or math.copysign(1.0, d) > 0))
 
 
 # -- operators (operands: their tokens, split at white space) ---------------------------------

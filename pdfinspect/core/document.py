@@ -778,6 +778,21 @@ class Document:
                     self._pages = pages.page_refs(self)
         return list(self._pages)
 
+    def iter_page_refs(self) -> Iterator[Ref]:
+        """Page objects in order as the page tree walk finds them, so that a caller can start
+        on the first page before the last is found (a walk run to its end is kept, as
+        :meth:`page_refs` keeps it)."""
+        if self._pages is not None:
+            yield from list(self._pages)
+            return
+        found: list[Ref] = []
+        for ref in pages.iter_page_refs(self):
+            found.append(ref)
+            yield ref
+        with self._lock:
+            if self._pages is None:
+                self._pages = found
+
     def page_ref(self, n: int) -> Ref | None:
         """Page ``n`` (1-based), descending by /Count so only one branch is parsed."""
         return pages.page_ref(self, n)
