@@ -14,7 +14,6 @@ the full interpreter. :mod:`.textscan` feeds it from its own scan of the content
 from __future__ import annotations
 
 import math
-import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -22,9 +21,9 @@ from .gaps import ANGLE_TOLERANCE, BACKWARDS, LINE_JUMP
 from .state import Matrix, multiply
 from .textlayout import OVERLAP, SPACE_GAP, GlyphRecord, _compose
 
-_RTL = frozenset({"R", "AL"})
-LTR, RTL, ROTATED, VERTICAL = "ltr", "rtl", "rotated", "vertical"
-_LTR_RTL = (LTR, RTL)
+# A glyph's direction (gaps.DIRECTIONS) starts a line where it changes, except between
+# ``ltr`` and ``rtl``: so only its class matters here, which is the run's.
+HORIZONTAL, ROTATED, VERTICAL = "horizontal", "rotated", "vertical"
 
 
 @dataclass(slots=True)
@@ -49,8 +48,18 @@ class Run:
     uy: float
     angle: float  # the baseline's angle on the page, degrees
     em: float  # the font size on the page, points
-    vertical: bool
-    fixed: str | None  # the glyphs' direction when it does not depend on their text (vertical, rotated)
+    direction: str  # HORIZONTAL, ROTATED or VERTICAL
+    straight: bool = True  # the angle is a number (a NaN angle starts a line at every glyph)
+    own_spacing: float = 0.0  # max(Tc's share of a gap, 0) between two glyphs of this run, em
+
+    def __post_init__(self) -> None:
+        self.straight = abs(self.angle - self.angle) <= ANGLE_TOLERANCE
+        if self.tc:
+            self.own_spacing = max(self.spacing(self.em), 0.0)
+
+    def spacing(self, em: float) -> float:
+        """Tc's share of the gap after a glyph of this run, in ``em`` (as gaps.Gap.parts has it)."""
+        return round(self.tc * self.th * (self.unit / em) * self.sign, 6)
 
 
 def make_run(link: object, step: int, quote: bool, tm: Matrix, ctm: Matrix, size: float, tc: float,
@@ -68,11 +77,11 @@ def make_run(link: object, step: int, quote: bool, tm: Matrix, ctm: Matrix, size
     angle = 0.0 if angle == -0.0 else angle
     em = abs(size) * math.hypot(m[2], m[3]) if not vertical else abs(size) * math.hypot(m[0], m[1])
     if vertical:
-        return Run(link, step, quote, tc, 1.0, math.hypot(m[2], m[3]), -1.0, ux, uy, angle, em or 1.0, True,
+        return Run(link, step, quote, tc, 1.0, math.hypot(m[2], m[3]), -1.0, ux, uy, angle, em or 1.0,
                    VERTICAL), m[2], m[3]
-    fixed = ROTATED if abs(angle) > ANGLE_TOLERANCE else None
+    direction = ROTATED if abs(angle) > ANGLE_TOLERANCE else HORIZONTAL
     return Run(link, step, quote, tc, scale / 100.0, math.hypot(m[0], m[1]), 1.0, ux, uy, angle, em or 1.0,
-               False, fixed), m[0], m[1]
+               direction), m[0], m[1]
 
 
 def _unit(x: float, y: float) -> tuple[float, float]:
@@ -83,49 +92,44 @@ def _unit(x: float, y: float) -> tuple[float, float]:
 class TextLines:
     """The lines of one page's text, glyph by glyph (:meth:`add`); :meth:`text` at the end."""
 
-    __slots__ = ("lines", "line", "shown", "prev", "_rtl")
+    __slots__ = ("lines", "line", "shown", "run", "ex", "ey")
 
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.line: list[str] = []
-        self.shown = False
-        # the previous glyph: (end x, end y, its run, its direction)
-        self.prev: tuple[float, float, Run, str] | None = None
-        self._rtl: dict[str, bool] = {}
+        self.shown = False  # the line has text (an unmapped glyph adds none)
+        self.run: Run | None = None  # the previous glyph's, and where it ended
+        self.ex = self.ey = 0.0
 
     def add(self, run: Run, text: str, x: float, y: float, ex: float, ey: float) -> None:
         """A glyph of ``run`` whose text is ``text``, drawn at ``(x, y)`` and ending at
         ``(ex, ey)`` on the page (its origin moved by its own width, without Tc or Tw)."""
-        direction = run.fixed
-        if direction is None:
-            rtl = self._rtl.get(text)
-            if rtl is None:
-                rtl = self._rtl[text] = any(unicodedata.bidirectional(ch) in _RTL for ch in text)
-            direction = RTL if rtl else LTR
-        prev = self.prev
-        self.prev = (ex, ey, run, direction)
-        em = run.em
-        if prev is None:
+        pr, dx, dy = self.run, x - self.ex, y - self.ey
+        self.run, self.ex, self.ey = run, ex, ey
+        if pr is None:
             self.line.append(text)
             self.shown = bool(text)
             return
-        pex, pey, pr, pdir = prev
-        pem = pr.em
-        dx, dy = x - pex, y - pey
-        along, across = dx * pr.ux + dy * pr.uy, -dx * pr.uy + dy * pr.ux
-        same_way = (pdir == direction or (pdir in _LTR_RTL and direction in _LTR_RTL)) \
-            and abs(pr.angle - run.angle) <= ANGLE_TOLERANCE
-        big = max(pem, em)
+        em = run.em
+        if pr is run:  # the same frame: the same em, direction and angle, linked
+            along, across = dx * run.ux + dy * run.uy, -dx * run.uy + dy * run.ux
+            if not run.straight or abs(across) > LINE_JUMP * em or along < -BACKWARDS * em:
+                self.new_line(text)
+                return
+            gap = (along / em - run.own_spacing) * em / em
+        else:
+            pem = pr.em
+            along, across = dx * pr.ux + dy * pr.uy, -dx * pr.uy + dy * pr.ux
+            big = max(pem, em)
+            if pr.direction != run.direction or not abs(pr.angle - run.angle) <= ANGLE_TOLERANCE \
+                    or abs(across) > LINE_JUMP * big or along < -BACKWARDS * big:
+                self.new_line(text)
+                return
+            spacing = 0.0
+            if pr.tc and pr.link == run.link and (pr.step == run.step or not run.quote):
+                spacing = pr.spacing(pem)
+            gap = (along / pem - max(spacing, 0.0)) * pem / big
         line = self.line
-        if not same_way or abs(across) > LINE_JUMP * big or along < -BACKWARDS * big:
-            self.lines.append("".join(line).rstrip())
-            self.line = [text]
-            self.shown = bool(text)
-            return
-        spacing = 0.0
-        if pr.tc and pr.link == run.link and (pr.step == run.step or not run.quote):
-            spacing = round(pr.tc * pr.th * (pr.unit / pem) * pr.sign, 6)
-        gap = (along / pem - max(spacing, 0.0)) * pem / big
         if gap > SPACE_GAP and self.shown and not line[-1].endswith(" ") and not text.startswith(" "):
             line.append(" ")
         elif gap < -OVERLAP and line and (composed := _compose(line[-1], text)):
@@ -134,9 +138,14 @@ class TextLines:
         line.append(text)
         self.shown = self.shown or bool(text)
 
+    def new_line(self, text: str) -> None:
+        self.lines.append("".join(self.line).rstrip())
+        self.line = [text]
+        self.shown = bool(text)
+
     def text(self) -> str:
         """The page's text: its lines, each ended by a line feed (empty with no glyph)."""
-        if self.prev is None:
+        if self.run is None:
             return ""
         return "\n".join(self.lines + ["".join(self.line).rstrip()]) + "\n"
 
