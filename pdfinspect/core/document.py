@@ -697,11 +697,15 @@ class Document:
         return bytes(self.buf[obj.start:obj.end])
 
     # -- whole-file walks ----------------------------------------------------------------
-    def iter_objects(self, revision: int | None = None, cache: bool = True) -> Iterator[IndirectObject]:
-        """Every in-use object; ``cache=False`` keeps memory flat for full scans."""
+    def iter_objects(self, revision: int | None = None, cache: bool = True,
+                     looks: Callable[[bytes], bool] | None = None) -> Iterator[IndirectObject]:
+        """Every in-use object; ``cache=False`` keeps memory flat for full scans. With ``looks``,
+        an object whose bytes (:meth:`peek`, when it gives them) fail it is skipped unparsed."""
         entries = self.xref(revision)
         for num in self.object_numbers(revision):
             e = entries[num]
+            if looks is not None and revision is None and (raw := self.peek(num)) is not None and not looks(raw):
+                continue
             if cache:
                 obj = self.get(num, None, revision)
             else:
