@@ -126,6 +126,9 @@ def both(content: bytes, annots: bool = False) -> tuple[str | None, str]:
     b"/GS1 gs BT /F1 10 Tf 72 700 Td (gs) Tj ET /Span <</MCID 0>> BDC BT /F1 10 Tf (mc) Tj ET EMC",
     b"BT /F9 10 Tf 72 700 Td (missing font) Tj ET (outside) Tj",
     b"BT /F1 10 Tf 72 700 Td <48656c6c6f> Tj [<41> -2000 <42>] TJ 2 Ts (up) Tj ET",
+    b"/Span <</MCID 0/Lang (en-US)>> BDC /Artifact <</Attached [/Bottom ]/BBox [5 5 232 14 ]/Subtype /Footer>>BDC "
+    b"BT /F1 10 Tf 72 700 Td (tagged) Tj ET EMC EMC",
+    b"1.00000000000000000 0 0 1.000000000000000000000000001 0 0 cm BT /F1 10 Tf 72 700 Td (long reals) Tj ET",
 ])
 def test_plain_shapes_are_read_and_agree(content):
     fast, full = both(content)
@@ -134,7 +137,9 @@ def test_plain_shapes_are_read_and_agree(content):
 
 @pytest.mark.parametrize("content", [
     b"BT /F1 10 Tf 72 700 Td /P1 BDC (x) Tj EMC ET",  # ActualText by name
-    b"BT /F1 10 Tf 72 700 Td /Span <</ActualText (y)>> BDC (x) Tj EMC ET",  # strings in a dictionary
+    b"BT /F1 10 Tf 72 700 Td /Span <</ActualText (y)>> BDC (x) Tj EMC ET",  # ActualText in place
+    b"BT /F1 10 Tf 72 700 Td /Span <</ActualT#65xt (y)>> BDC (x) Tj EMC ET",  # a name that may spell it
+    b"BT /F1 10 Tf 72 700 Td 123456789012345678 0 Td (x) Tj ET",  # an integer of 18 digits
     b"/GS2 gs BT 72 700 Td (x) Tj ET",  # an ExtGState that sets the font
     b"BT /F1 10 Tf 72 700 Td (x) % a comment\n Tj ET",  # a comment between operand and operator
     b"BT /F1 10 Tf 72 700 Td [(a) [(b)]] TJ ET",  # a nested array

@@ -37,9 +37,14 @@ from .textlayout import step_records
 from .textlines import Run, TextLines, add_records, make_run
 from .usage import _D, _END, _HEX, _LIT, _NAME, _SHOWN, _WS, GiveUp, _string
 
-_NUM = rb"(?=[+\-.0-9]{1,17}" + _END + rb")[+-]?(?:\d+\.?\d*|\.\d+)" + _END  # converts exactly with float()
+# a number the content tokenizer reads as float() does: an integer of at most 18 characters, a
+# real of at most 38 (core.numbers.INT_DIGITS, REAL_CHARS)
+_NUM = (rb"(?:[+-]?\d{1,17}" + _END + rb"|(?=[+\-.0-9]{1,38}" + _END + rb")[+-]?(?:\d+\.\d*|\.\d+)" + _END
+        + rb")")
 _ARRAY = rb"\[(?:" + _WS + rb"(?:" + _NUM + rb"|" + _NAME + rb"))*" + _WS + rb"\]"
-_DICT = rb"<<(?:" + _WS + rb"(?:" + _NUM + rb"|" + _NAME + rb"|(?:true|false|null)" + _END + rb"))*" + _WS + rb">>"
+# a marked-content property list written in place: numbers, names, strings and flat arrays
+_DICT = (rb"<<(?:" + _WS + rb"(?:" + _NUM + rb"|" + _NAME + rb"|" + _SHOWN + rb"|" + _ARRAY
+         + rb"|(?:true|false|null)" + _END + rb"))*" + _WS + rb">>")
 _OPERAND = rb"(?:" + _NUM + rb"|" + _NAME + rb"|" + _ARRAY + rb"|" + _DICT + rb"|(?:true|false|null)" + _END + rb")"
 # One operator and its operands a match, after white space and comments (matched once, as in
 # usage._SCAN): a TJ array, a string shown by Tj or ', the numbers and string of ", or plain
