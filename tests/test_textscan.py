@@ -129,6 +129,7 @@ def both(content: bytes, annots: bool = False) -> tuple[str | None, str]:
     b"/Span <</MCID 0/Lang (en-US)>> BDC /Artifact <</Attached [/Bottom ]/BBox [5 5 232 14 ]/Subtype /Footer>>BDC "
     b"BT /F1 10 Tf 72 700 Td (tagged) Tj ET EMC EMC",
     b"1.00000000000000000 0 0 1.000000000000000000000000001 0 0 cm BT /F1 10 Tf 72 700 Td (long reals) Tj ET",
+    b"BT /F1 10 Tf 72 700 Td (before) Tj ET BI /W 2 /H 1 /BPC 8 /CS /G ID (\x00 EI BT /F1 10 Tf (after) Tj ET",
 ])
 def test_plain_shapes_are_read_and_agree(content):
     fast, full = both(content)
@@ -144,7 +145,7 @@ def test_plain_shapes_are_read_and_agree(content):
     b"BT /F1 10 Tf 72 700 Td (x) % a comment\n Tj ET",  # a comment between operand and operator
     b"BT /F1 10 Tf 72 700 Td [(a) [(b)]] TJ ET",  # a nested array
     b"BT /F1 10 Tf 72 700 1 Td (x) Tj ET",  # operands Td does not take
-    b"BI /W 1 /H 1 /BPC 8 /CS /G ID \x00 EI BT /F1 10 Tf (x) Tj ET",  # an inline image
+    b"BI /W 1 /H 1 /BPC 8 /CS /G BT /F1 10 Tf (x) Tj ET",  # an inline image without ID
 ])
 def test_other_shapes_give_up_and_the_interpreter_reads_them(content):
     fast, full = both(content)
@@ -177,7 +178,8 @@ _op = st.one_of(
     st.sampled_from([b"1 0 0 1 0 0", b"0 1 -1 0 300 100", b"2 0 0 2 -50 -50", b"-1 0 -0 1 600 0",
                      b"1 0 0 -1 0 792"]).map(lambda m: m + b" cm"),
     st.sampled_from([b"q", b"Q", b"BT", b"ET", b"T*", b"/X1 Do", b"/GS1 gs", b"10 10 m 20 20 l S",
-                     b"0 0 1 rg", b"/Span <</MCID 1>> BDC", b"EMC", b"0 Tr"]),
+                     b"0 0 1 rg", b"/Span <</MCID 1>> BDC", b"EMC", b"0 Tr",
+                     b"BI /W 2 /H 1 /BPC 8 /CS /G ID )( EI"]),
     _str.map(lambda s: s + b" Tj"),
     _str.map(lambda s: s + b" '"),
     st.tuples(_num, _num, _str).map(lambda t: b" ".join(t) + b' "'),

@@ -11,7 +11,8 @@ each glyph's Unicode and page position to :class:`.textlines.TextLines` as plain
 Each glyph code's Unicode and width are looked up once per font.
 
 It reads the plain shapes of content: numbers, names, strings, arrays and dictionaries of
-numbers and names, form XObjects run in place. Anything else — an inline image, a comment
+numbers and names, form XObjects run in place, inline images skipped as the content tokenizer
+skips them. Anything else — an inline image the tokenizer finds odd, a comment
 between operands, a nested array, operands an operator does not take, ``/ActualText``, an
 ExtGState that sets a font, a Type3 glyph procedure that shows text, vertical writing, a page
 near a budget limit — makes it give up (:meth:`TextScanner.page_text` returns ``None``) and
@@ -35,6 +36,7 @@ from .interpreter import (MAX_ANNOTATIONS, MAX_FORM_DEPTH, MAX_SAVED_STATES, _dr
 from .state import IDENTITY, Matrix, multiply, translate
 from .textlayout import step_records
 from .textlines import Run, TextLines, add_records, make_run
+from .tokenizer import _inline_image, _Pending, _Scanner
 from .usage import _D, _END, _HEX, _LIT, _NAME, _SHOWN, _WS, GiveUp, _string
 
 # a number the content tokenizer reads as float() does: an integer of at most 18 characters, a
@@ -63,7 +65,7 @@ _ITEMS = re.compile(rb"(?P<s>" + _LIT + rb"|" + _HEX + rb")|(?P<n>[+\-.0-9]+)")
 # Operators that matter to a text-only reading, beside the text-showing ones; any other is
 # read past with its operands (paths, colours, images by name, marked content …) — except
 # these, whose shapes this reading does not follow.
-_UNREAD = frozenset({b"BI", b"ID", b"EI", b"Tj", b"TJ", b"'", b'"'})
+_UNREAD = frozenset({b"BI", b"ID", b"EI", b"Tj", b"TJ", b"'", b'"'})  # BI alone: an inline image, skipped
 _ACTUAL_TEXT = re.compile(rb"ActualText|#")
 
 
@@ -141,18 +143,27 @@ class TextScanner:
     # -- the content ------------------------------------------------------------------------
     def run(self, data: bytes, resources: Dict, source: Ref | None) -> None:
         self.source = source
+        pos: int | None = 0
+        while pos is not None:
+            pos = self.read(data, pos, resources)
+
+    def read(self, data: bytes, pos: int, resources: Dict) -> int | None:
+        """The operators of ``data`` from ``pos`` on; at an inline image, where to go on after it
+        (``None`` at the end)."""
         handlers = _HANDLERS
-        for m in _SCAN.finditer(data):
+        for m in _SCAN.finditer(data, pos):
             self.ops += 1
             if self.ops > self.max_ops:
                 raise GiveUp
             kind = m.lastgroup
             if kind == "op":
-                operands = m.group("operands")
-                handler = handlers.get(m.group("op"))
+                operands, op = m.group("operands", "op")
+                handler = handlers.get(op)
                 if handler is not None:
                     handler(self, operands.split() if operands else [], resources)
-                elif m.group("op") in _UNREAD:
+                elif op == b"BI" and not operands:
+                    return _after_inline_image(data, m.start("op"), m.end())
+                elif op in _UNREAD:
                     raise GiveUp
             elif kind == "array":
                 self.show_array(m.group("array"))
@@ -168,6 +179,7 @@ class TextScanner:
                 self.ops -= 1
             else:
                 raise GiveUp
+        return None
 
     def show_array(self, items: bytes) -> None:
         """TJ: strings shown, numbers moving the pen (9.4.3); one frame for the array's
@@ -273,6 +285,16 @@ class TextScanner:
         self.forms.pop()
         (self.ctm, self.font, self.size, self.tc, self.tw, self.scale, self.leading, self.rise,
          self.stack, self.tm, self.tlm, self.source) = saved
+
+
+def _after_inline_image(data: bytes, bi_start: int, bi_end: int) -> int:
+    """Where the content tokenizer goes on after the inline image whose ``BI`` spans
+    ``bi_start``–``bi_end`` (8.9.7); an image it finds anything odd in: give up."""
+    scan = _Scanner(data, _Pending())
+    scan.pos = bi_end
+    if _inline_image(scan, bi_start, bi_end, [], []).diagnostics:
+        raise GiveUp
+    return scan.pos
 
 
 def _steady(tm: Matrix) -> bool:
