@@ -62,10 +62,10 @@ _SCAN = re.compile(
     + rb"|(?P<eos>\Z)"
     + rb"|(?P<other>[\s\S]))")
 _ITEMS = re.compile(rb"(?P<s>" + _LIT + rb"|" + _HEX + rb")|(?P<n>[+\-.0-9]+)")
-# Operators that matter to a text-only reading, beside the text-showing ones; any other is
-# read past with its operands (paths, colours, images by name, marked content …) — except
-# these, whose shapes this reading does not follow.
-_UNREAD = frozenset({b"BI", b"ID", b"EI", b"Tj", b"TJ", b"'", b'"'})  # BI alone: an inline image, skipped
+# Operators without a handler (_HANDLERS) are read past with their operands (paths, colours,
+# images by name, marked content …), except these: the text-showing ones in a shape _SCAN does
+# not match, and inline images (BI without operands is skipped as the tokenizer skips it).
+_UNREAD = frozenset({b"BI", b"ID", b"EI", b"Tj", b"TJ", b"'", b'"'})
 _ACTUAL_TEXT = re.compile(rb"ActualText|#")
 
 
@@ -83,7 +83,8 @@ class TextScanner:
 
     def _reset(self, budget: Budget) -> None:
         self.budget = budget
-        self.max_ops, self.max_glyphs = budget.operators // 2, budget.glyphs // 2  # nearer: the full interpreter
+        # a page that comes within half of a limit is left to the full interpreter, which says where it stops
+        self.max_ops, self.max_glyphs = budget.operators // 2, budget.glyphs // 2
         self.ops = self.drawn = self.invoked = self.text_object = 0
         self.lines = TextLines()
         self.ctm: Matrix = IDENTITY
