@@ -1,7 +1,7 @@
 """The page tree (ISO 32000 7.7.3): pages in order, page N by /Count, inherited attributes."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generator, Iterator
 
 from .diagnostics import warning
 from .objects import Array, Dict, Ref, is_integer
@@ -15,12 +15,17 @@ MAX_DEPTH = 64  # page tree levels followed before a branch is cut
 
 def page_refs(doc: Document) -> list[Ref]:
     """Page objects in order, walking /Pages /Kids (7.7.3.2) with a cycle guard."""
-    out: list[Ref] = []
+    return list(iter_page_refs(doc))
+
+
+def iter_page_refs(doc: Document) -> Iterator[Ref]:
+    """Page objects in order as the walk of /Pages /Kids (7.7.3.2) finds them, with a cycle
+    guard: a caller can start on the first page before the last is found."""
     seen: set[int] = set()
     root = doc.catalog.get("Pages")
 
-    def walk(ref, depth, holder: Ref | None = None, index: int = 0):
-        """Append the leaves under ``ref`` (entry ``index`` of ``holder``'s /Kids); return how many."""
+    def walk(ref, depth: int, holder: Ref | None = None, index: int = 0) -> Generator[Ref, None, int]:
+        """Yield the leaves under ``ref`` (entry ``index`` of ``holder``'s /Kids); return how many."""
         if holder is not None and _direct_leaf(doc, ref):
             ref = _direct(doc, holder, index, ref)
         if not isinstance(ref, Ref):
@@ -46,9 +51,11 @@ def page_refs(doc: Document) -> list[Ref]:
             return 0
         kids = doc.resolve(node.get("Kids"))
         if node.get("Type") == "Page" or (not isinstance(kids, Array) and node.get("Type") != "Pages"):
-            out.append(ref)
+            yield ref
             return 1
-        leaves = sum(walk(kid, depth + 1, ref, i) for i, kid in enumerate(kids)) if isinstance(kids, Array) else 0
+        leaves = 0
+        for i, kid in enumerate(kids if isinstance(kids, Array) else ()):
+            leaves += yield from walk(kid, depth + 1, ref, i)
         count = doc.resolve(node.get("Count"))
         if count != leaves:
             said = f"/Count {count:,}" if is_integer(count) else f"/Count {count!r:.30}"
@@ -65,10 +72,9 @@ def page_refs(doc: Document) -> list[Ref]:
                          clause="7.7.2", repair="its /Kids read, as MuPDF and qpdf read them"))
         catalog = doc.trailer.get("Root")
         for i, kid in enumerate(kids if isinstance(kids, Array) else ()):
-            walk(kid, 1, catalog if isinstance(catalog, Ref) else None, i)
+            yield from walk(kid, 1, catalog if isinstance(catalog, Ref) else None, i)
     else:
-        walk(root, 0)
-    return out
+        yield from walk(root, 0)
 
 def page_ref(doc: Document, n: int) -> Ref | None:
     """Page ``n`` (1-based), descending by /Count so only one branch is parsed."""
