@@ -140,6 +140,7 @@ class PdfInspectApp(App):
         self.numbers: list[int] | None = None  # in-use object numbers, listed by a worker (want_numbers)
         self.numbers_ready = Signal(self, "numbers-ready")
         self._numbers_asked = False
+        self._change_told = False  # (set here: the first screen's workers may run before on_mount)
         self._labels: list[str | None] | None = None  # page labels, read when a page is first named
         self.sub_title = (Path(doc.path).name if doc.path else "") + (
             "  [locked: no key, strings and streams stay encrypted]" if doc.locked else "")
@@ -151,7 +152,6 @@ class PdfInspectApp(App):
 
     def on_mount(self) -> None:
         self.on_resize(events.Resize(self.size, self.size))
-        self._change_told = False
         self.set_interval(2.0, self.check_file)
         if self.start_view is not None:  # --page N --step / --glyphs, or ("revisions", 0): a fixed copy just written
             mode, page = self.start_view  # the start mode's screen is up already (DEFAULT_MODE)
