@@ -1,30 +1,48 @@
-"""pdfium's text page (``FPDFText_GetText``, pypdfium2 ``get_text_range``), chromium/pdfium 2024.
+"""pdfium's text page (``FPDFText_GetText``, pypdfium2 ``get_text_range``), chromium/pdfium 2025.
 
-Source: ``core/fpdftext/cpdf_textpage.cpp``. Inside one text object (one Tj/TJ), a TJ number
-(plus Tc) of at least half the font's space width adds a space (when the space glyph is at
-most a third of an em wide; otherwise a fraction of the glyph's own width,
-``NormalizeThreshold(w, 300, 500, 700)``) — ``ProcessTextObject``. Between text objects
-(``ProcessInsertObject``): boxes that no longer overlap vertically, or a baseline move
-beyond 2× (up) or 3× (down) a quarter of the wider glyph, end the line (``\\r\\n``); a forward
-gap wider than ``NormalizeThreshold(w, 400, 700, 800)`` of the wider glyph is a space. A
-glyph with the same code and font within ``DUP_FACTOR`` × size of one of the last 7 is
+Source: ``core/fpdftext/cpdf_textpage.cpp`` (chromium/pdfium a843234, November 2025; pypdfium2
+5.15 ships pdfium 7xxx–8149 of the same code). pdfium works on *text objects* (one per Tj, TJ,
+' or "): ``ProcessTextObject`` keeps the objects of one line (their starts within twice a
+quarter of the wider glyph, vertically) in a buffer sorted by their start x and writes the
+line when the next object leaves it. ``FindTextlineFlowOrientation`` decides for the page
+whether lines run across (the text objects' boxes cover more than 80 % of the width they span,
+or more of it than of the height) or down the page; an object of one glyph takes the page's
+direction (``GetTextObjectWritingMode``). Between objects (``ProcessInsertObject``), in a
+line that runs across, boxes that no longer overlap vertically, or a start beyond 2× (up) or
+3× (down) a quarter of the wider glyph off the previous baseline end the line (``\\r\\n``);
+in a line that runs down the page, an object whose box leaves the line's box sideways ends
+it (``EndVerticalLine``). ``GenerateSpace`` puts a space where the start is farther from the
+previous glyph's end than ``NormalizeThreshold(w, 400, 700, 800)`` of the wider glyph.
+Inside one object a TJ number (plus Tc) of at least half the font's space width adds a
+space (when the space glyph is at most a third of an em wide; otherwise a fraction of the
+glyph's own width, ``NormalizeThreshold(w, 300, 500, 700)``) — ``ProcessTextObjectItems``.
+A glyph with the same code and font within ``DUP_FACTOR`` × size of one of the last 7 is
 dropped. A hyphen ending a line before a letter joins the lines (the hyphen becomes
 U+FFFE). A code with no Unicode is output as the code itself. /ActualText replaces the
-glyphs. Annotations are not read.
+glyphs. Annotations are not read. Our boxes are the loose ones (the font's ascent and
+descent) where pdfium measures each glyph's outline.
 """
 from __future__ import annotations
 
+import math
 import unicodedata
+from dataclasses import dataclass
 
 from . import base
 
 SOURCE = "pdfium core/fpdftext/cpdf_textpage.cpp"
-SPACE_FRACTION = 0.5  # ProcessTextObject: threshold /= 2 (of the space width)
-MAX_SPACE = 1 / 3  # ProcessTextObject: a space wider than fontsize_h / 3 is not used
-DUP_FACTOR = 0.07  # ProcessTextObject: kTextCharRatioGapDelta
-DUP_WINDOW = 7  # ProcessTextObject: the last 7 characters
+SPACE_FRACTION = 0.5  # CalculateSpaceThreshold: threshold /= 2 (of the space width)
+MAX_SPACE = 1 / 3  # CalculateSpaceThreshold: a space wider than fontsize_h / 3 is not used
+DUP_FACTOR = 0.07  # ProcessTextObjectItems: kTextCharRatioGapDelta
+DUP_WINDOW = 7  # ProcessTextObjectItems: the last 7 characters
 MIN_LINE_HEIGHT = 4.5  # EndHorizontalLine: boxes this high or lower never end a line
+MIN_LINE_WIDTH = 0.1  # EndVerticalLine: boxes this narrow (× font size) never end a line
+SAME_LINE = 2.0  # ProcessTextObject: starts within 2 × a quarter of the wider glyph share a line
+UP, DOWN = 2.0, 3.0  # ProcessInsertObject: pos.y > threshold × 2 or < threshold × −3 is a new line
+SLOPE = 0.0872  # GetTextObjectWritingMode: kThreshold (sin 5°) of the first-to-last glyph direction
+COVERED = 0.8  # FindTextlineFlowOrientation: lines run across when the boxes cover > 80 % of the width
 CONTROL = {0x2, 0x3, 0x93, 0x94, 0x96, 0x97, 0x98}  # IsControlChar: not in the page text
+ACROSS, DOWNWARD, UNKNOWN = "horizontal", "vertical", "unknown"  # TextOrientation
 
 
 def normalize(width: float, t1: int, t2: int, t3: int) -> float:
@@ -53,67 +71,266 @@ def text(record) -> tuple[str, str]:
     return t, ""
 
 
+@dataclass(slots=True)
+class _Object:
+    """One text object (the glyphs of one text-showing operator) as pdfium sees it: ``rect``
+    its box on the page, ``pos`` its start in the display's frame (x right, y down: the page
+    turned by /Rotate), ``mode`` its writing mode."""
+
+    items: list[base.Item]
+    indices: list[int]
+    rect: base.Box
+    pos: tuple[float, float]
+    mode: str = UNKNOWN
+
+    @property
+    def first(self) -> base.Item:
+        return self.items[0]
+
+    @property
+    def last(self) -> base.Item:
+        return self.items[-1]
+
+
+def _objects(items: list[base.Item], page: base.Page | None) -> list[_Object]:
+    out: list[_Object] = []
+    for i, item in enumerate(items):
+        if out and out[-1].last.record.step is item.record.step:
+            o = out[-1]
+            o.items.append(item)
+            o.indices.append(i)
+            r = item.rect
+            o.rect = (min(o.rect[0], r[0]), min(o.rect[1], r[1]), max(o.rect[2], r[2]), max(o.rect[3], r[3]))
+            continue
+        x, y = page.upright(*item.origin) if page is not None else item.origin
+        out.append(_Object([item], [i], item.rect, (x, -y)))
+    # CPDF_TextPage::ProcessTextObject: an object less than 0.01 wide (kSizeEpsilon) is left out
+    return [o for o in out if abs(o.rect[2] - o.rect[0]) >= 0.01]
+
+
+def textline_direction(objects: list[_Object], page: base.Page | None) -> str:
+    """``FindTextlineFlowOrientation``: do the page's lines run across or down? Over the
+    text objects of the page itself (not of forms), the share of the width and of the
+    height their boxes cover."""
+    box = page.crop if page is not None else None
+    if box is None:
+        return UNKNOWN
+    width, height = int(box[2] - box[0]), int(box[3] - box[1])
+    if page is not None and page.rotate in (90, 270):
+        width, height = height, width
+    if width <= 0 or height <= 0:
+        return UNKNOWN
+    across: set[int] = set()
+    down: set[int] = set()
+    start_h, end_h, start_v, end_v = width, 0, height, 0
+    line_height = 0.0
+    for o in objects:
+        if o.first.record.step.depth != 0:
+            continue
+        left, bottom, right, top = o.rect
+        min_h, max_h = int(min(max(left, 0), width)), int(min(max(right, 0), width))
+        min_v, max_v = int(min(max(bottom, 0), height)), int(min(max(top, 0), height))
+        if min_h >= max_h or min_v >= max_v:
+            continue
+        across.update(range(min_h, max_h))
+        down.update(range(min_v, max_v))
+        start_h, end_h = min(start_h, min_h), max(end_h, max_h)
+        start_v, end_v = min(start_v, min_v), max(end_v, max_v)
+        if line_height <= 0:
+            line_height = top - bottom
+    double = int(2 * line_height)
+    if end_v - start_v < double:
+        return ACROSS
+    if end_h - start_h < double:
+        return DOWNWARD
+    sum_h = _filled(across, start_h, end_h)
+    if sum_h > COVERED:
+        return ACROSS
+    sum_v = _filled(down, start_v, end_v)
+    if sum_h > sum_v:
+        return ACROSS
+    if sum_h < sum_v:
+        return DOWNWARD
+    return UNKNOWN
+
+
+def _filled(mask: set[int], start: int, end: int) -> float:
+    """``MaskPercentFilled``."""
+    if start >= end:
+        return 0.0
+    return sum(1 for i in range(start, end) if i in mask) / (end - start)
+
+
+def _writing_mode(o: _Object, page_dir: str) -> str:
+    """``GetTextObjectWritingMode``: from the direction of its first to its last glyph."""
+    if len(o.items) <= 1:
+        return page_dir
+    (x0, y0), (x1, y1) = o.first.origin, o.last.origin
+    dx, dy = abs(x1 - x0), abs(y1 - y0)
+    if dx <= 0.0001 and dy <= 0.0001:
+        return UNKNOWN
+    n = math.hypot(dx, dy)
+    vx, vy = dx / n, dy / n
+    if vy <= SLOPE:
+        return page_dir if vx <= SLOPE else ACROSS
+    return DOWNWARD if vx <= SLOPE else page_dir
+
+
+def _reading_order(objects: list[_Object]) -> list[_Object]:
+    """``ProcessTextObject``: objects whose starts lie within twice a quarter of the wider
+    glyph (vertically, on the display) of the last one buffered join the buffer, in order of
+    their start x; another object writes the buffer out."""
+    out: list[_Object] = []
+    line: list[_Object] = []
+    for o in objects:
+        if not line:
+            line.append(o)
+            continue
+        prev = line[-1]
+        threshold = max(prev.last.width, o.first.width) / 4
+        if abs(o.pos[1] - prev.pos[1]) > SAME_LINE * threshold:
+            out += line
+            line = [o]
+            continue
+        at = next((i for i in range(len(line), 0, -1) if o.pos[0] >= line[i - 1].pos[0]), 0)
+        line.insert(at, o)
+    return out + line
+
+
 def emulate(records, page: base.Page | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=False)
     items = [base.make_item(r) for r in recs]
     spaces = base.space_widths(recs)
-
-    def decide(prev: base.Item, cur: base.Item, prev_text: str, t: str) -> tuple[str, str, str]:
-        ps, cs = prev.record.step, cur.record.step
-        size = prev.size
-        along, across = cur.gap(prev)
-        if ps is cs:
-            tc = cs.gstate.text.char_spacing * cur.unit
-            spacing = along + tc
-            sw = spaces.get(cs.font, 0.0)
-            if 0 < sw <= MAX_SPACE:
-                threshold, how = SPACE_FRACTION * sw * cur.size, f"half the space width {sw:.3f} em"
-            else:
-                w = normalize(cur.record.glyph.width * 1000, 300, 500, 700) / 1000
-                threshold, how = w * cur.size, f"NormalizeThreshold of the glyph width: {w:.3f} em"
-            if threshold and spacing >= threshold and not prev_text.endswith(" "):
-                return base.SPACE, "tj-number", f"TJ/Tc move {base.em(spacing, size)} ≥ {how} ({SOURCE})"
-            return base.NOTHING, "tj-number", f"TJ/Tc move {base.em(spacing, size)} < {how}"
-        a, b = prev.rect, cur.rect
-        if (a[3] - a[1] > MIN_LINE_HEIGHT and b[3] - b[1] > MIN_LINE_HEIGHT and
-                max(a[1], b[1]) >= min(a[3], b[3]) and not cur.vertical):
-            return base.LINE, "line", f"boxes do not overlap vertically (EndHorizontalLine, {SOURCE})"
-        last_w, this_w = prev.record.glyph.width * 1000, cur.record.glyph.width * 1000
-        quarter = max(last_w, this_w) / 4 / 1000 * size
-        if (across > 2 * quarter or across < -3 * quarter) and not _same_band(prev, cur):
-            return base.LINE, "baseline", (f"baseline moved {base.em(across, size)}, beyond 2× / 3× a quarter "
-                                           f"of the wider glyph ({SOURCE} ProcessInsertObject)")
-        if t.startswith(" ") or prev_text.endswith(" "):
-            return base.NOTHING, "space-drawn", "a space glyph is next to it"
-        threshold = normalize(max(last_w, this_w), 400, 700, 800) / 1000 * size
-        if along > threshold:
-            return base.SPACE, "gap", (f"gap {base.em(along, size)} > NormalizeThreshold of the wider glyph "
-                                       f"{base.em(threshold, size)} ({SOURCE} GenerateSpace)")
-        return base.NOTHING, "gap", f"gap {base.em(along, size)} ≤ {base.em(threshold, size)}"
-
     texts = [text(r) for r in recs]
-    drops: list[tuple[str, str]] = []
+    objects = _objects(items, page)
+    page_dir = textline_direction(objects, page)
+    for o in objects:
+        o.mode = _writing_mode(o, page_dir)
+
+    def inside(prev: base.Item, cur: base.Item, prev_text: str) -> tuple[str, str, str]:
+        """ProcessTextObjectItems: a TJ number (and Tc) inside one object."""
+        along, _ = cur.gap(prev)
+        tc = cur.record.step.gstate.text.char_spacing * cur.unit
+        spacing = along + tc
+        sw = spaces.get(cur.record.step.font, 0.0)
+        if 0 < sw <= MAX_SPACE:
+            threshold, how = SPACE_FRACTION * sw * cur.size, f"half the space width {sw:.3f} em"
+        else:
+            w = normalize(cur.record.glyph.width * 1000, 300, 500, 700) / 1000
+            threshold, how = w * cur.size, f"NormalizeThreshold of the glyph width: {w:.3f} em"
+        if threshold and spacing >= threshold and not prev_text.endswith(" "):
+            return base.SPACE, "tj-number", f"TJ/Tc move {base.em(spacing, prev.size)} ≥ {how} ({SOURCE})"
+        return base.NOTHING, "tj-number", f"TJ/Tc move {base.em(spacing, prev.size)} < {how}"
+
+    out: list[base.Decision] = []
     shown: list[base.Item] = []
-    for item in items:
-        r = item.record
-        near = DUP_FACTOR * item.size
-        if any(o.record.glyph.code == r.glyph.code and o.record.step.font is r.step.font and
-               abs(o.origin[0] - item.origin[0]) < near and abs(o.origin[1] - item.origin[1]) < near
-               for o in shown[-DUP_WINDOW:]):
-            drops.append(("duplicate", f"same code and font within {DUP_FACTOR} em of a glyph just shown ({SOURCE})"))
-            continue
-        drops.append(("", ""))
-        shown.append(item)
-    emulation = base.flow("pdfium", items, texts, decide, drops)
-    return _join_hyphens(emulation)
+    prev_obj: _Object | None = None
+    line_rect: base.Box | None = None
+    prev_item: base.Item | None = None
+    prev_text = ""
+    for o in _reading_order(objects):
+        pending = (base.NOTHING, "first", "")
+        if prev_obj is not None:
+            pending = _insert(prev_obj, o, line_rect, texts)
+            line_rect = o.rect if pending[0] == base.LINE else _union(line_rect, o.rect)
+        else:
+            line_rect = o.rect
+        prev_obj = o
+        for n, (item, i) in enumerate(zip(o.items, o.indices)):
+            r = item.record
+            t, text_rule = texts[i]
+            near = DUP_FACTOR * item.size
+            if t and any(s.record.glyph.code == r.glyph.code and s.record.step.font is r.step.font and
+                         abs(s.origin[0] - item.origin[0]) < near and abs(s.origin[1] - item.origin[1]) < near
+                         for s in shown[-DUP_WINDOW:]):
+                out.append(base.Decision(r, "", False, base.NOTHING, "duplicate",
+                                         f"same code and font within {DUP_FACTOR} em of a glyph just shown ({SOURCE})",
+                                         text_rule))
+                continue
+            if not t:
+                out.append(base.Decision(r, "", False, base.NOTHING, "no-text", "no text for this glyph", text_rule))
+                continue
+            shown.append(item)
+            if n and prev_item is not None and prev_item.record.step is r.step and pending[1] == "first":
+                sep, rule, detail = inside(prev_item, item, prev_text)
+            else:
+                sep, rule, detail = pending if prev_item is not None else (base.NOTHING, "first", "")
+                if sep == base.SPACE and (t.startswith(" ") or prev_text.endswith(" ")):
+                    sep, rule, detail = base.NOTHING, "space-drawn", "a space glyph is next to it (CloseTempLine)"
+            pending = (base.NOTHING, "first", "")
+            out.append(base.Decision(r, t, True, sep, rule, detail, text_rule))
+            prev_item, prev_text = item, t
+    return _join_hyphens(base.Emulation("pdfium", tuple(out)))
 
 
-def _same_band(prev: base.Item, cur: base.Item) -> bool:
-    """One origin lies within the other glyph's vertical extent (a superscript, a subscript):
-    ``ProcessInsertObject`` keeps them on one line."""
-    if len(prev.record.step.glyphs) < 2:  # only after a text object of several glyphs
+def _union(a: base.Box | None, b: base.Box) -> base.Box:
+    if a is None:
+        return b
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+def _insert(prev: _Object, cur: _Object, line_rect: base.Box | None,
+            texts: list[tuple[str, str]]) -> tuple[str, str, str]:
+    """``ProcessInsertObject``: what comes between two text objects."""
+    mode = cur.mode if cur.mode != UNKNOWN else prev.mode
+    a, b = prev.rect, cur.rect
+    if mode == ACROSS:
+        if (a[3] - a[1] > MIN_LINE_HEIGHT and b[3] - b[1] > MIN_LINE_HEIGHT and
+                max(a[1], b[1]) >= min(a[3], b[3])):
+            return base.LINE, "line", f"boxes do not overlap vertically (EndHorizontalLine, {SOURCE})"
+    elif mode == DOWNWARD and line_rect is not None:
+        if (b[2] - b[0] > MIN_LINE_WIDTH * cur.first.size and a[2] - a[0] > MIN_LINE_WIDTH * prev.last.size and
+                min(b[2], line_rect[2]) <= max(b[0], line_rect[0])):
+            return base.LINE, "line", ("the page's lines run down it and this box leaves the line's "
+                                       f"(EndVerticalLine, FindTextlineFlowOrientation, {SOURCE})")
+    last, this = prev.last, cur.first
+    fs_last = abs(last.record.step.gstate.text.size) or 1.0
+    fs_this = abs(this.record.step.gstate.text.size) or 1.0
+    scale = last.size / fs_last or 1.0  # the previous object's text space, as pdfium measures in it
+    last_w, this_w = last.record.glyph.width * 1000, this.record.glyph.width * 1000
+    last_width, this_width = last_w * fs_last / 1000, this_w * fs_this / 1000
+    threshold = max(last_width, this_width) / 4
+    if last_width < this_width:
+        threshold /= scale
+    dx, dy = this.origin[0] - last.origin[0], this.origin[1] - last.origin[1]
+    ux, uy = last.direction
+    pos_x, pos_y = (dx * ux + dy * uy) / scale, (-dx * uy + dy * ux) / scale
+    if mode == ACROSS:
+        newline = ((pos_y > UP * threshold or pos_y < -DOWN * threshold) and
+                   (abs(pos_y) >= 1 or abs(pos_y) > abs(pos_x)))
+        if newline and len(prev.items) > 1 and last.origin[0] > prev.first.origin[0] and abs(uy) < 0.1:
+            # the exception for a sub- or superscript: one start within the other's band
+            if a[1] <= this.origin[1] <= a[3] and 0 <= this.origin[0] <= 1000 or \
+                    b[1] <= prev.first.origin[1] <= b[3] and 0 <= prev.first.origin[0] <= 1000:
+                newline = False
+        if newline:
+            return base.LINE, "baseline", (f"baseline moved {base.em(pos_y * scale, last.size)}, beyond 2× / 3× "
+                                           f"a quarter of the wider glyph ({SOURCE} ProcessInsertObject)")
+    t_cur = texts[cur.indices[0]][0]
+    t_prev = texts[prev.indices[-1]][0]
+    if t_cur.startswith(" ") or t_prev.endswith(" "):
+        return base.NOTHING, "space-drawn", "a space glyph is next to it"
+    threshold2 = normalize(max(last_w, this_w), 400, 700, 800)
+    threshold2 *= fs_last if last_w >= this_w else fs_this * (this.size / fs_this) / scale
+    threshold2 /= 1000
+    if 1.4879 < threshold2 < 1.4881 or 1.38999 < threshold2 < 1.39001:  # GenerateSpace's two widened values
+        threshold2 *= 1.5
+    space = _generate_space(pos_x, this_width, last_width, threshold2)
+    how = f"{base.em(pos_x * scale - last_width * scale, last.size)} after the previous glyph"
+    if space:
+        return base.SPACE, "gap", (f"gap {how} > NormalizeThreshold of the wider glyph "
+                                   f"{base.em(threshold2 * scale, last.size)} ({SOURCE} GenerateSpace)")
+    return base.NOTHING, "gap", f"gap {how} ≤ {base.em(threshold2 * scale, last.size)}"
+
+
+def _generate_space(pos_x: float, this_width: float, last_width: float, threshold: float) -> bool:
+    """``GenerateSpace`` with the previous glyph's origin at 0 (its text space)."""
+    if abs(last_width - pos_x) <= threshold:
         return False
-    return prev.rect[1] <= cur.origin[1] <= prev.rect[3] or cur.rect[1] <= prev.origin[1] <= cur.rect[3]
+    threshold_pos = threshold + last_width
+    if abs(pos_x) > threshold_pos:
+        return True
+    return pos_x > this_width + last_width
 
 
 def _join_hyphens(emulation: base.Emulation) -> base.Emulation:
