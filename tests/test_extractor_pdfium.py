@@ -1,0 +1,98 @@
+"""pdfium's text page emulated (pdfinspect.extractors.pdfium) on small built pages, each rule of
+``CPDF_TextPage`` that decides the order and the line breaks; where pypdfium2 is importable,
+the real pdfium is run on the same page and must agree."""
+from __future__ import annotations
+
+import pytest
+
+from pdfinspect.content.textlayout import page_glyphs
+from pdfinspect.core.document import Document
+from pdfinspect.extractors import base, emulate, oracle, page_frame
+from pdfinspect.extractors.pdfium import ACROSS, DOWNWARD, _objects, textline_direction
+
+pikepdf = pytest.importorskip("pikepdf")
+
+
+def _pdf(tmp_path, content: bytes, name: str) -> str:
+    pdf = pikepdf.new()
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                              BaseFont=pikepdf.Name.Helvetica, Encoding=pikepdf.Name.WinAnsiEncoding)
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
+    page.Contents = pdf.make_stream(content)
+    path = tmp_path / name
+    pdf.save(path)
+    return str(path)
+
+
+def _records(path: str):
+    doc = Document.open(path)
+    ref = doc.page_ref(1)
+    return list(page_glyphs(doc, ref)), page_frame(doc, ref)
+
+
+def _emulated(path: str) -> str:
+    records, frame = _records(path)
+    return emulate("pdfium", records, frame).text
+
+
+def _real(path: str) -> str:
+    if not oracle.available("pdfium"):
+        pytest.skip("pypdfium2 is not installed here")
+    run = oracle.run("pdfium", path, 1)
+    assert run.text is not None, run.error
+    return run.text.replace("\r\n", "\n")
+
+
+# one line drawn right to left: "world" first, then "hello" before it on the same baseline
+BACKWARDS = b"BT /F1 10 Tf 150 700 Td (world) Tj ET BT /F1 10 Tf 72 700 Td (hello) Tj ET"
+
+
+def test_objects_of_one_line_in_order_of_their_start(tmp_path):
+    path = _pdf(tmp_path, BACKWARDS, "backwards.pdf")
+    assert _emulated(path).split() == ["hello", "world"]
+
+
+def test_objects_of_one_line_in_order_real(tmp_path):
+    path = _pdf(tmp_path, BACKWARDS, "backwards.pdf")
+    assert _real(path).split() == _emulated(path).split() == ["hello", "world"]
+
+
+def _table(rows: int = 20) -> bytes:
+    """Rows 13 pt apart of a word at the left and a word far to the right closed by a bracket
+    of its own text object, drawn right after it: the boxes cover little of the width the
+    text spans and much of its height, so pdfium's lines run down the page."""
+    out = []
+    for k in range(rows):
+        y = 700 - 13 * k
+        out.append(b"BT /F1 10 Tf 72 %d Td (ab) Tj ET BT /F1 10 Tf 400 %d Td (cd) Tj ET "
+                   b"BT /F1 10 Tf %.3f %d Td (]) Tj ET" % (y, y, 400 + 10 * (0.556 + 0.5), y))
+    return " ".join(x.decode() for x in out).encode()
+
+
+def test_page_direction_from_the_boxes(tmp_path):
+    records, frame = _records(_pdf(tmp_path, _table(), "table.pdf"))
+    assert textline_direction(_objects(_items(records), frame), frame) == DOWNWARD
+    records, frame = _records(_pdf(tmp_path, _table(1), "row.pdf"))
+    assert textline_direction(_objects(_items(records), frame), frame) == ACROSS
+
+
+def _items(records):
+    return [base.make_item(r) for r in records]
+
+
+def test_one_glyph_object_leaves_a_downward_line(tmp_path):
+    # an object of one glyph takes the page's direction; its box leaves the line's box sideways
+    lines = _emulated(_pdf(tmp_path, _table(), "table.pdf")).splitlines()
+    assert lines[:4] == ["ab cd", "]", "ab cd", "]"]
+    records, frame = _records(_pdf(tmp_path, _table(), "table.pdf"))
+    bracket = next(d for d in emulate("pdfium", records, frame).decisions if d.text == "]")
+    assert (bracket.before, bracket.rule) == ("\n", "line") and "EndVerticalLine" in bracket.detail
+    # a single row runs across: the bracket stays on its line
+    assert _emulated(_pdf(tmp_path, _table(1), "row.pdf")).split("\n")[0] == "ab cd]"
+
+
+def test_one_glyph_object_real(tmp_path):
+    for rows, name in ((20, "table.pdf"), (1, "row.pdf")):
+        path = _pdf(tmp_path, _table(rows), name)
+        assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")
