@@ -104,8 +104,16 @@ def _objects(items: list[base.Item], page: base.Page | None) -> list[_Object]:
             continue
         x, y = page.upright(*item.origin) if page is not None else item.origin
         out.append(_Object([item], [i], item.rect, (x, -y)))
-    # CPDF_TextPage::ProcessTextObject: an object less than 0.01 wide (kSizeEpsilon) is left out
-    return [o for o in out if abs(o.rect[2] - o.rect[0]) >= 0.01]
+    return out
+
+
+def _empty(o: _Object, texts: list[tuple[str, str]]) -> bool:
+    """``ProcessTextObject`` leaves out an object less than 0.01 wide (``kSizeEpsilon``):
+    pdfium's box spans the glyphs' outlines, so a zero-width accent has one and an object
+    of blanks at a single position (one space) has none."""
+    if any(not texts[i][0].isspace() for i in o.indices):
+        return False
+    return math.dist(o.first.origin, o.last.origin) < 0.01
 
 
 def textline_direction(objects: list[_Object], page: base.Page | None) -> str:
@@ -202,7 +210,15 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
     items = [base.make_item(r) for r in recs]
     spaces = base.space_widths(recs)
     texts = [text(r) for r in recs]
-    objects = _objects(items, page)
+    objects: list[_Object] = []
+    out: list[base.Decision] = []
+    for o in _objects(items, page):
+        if not _empty(o, texts):
+            objects.append(o)
+            continue
+        out.extend(base.Decision(item.record, "", False, base.NOTHING, "empty-object",
+                                 f"a text object of blanks has no width (ProcessTextObject, {SOURCE})",
+                                 texts[i][1]) for item, i in zip(o.items, o.indices))
     page_dir = textline_direction(objects, page)
     for o in objects:
         o.mode = _writing_mode(o, page_dir)
@@ -222,7 +238,6 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
             return base.SPACE, "tj-number", f"TJ/Tc move {base.em(spacing, prev.size)} ≥ {how} ({SOURCE})"
         return base.NOTHING, "tj-number", f"TJ/Tc move {base.em(spacing, prev.size)} < {how}"
 
-    out: list[base.Decision] = []
     shown: list[base.Item] = []
     prev_obj: _Object | None = None
     line_rect: base.Box | None = None
