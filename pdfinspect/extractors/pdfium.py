@@ -37,6 +37,8 @@ DUP_FACTOR = 0.07  # ProcessTextObjectItems: kTextCharRatioGapDelta
 DUP_WINDOW = 7  # ProcessTextObjectItems: the last 7 characters
 MIN_LINE_HEIGHT = 4.5  # EndHorizontalLine: boxes this high or lower never end a line
 MIN_LINE_WIDTH = 0.1  # EndVerticalLine: boxes this narrow (× font size) never end a line
+TOUCH = 0.01  # kSizeEpsilon: our boxes end at the advance, pdfium's at the outline, so boxes that
+# meet (within rounding) do not overlap for it
 SAME_LINE = 2.0  # ProcessTextObject: starts within 2 × a quarter of the wider glyph share a line
 UP, DOWN = 2.0, 3.0  # ProcessInsertObject: pos.y > threshold × 2 or < threshold × −3 is a new line
 SLOPE = 0.0872  # GetTextObjectWritingMode: kThreshold (sin 5°) of the first-to-last glyph direction
@@ -295,7 +297,7 @@ def _insert(prev: _Object, cur: _Object, line_rect: base.Box | None,
             return base.LINE, "line", f"boxes do not overlap vertically (EndHorizontalLine, {SOURCE})"
     elif mode == DOWNWARD and line_rect is not None:
         if (b[2] - b[0] > MIN_LINE_WIDTH * cur.first.size and a[2] - a[0] > MIN_LINE_WIDTH * prev.last.size and
-                min(b[2], line_rect[2]) <= max(b[0], line_rect[0])):
+                min(b[2], line_rect[2]) <= max(b[0], line_rect[0]) + TOUCH):
             return base.LINE, "line", ("the page's lines run down it and this box leaves the line's "
                                        f"(EndVerticalLine, FindTextlineFlowOrientation, {SOURCE})")
     last, this = prev.last, cur.first
