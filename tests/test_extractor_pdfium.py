@@ -99,3 +99,48 @@ def test_one_glyph_object_real(tmp_path):
     for rows, shift, name in ((20, 0.0, "table.pdf"), (20, -0.004, "shifted.pdf"), (1, 0.0, "row.pdf")):
         path = _pdf(tmp_path, _table(rows, shift), name)
         assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")
+
+
+# Tc: alone it never makes a space (pdfium 8149), even on two glyphs; after a TJ number it
+# counts, less the object's base space (CalculateBaseSpace needs three items: with two glyphs
+# and a number there is none, so the whole Tc adds to the number)
+SPACED = (b"BT /F1 10 Tf 5 Tc 72 700 Td (ab) Tj 0 -20 Td [(a) -50 (b)] TJ 0 -20 Td [(a) -50 (bc)] TJ "
+          b"-1 Tc 0 -20 Td [(a) -200 (bcd)] TJ ET")
+
+
+def test_character_spacing_against_the_base_space(tmp_path):
+    path = _pdf(tmp_path, SPACED, "spaced.pdf")
+    assert _emulated(path).split("\n")[:4] == ["ab", "a b", "abc", "abcd"]
+
+
+def test_character_spacing_real(tmp_path):
+    path = _pdf(tmp_path, SPACED, "spaced.pdf")
+    assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")
+
+
+def _widths_pdf(tmp_path, content: bytes, name: str) -> str:
+    """Helvetica with /Widths 500 for codes 1–127 (code 3 has no glyph name, no Unicode)."""
+    pdf = pikepdf.new()
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                              BaseFont=pikepdf.Name.Helvetica, Encoding=pikepdf.Name.WinAnsiEncoding,
+                              FirstChar=1, LastChar=127, Widths=[500] * 127)
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
+    page.Contents = pdf.make_stream(content)
+    path = tmp_path / name
+    pdf.save(path)
+    return str(path)
+
+
+# a glyph with no text between two others of one TJ: its advance is no TJ number, so no space
+UNMAPPED = b"BT /F1 10 Tf 72 700 Td [(ab\\003cd)] TJ ET"
+
+
+def test_glyph_without_text_makes_no_space(tmp_path):
+    path = _widths_pdf(tmp_path, UNMAPPED, "unmapped.pdf")
+    assert _emulated(path).split("\n")[0] == "abcd"
+
+
+def test_glyph_without_text_real(tmp_path):
+    path = _widths_pdf(tmp_path, UNMAPPED, "unmapped.pdf")
+    assert _real(path).split() == _emulated(path).split() == ["abcd"]

@@ -225,20 +225,24 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
     for o in objects:
         o.mode = _writing_mode(o, page_dir)
 
-    def inside(prev: base.Item, cur: base.Item, prev_text: str) -> tuple[str, str, str]:
-        """ProcessTextObjectItems: a TJ number (and Tc) inside one object."""
-        along, _ = cur.gap(prev)
-        tc = cur.record.step.gstate.text.char_spacing * cur.unit
-        spacing = along + tc
+    def inside(o: _Object, n: int, prev_text: str) -> tuple[str, str, str]:
+        """ProcessTextObjectItems: the TJ number before glyph ``n`` of ``o``, less the object's
+        base space (Tc), against CalculateSpaceThreshold; the glyphs' positions play no part."""
+        cur = o.items[n]
+        size_h = abs(cur.record.step.gstate.text.size) * cur.unit  # GetFontSizeH
+        if not cur.record.glyph.adjust:  # pdfium 8149 (pypdfium2 5.15): Tc alone never makes a space
+            return base.NOTHING, "tj-number", "no TJ number before the glyph"
+        kern = -cur.record.glyph.adjust * size_h / 1000 if not prev_text.endswith(" ") else 0.0
+        spacing = kern - _base_space(o, size_h)
         sw = spaces.get(cur.record.step.font, 0.0)
         if 0 < sw <= MAX_SPACE:
-            threshold, how = SPACE_FRACTION * sw * cur.size, f"half the space width {sw:.3f} em"
+            threshold, how = SPACE_FRACTION * sw * size_h, f"half the space width {sw:.3f} em"
         else:
             w = normalize(cur.record.glyph.width * 1000, 300, 500, 700) / 1000
-            threshold, how = w * cur.size, f"NormalizeThreshold of the glyph width: {w:.3f} em"
-        if threshold and spacing >= threshold and not prev_text.endswith(" "):
-            return base.SPACE, "tj-number", f"TJ/Tc move {base.em(spacing, prev.size)} ≥ {how} ({SOURCE})"
-        return base.NOTHING, "tj-number", f"TJ/Tc move {base.em(spacing, prev.size)} < {how}"
+            threshold, how = w * size_h, f"NormalizeThreshold of the glyph width: {w:.3f} em"
+        if threshold and spacing >= threshold:
+            return base.SPACE, "tj-number", f"TJ/Tc move {base.em(spacing, size_h)} ≥ {how} ({SOURCE})"
+        return base.NOTHING, "tj-number", f"TJ/Tc move {base.em(spacing, size_h)} < {how}"
 
     shown: list[base.Item] = []
     prev_obj: _Object | None = None
@@ -269,7 +273,7 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
                 continue
             shown.append(item)
             if n and prev_item is not None and prev_item.record.step is r.step and pending[1] == "first":
-                sep, rule, detail = inside(prev_item, item, prev_text)
+                sep, rule, detail = inside(o, n, prev_text)
             else:
                 sep, rule, detail = pending if prev_item is not None else (base.NOTHING, "first", "")
                 if sep == base.SPACE and (t.startswith(" ") or prev_text.endswith(" ")):
@@ -278,6 +282,26 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
             out.append(base.Decision(r, t, True, sep, rule, detail, text_rule))
             prev_item, prev_text = item, t
     return _join_hyphens(base.Emulation("pdfium", tuple(out)))
+
+
+def _base_space(o: _Object, size_h: float) -> float:
+    """``CalculateBaseSpace`` + ``CalculateBaseSpaceAdjustment``: with a character spacing
+    Tc, the smallest TJ move (Tc included) of the object, less Tc — what every glyph's
+    spacing is measured from."""
+    tc = o.first.record.step.gstate.text.char_spacing
+    spacing = tc * o.first.unit  # matrix.TransformDistance(char_space)
+    kerns = [g.glyph.adjust for g in (i.record for i in o.items) if g.glyph.adjust]
+    n_items = len(o.items) + len(kerns)
+    calc = 0.0
+    if tc != 0 and n_items >= 3:
+        calc = min([spacing] + [-size_h * k / 1000 + spacing for k in kerns])
+        if calc < 0 or (n_items == 3 and kerns):
+            calc = 0.0
+    if tc > 0.001:
+        return calc - spacing
+    if tc < -0.001:
+        return calc + abs(spacing)
+    return calc
 
 
 def _union(a: base.Box | None, b: base.Box) -> base.Box:
