@@ -144,3 +144,41 @@ def test_glyph_without_text_makes_no_space(tmp_path):
 def test_glyph_without_text_real(tmp_path):
     path = _widths_pdf(tmp_path, UNMAPPED, "unmapped.pdf")
     assert _real(path).split() == _emulated(path).split() == ["abcd"]
+
+
+def _type3_pdf(tmp_path, name: str, tounicode: bytes | None = None) -> str:
+    """A Type3 font whose /Differences name code 11 /ff and code 66 /A (a box each)."""
+    pdf = pikepdf.new()
+    proc = pdf.make_stream(b"500 0 0 0 400 600 d1 0 0 400 600 re f")
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type3,
+                              FontBBox=[0, 0, 400, 600], FontMatrix=[0.001, 0, 0, 0.001, 0, 0],
+                              CharProcs=pikepdf.Dictionary(ff=proc, A=proc),
+                              Encoding=pikepdf.Dictionary(Type=pikepdf.Name.Encoding,
+                                                          Differences=[11, pikepdf.Name.ff, 66, pikepdf.Name.A]),
+                              FirstChar=11, LastChar=66, Widths=[500] * 56)
+    if tounicode is not None:
+        font.ToUnicode = pdf.make_stream(tounicode)
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(T3=pdf.make_indirect(font)))
+    page.Contents = pdf.make_stream(b"BT /T3 10 Tf 72 700 Td (\\013B) Tj ET")
+    path = tmp_path / name
+    pdf.save(path)
+    return str(path)
+
+
+TYPE3_TOUNICODE = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /X def "
+                   b"1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <0B> <FB00> endbfchar "
+                   b"endcmap CMapName currentdict /CMap defineresource pop end end")
+
+
+def test_type3_encoding_gives_no_unicode(tmp_path):
+    # CPDF_Type3Font::LoadGlyphMap is empty: the codes themselves, control code included
+    assert _emulated(_type3_pdf(tmp_path, "t3.pdf")).split("\n")[0] == "\x0bB"
+    # its ToUnicode is read (and the ligature expanded)
+    assert _emulated(_type3_pdf(tmp_path, "t3u.pdf", TYPE3_TOUNICODE)).split("\n")[0] == "ffB"
+
+
+def test_type3_encoding_real(tmp_path):
+    for name, tounicode in (("t3.pdf", None), ("t3u.pdf", TYPE3_TOUNICODE)):
+        path = _type3_pdf(tmp_path, name, tounicode)
+        assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")

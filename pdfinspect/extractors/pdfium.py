@@ -28,6 +28,7 @@ import math
 import unicodedata
 from dataclasses import dataclass
 
+from ..fonts.resolve import ACTUAL_TEXT, HIT, TOUNICODE
 from . import base
 
 SOURCE = "pdfium core/fpdftext/cpdf_textpage.cpp"
@@ -59,11 +60,17 @@ def normalize(width: float, t1: int, t2: int, t3: int) -> float:
 
 
 def text(record) -> tuple[str, str]:
-    t = base.spec_text(record, "pdfium", actual_text=True)
+    font = record.step.font
+    type3 = font is not None and font.subtype == "Type3"
+    if type3 and record.method != ACTUAL_TEXT and not (
+            record.resolution.path and record.resolution.path[0].method == TOUNICODE
+            and record.resolution.path[0].result == HIT):
+        t = None  # CPDF_Type3Font::LoadGlyphMap is empty: its /Encoding names give no Unicode
+    else:
+        t = base.spec_text(record, "pdfium", actual_text=True)
     if not t:
         code = base.code_of(record)
-        font = record.step.font
-        if not 0 < code < 0x110000 or code in CONTROL or (code < 0x20 and not (font and font.is_type0)):
+        if not 0 < code < 0x110000 or code in CONTROL or (code < 0x20 and not (font and (font.is_type0 or type3))):
             return "", "no-text"
         return chr(code), "code-as-unicode"
     if any(ord(c) in CONTROL for c in t):  # CPDF_TextPage::Init leaves them out of the text
