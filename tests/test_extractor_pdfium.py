@@ -182,3 +182,18 @@ def test_type3_encoding_real(tmp_path):
     for name, tounicode in (("t3.pdf", None), ("t3u.pdf", TYPE3_TOUNICODE)):
         path = _type3_pdf(tmp_path, name, tounicode)
         assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")
+
+
+# code 16 has no character in WinAnsi: inside an object pdfium writes the code itself; as an
+# object of its own, in a font not embedded, it draws nothing, has no box and is left out
+CONTROL_CODES = b"BT /F1 10 Tf 72 700 Td (ab\\020cd) Tj 0 -20 Td (ab) Tj (\\020) Tj (cd) Tj ET"
+
+
+def test_code_without_character(tmp_path):
+    path = _widths_pdf(tmp_path, CONTROL_CODES, "codes.pdf")
+    assert _emulated(path).split("\n")[:2] == ["ab\x10cd", "ab cd"]
+
+
+def test_code_without_character_real(tmp_path):
+    path = _widths_pdf(tmp_path, CONTROL_CODES, "codes.pdf")
+    assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")

@@ -70,7 +70,7 @@ def text(record) -> tuple[str, str]:
         t = base.spec_text(record, "pdfium", actual_text=True)
     if not t:
         code = base.code_of(record)
-        if not 0 < code < 0x110000 or code in CONTROL or (code < 0x20 and not (font and (font.is_type0 or type3))):
+        if not 0 < code < 0x110000 or code in CONTROL:
             return "", "no-text"
         return chr(code), "code-as-unicode"
     if any(ord(c) in CONTROL for c in t):  # CPDF_TextPage::Init leaves them out of the text
@@ -119,10 +119,19 @@ def _objects(items: list[base.Item], page: base.Page | None) -> list[_Object]:
 def _empty(o: _Object, texts: list[tuple[str, str]]) -> bool:
     """``ProcessTextObject`` leaves out an object less than 0.01 wide (``kSizeEpsilon``):
     pdfium's box spans the glyphs' outlines, so a zero-width accent has one and an object
-    of blanks at a single position (one space) has none."""
-    if any(not texts[i][0].isspace() for i in o.indices):
+    of blanks at a single position (one space; a code with no character and no glyph) has
+    none."""
+    if any(not (texts[i][0].isspace() or _no_outline(item.record)) for item, i in zip(o.items, o.indices)):
         return False
     return math.dist(o.first.origin, o.last.origin) < 0.01
+
+
+def _no_outline(record) -> bool:
+    """A code with no character that draws nothing: no width, or a font not embedded (its
+    stand-in finds a glyph by the character's name)."""
+    font = record.step.font
+    return not record.unicode and font is not None and not font.is_type0 and (
+        not record.glyph.width or not font.embedded and font.subtype != "Type3")
 
 
 def textline_direction(objects: list[_Object], page: base.Page | None) -> str:
