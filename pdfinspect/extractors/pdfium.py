@@ -42,6 +42,8 @@ TOUCH = 0.01  # kSizeEpsilon: our boxes end at the advance, pdfium's at the outl
 # meet (within rounding) do not overlap for it
 SAME_LINE = 2.0  # ProcessTextObject: starts within 2 × a quarter of the wider glyph share a line
 UP, DOWN = 2.0, 3.0  # ProcessInsertObject: pos.y > threshold × 2 or < threshold × −3 is a new line
+SAME_WINDOW = 5  # IsSameAsPreTextObject: the 5 text objects before
+SAME_ADVANCE = 0.9  # IsSameTextObject: starts within 0.9 × the last glyph's width are the same place
 SLOPE = 0.0872  # GetTextObjectWritingMode: kThreshold (sin 5°) of the first-to-last glyph direction
 COVERED = 0.8  # FindTextlineFlowOrientation: lines run across when the boxes cover > 80 % of the width
 CONTROL = {0x2, 0x3, 0x93, 0x94, 0x96, 0x97, 0x98}  # IsControlChar: not in the page text
@@ -124,6 +126,31 @@ def _empty(o: _Object, texts: list[tuple[str, str]]) -> bool:
     if any(not (texts[i][0].isspace() or _no_outline(item.record)) for item, i in zip(o.items, o.indices)):
         return False
     return math.dist(o.first.origin, o.last.origin) < 0.01
+
+
+def _repeats(o: _Object, before: list[_Object]) -> bool:
+    """``IsSameAsPreTextObject``: one of the last ``SAME_WINDOW`` text objects of the same
+    content stream shows the same codes (and TJ numbers at the same places) at the same size,
+    its box overlapping more than half of this one's, its start within 0.9 of the last
+    glyph's width across and an eighth of the box (or size) up or down (``IsSameTextObject``)."""
+    source = o.first.record.step.source
+    earlier = [p for p in before if p.first.record.step.source == source][-SAME_WINDOW:]
+    codes = [(r.glyph.code, bool(r.glyph.adjust)) for r in (i.record for i in o.items)]
+    size = o.first.record.step.gstate.text.size
+    for p in reversed(earlier):
+        a, b = o.rect, p.rect
+        inter = (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+        iw, ih = inter[2] - inter[0], inter[3] - inter[1]
+        if iw <= 0 or ih <= 0 or abs(iw - (b[2] - b[0])) > (b[2] - b[0]) / 2:
+            continue
+        if p.first.record.step.gstate.text.size != size:
+            continue
+        if [(r.glyph.code, bool(r.glyph.adjust)) for r in (i.record for i in p.items)] != codes:
+            continue
+        dx, dy = p.first.origin[0] - o.first.origin[0], p.first.origin[1] - o.first.origin[1]
+        if abs(dx) <= SAME_ADVANCE * o.last.width and abs(dy) <= max(ih, iw, o.first.size) / 8:
+            return True
+    return False
 
 
 def _no_outline(record) -> bool:
@@ -230,13 +257,18 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
     texts = [text(r) for r in recs]
     objects: list[_Object] = []
     out: list[base.Decision] = []
-    for o in _objects(items, page):
-        if not _empty(o, texts):
+    every = _objects(items, page)
+    for k, o in enumerate(every):
+        if _empty(o, texts):
+            rule, detail = "empty-object", f"a text object of blanks has no width (ProcessTextObject, {SOURCE})"
+        elif _repeats(o, every[:k]):
+            rule, detail = "same-object", ("the same codes at the same place as one of the 5 text objects "
+                                           f"before it (IsSameAsPreTextObject, {SOURCE})")
+        else:
             objects.append(o)
             continue
-        out.extend(base.Decision(item.record, "", False, base.NOTHING, "empty-object",
-                                 f"a text object of blanks has no width (ProcessTextObject, {SOURCE})",
-                                 texts[i][1]) for item, i in zip(o.items, o.indices))
+        out.extend(base.Decision(item.record, "", False, base.NOTHING, rule, detail, texts[i][1])
+                   for item, i in zip(o.items, o.indices))
     page_dir = textline_direction(objects, page)
     for o in objects:
         o.mode = _writing_mode(o, page_dir)
