@@ -46,6 +46,8 @@ SAME_WINDOW = 5  # IsSameAsPreTextObject: the 5 text objects before
 SAME_ADVANCE = 0.9  # IsSameTextObject: starts within 0.9 × the last glyph's width are the same place
 SLOPE = 0.0872  # GetTextObjectWritingMode: kThreshold (sin 5°) of the first-to-last glyph direction
 COVERED = 0.8  # FindTextlineFlowOrientation: lines run across when the boxes cover > 80 % of the width
+WEAK = ("AN", "EN", "NSM", "CS", "ES", "ET", "BN")  # CFX_BidiChar::AppendChar: kLeftWeak
+MIRROR = dict(zip("()[]{}<>«»", ")(][}{><»«"))  # pdfium::unicode::GetMirrorChar, the brackets
 CONTROL = {0x2, 0x3, 0x93, 0x94, 0x96, 0x97, 0x98}  # IsControlChar: not in the page text
 ACROSS, DOWNWARD, UNKNOWN = "horizontal", "vertical", "unknown"  # TextOrientation
 
@@ -329,7 +331,7 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
             pending = (base.NOTHING, "first", "")
             out.append(base.Decision(r, t, True, sep, rule, detail, text_rule))
             prev_item, prev_text = item, t
-    return _join_hyphens(base.Emulation("pdfium", tuple(out)))
+    return _bidi(_join_hyphens(base.Emulation("pdfium", tuple(out))))
 
 
 def _base_space(o: _Object, size_h: float) -> float:
@@ -420,6 +422,89 @@ def _generate_space(pos_x: float, this_width: float, last_width: float, threshol
     if abs(pos_x) > threshold_pos:
         return True
     return pos_x > this_width + last_width
+
+
+def _direction(t: str) -> str:
+    """``CFX_BidiChar::AppendChar``: the direction class of a character (fx_bidi.cpp)."""
+    cls = unicodedata.bidirectional(t[:1]) if t else ""
+    if cls == "L":
+        return "left"
+    if cls in WEAK:
+        return "weak"
+    if cls in ("R", "AL"):
+        return "right"
+    return "neutral"
+
+
+def _bidi(emulation: base.Emulation) -> base.Emulation:
+    """``CloseTempLine``: a line with right-to-left characters is cut into runs of one
+    direction (``CFX_BidiString``); when right-to-left runs outnumber left-to-right ones
+    the runs go in reverse order; a right-to-left run (or a neutral one
+    after it) is written backwards, its characters mirrored and their compatibility forms
+    decomposed (``AddCharInfoByRLDirection``, ``GetUnicodeNormalization``)."""
+    decisions = emulation.decisions
+    kept = [i for i, d in enumerate(decisions) if d.kept]
+    if not any(_direction(decisions[i].text) == "right" for i in kept):
+        return emulation
+    out = list(decisions)
+    lines: list[list[int]] = []
+    for i in kept:
+        if not lines or decisions[i].before == base.LINE:
+            lines.append([])
+        lines[-1].append(i)
+    order: list[int] = []
+    for line in lines:
+        order += _bidi_line(line, out)
+    return base.Emulation(emulation.name, tuple(out[i] for i in order) +
+                          tuple(d for d in out if not d.kept))
+
+
+def _bidi_line(line: list[int], out: list[base.Decision]) -> list[int]:
+    """The line's decisions (indices into ``out``, rewritten in place) in pdfium's order."""
+    units: list[tuple[str, int]] = []  # (text, decision index): a generated space is its own unit
+    for i in line:
+        if out[i].before == base.SPACE:
+            units.append((" ", -1))
+        units.append((out[i].text, i))
+    if not any(_direction(t) == "right" for t, _ in units):
+        return line
+    segments: list[list[object]] = []  # [direction, units]
+    for u in units:
+        d = _direction(u[0])
+        if not segments or segments[-1][0] != d:
+            segments.append([d, []])
+        segments[-1][1].append(u)  # type: ignore[union-attr]
+    rtl = sum(1 for d, _ in segments if d == "right")
+    ltr = sum(1 for d, _ in segments if d == "left")
+    current = "left"
+    if rtl > ltr:  # fx_bidi.cpp reads nR2L >= nL2R; pdfium 8149 (pypdfium2 5.15) keeps a tie left to right
+        segments.reverse()
+        current = "right"
+    placed: list[tuple[str, int]] = []
+    for d, us in segments:
+        if d == "right" or d == "neutral" and current == "right":
+            current = "right"
+            placed += [(unicodedata.normalize("NFKC", "".join(MIRROR.get(c, c) for c in t)), i)
+                       for t, i in reversed(us)]  # type: ignore[arg-type]
+        else:
+            if d != "weak":
+                current = "left"
+            placed += us  # type: ignore[arg-type]
+    first = out[line[0]].before == base.LINE
+    order: list[int] = []
+    space = False
+    for t, i in placed:
+        if i < 0:
+            space = True
+            continue
+        d = out[i]
+        before = base.LINE if first and not order else (base.SPACE if space and order else base.NOTHING)
+        out[i] = base.Decision(d.record, t, True, before, d.rule if before == d.before else "bidi",
+                               d.detail if before == d.before else f"right-to-left run reordered (CloseTempLine, {SOURCE})",
+                               d.text_rule)
+        order.append(i)
+        space = False
+    return order
 
 
 def _join_hyphens(emulation: base.Emulation) -> base.Emulation:
