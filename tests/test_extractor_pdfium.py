@@ -254,3 +254,18 @@ def test_right_to_left_runs(tmp_path):
 def test_right_to_left_runs_real(tmp_path):
     path = _hebrew_pdf(tmp_path, RIGHT_TO_LEFT, "rtl.pdf")
     assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")
+
+
+# a skewed text matrix and a font size that doubles between two objects: the gap is measured
+# in the previous object's text space (its matrix inverted), where it is below the threshold
+SKEWED = (b"16 0 0 16 0 0 cm BT /F1 1 Tf 1.4 -0.7 0.7 0.7 10 40 Tm (Lorem ip) Tj /F1 2 Tf (sum dolor) Tj ET")
+
+
+def test_gap_in_the_previous_text_space(tmp_path):
+    path = _pdf(tmp_path, SKEWED, "skewed.pdf")
+    assert _emulated(path).split() == ["Lorem", "ipsum", "dolor"]
+
+
+def test_gap_in_the_previous_text_space_real(tmp_path):
+    path = _pdf(tmp_path, SKEWED, "skewed.pdf")
+    assert _real(path).split() == _emulated(path).split()

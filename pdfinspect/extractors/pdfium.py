@@ -28,6 +28,7 @@ import math
 import unicodedata
 from dataclasses import dataclass
 
+from ..content.state import multiply
 from ..fonts.resolve import ACTUAL_TEXT, HIT, TOUNICODE
 from . import base
 
@@ -377,41 +378,65 @@ def _insert(prev: _Object, cur: _Object, line_rect: base.Box | None,
     last, this = prev.last, cur.first
     fs_last = abs(last.record.step.gstate.text.size) or 1.0
     fs_this = abs(this.record.step.gstate.text.size) or 1.0
-    scale = last.size / fs_last or 1.0  # the previous object's text space, as pdfium measures in it
+    m_last, m_this = _matrix(last), _matrix(this)
+    back = _inverse(m_last)  # prev_reverse: the page into the previous object's text space
     last_w, this_w = last.record.glyph.width * 1000, this.record.glyph.width * 1000
     last_width, this_width = last_w * fs_last / 1000, this_w * fs_this / 1000
     threshold = max(last_width, this_width) / 4
     if last_width < this_width:
-        threshold /= scale
+        threshold = _distance(back, threshold)
     dx, dy = this.origin[0] - last.origin[0], this.origin[1] - last.origin[1]
-    ux, uy = last.direction
-    pos_x, pos_y = (dx * ux + dy * uy) / scale, (-dx * uy + dy * ux) / scale
+    pos_x, pos_y = back[0] * dx + back[2] * dy, back[1] * dx + back[3] * dy
     if mode == ACROSS:
         newline = ((pos_y > UP * threshold or pos_y < -DOWN * threshold) and
                    (abs(pos_y) >= 1 or abs(pos_y) > abs(pos_x)))
-        if newline and len(prev.items) > 1 and last.origin[0] > prev.first.origin[0] and abs(uy) < 0.1:
+        if newline and len(prev.items) > 1 and last.origin[0] > prev.first.origin[0] and \
+                m_last[1] < 0.1 and m_last[2] < 0.1:
             # the exception for a sub- or superscript: one start within the other's band
             if a[1] <= this.origin[1] <= a[3] and 0 <= this.origin[0] <= 1000 or \
                     b[1] <= prev.first.origin[1] <= b[3] and 0 <= prev.first.origin[0] <= 1000:
                 newline = False
         if newline:
-            return base.LINE, "baseline", (f"baseline moved {base.em(pos_y * scale, last.size)}, beyond 2× / 3× "
+            return base.LINE, "baseline", (f"baseline moved {pos_y / fs_last:.3f} em, beyond 2× / 3× "
                                            f"a quarter of the wider glyph ({SOURCE} ProcessInsertObject)")
     t_cur = texts[cur.indices[0]][0]
     t_prev = texts[prev.indices[-1]][0]
     if t_cur.startswith(" ") or t_prev.endswith(" "):
         return base.NOTHING, "space-drawn", "a space glyph is next to it"
     threshold2 = normalize(max(last_w, this_w), 400, 700, 800)
-    threshold2 *= fs_last if last_w >= this_w else fs_this * (this.size / fs_this) / scale
+    if last_w >= this_w:
+        threshold2 *= fs_last
+    else:
+        threshold2 = _distance(back, _distance(m_this, threshold2 * fs_this))
     threshold2 /= 1000
     if 1.4879 < threshold2 < 1.4881 or 1.38999 < threshold2 < 1.39001:  # GenerateSpace's two widened values
         threshold2 *= 1.5
     space = _generate_space(pos_x, this_width, last_width, threshold2)
-    how = f"{base.em(pos_x * scale - last_width * scale, last.size)} after the previous glyph"
+    how = f"{(pos_x - last_width) / fs_last:.3f} em after the previous glyph"
     if space:
         return base.SPACE, "gap", (f"gap {how} > NormalizeThreshold of the wider glyph "
-                                   f"{base.em(threshold2 * scale, last.size)} ({SOURCE} GenerateSpace)")
-    return base.NOTHING, "gap", f"gap {how} ≤ {base.em(threshold2 * scale, last.size)}"
+                                   f"{threshold2 / fs_last:.3f} em ({SOURCE} GenerateSpace)")
+    return base.NOTHING, "gap", f"gap {how} ≤ {threshold2 / fs_last:.3f} em"
+
+
+def _matrix(item: base.Item) -> tuple[float, float, float, float]:
+    """pdfium's text matrix of a glyph's object, linear part: [Tz 0 0 1] × Tm × CTM (no size)."""
+    step = item.record.step
+    m = multiply(step.tm, step.gstate.ctm) if step.tm is not None else step.gstate.ctm
+    th = step.gstate.text.scale / 100.0
+    return m[0] * th, m[1] * th, m[2], m[3]
+
+
+def _inverse(m: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    det = m[0] * m[3] - m[1] * m[2]
+    if not det:
+        return 1.0, 0.0, 0.0, 1.0
+    return m[3] / det, -m[1] / det, -m[2] / det, m[0] / det
+
+
+def _distance(m: tuple[float, float, float, float], d: float) -> float:
+    """``CFX_Matrix::TransformDistance``: ``d`` times the mean of the matrix's two units."""
+    return d * (math.hypot(m[0], m[1]) + math.hypot(m[2], m[3])) / 2
 
 
 def _generate_space(pos_x: float, this_width: float, last_width: float, threshold: float) -> bool:
