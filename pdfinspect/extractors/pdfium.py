@@ -1,26 +1,30 @@
 """pdfium's text page (``FPDFText_GetText``, pypdfium2 ``get_text_range``), chromium/pdfium 2025.
 
-Source: ``core/fpdftext/cpdf_textpage.cpp`` (chromium/pdfium a843234, November 2025; pypdfium2
-5.15 ships pdfium 7xxx–8149 of the same code). pdfium works on *text objects* (one per Tj, TJ,
-' or "): ``ProcessTextObject`` keeps the objects of one line (their starts within twice a
+Source: ``core/fpdftext/cpdf_textpage.cpp`` (chromium/pdfium a843234, November 2025; where
+pdfium 8149, which pypdfium2 5.15 ships, behaves otherwise the constant says so). pdfium works
+on *text objects* (one per Tj, TJ, ' or "). ``ProcessTextObject`` leaves out an object with
+no width (blanks at one place; codes that draw nothing) and one repeating one of the 5 before
+it (``IsSameAsPreTextObject``), keeps the objects of one line (their starts within twice a
 quarter of the wider glyph, vertically) in a buffer sorted by their start x and writes the
 line when the next object leaves it. ``FindTextlineFlowOrientation`` decides for the page
-whether lines run across (the text objects' boxes cover more than 80 % of the width they span,
-or more of it than of the height) or down the page; an object of one glyph takes the page's
-direction (``GetTextObjectWritingMode``). Between objects (``ProcessInsertObject``), in a
-line that runs across, boxes that no longer overlap vertically, or a start beyond 2× (up) or
-3× (down) a quarter of the wider glyph off the previous baseline end the line (``\\r\\n``);
-in a line that runs down the page, an object whose box leaves the line's box sideways ends
-it (``EndVerticalLine``). ``GenerateSpace`` puts a space where the start is farther from the
-previous glyph's end than ``NormalizeThreshold(w, 400, 700, 800)`` of the wider glyph.
-Inside one object a TJ number (plus Tc) of at least half the font's space width adds a
-space (when the space glyph is at most a third of an em wide; otherwise a fraction of the
-glyph's own width, ``NormalizeThreshold(w, 300, 500, 700)``) — ``ProcessTextObjectItems``.
-A glyph with the same code and font within ``DUP_FACTOR`` × size of one of the last 7 is
-dropped. A hyphen ending a line before a letter joins the lines (the hyphen becomes
-U+FFFE). A code with no Unicode is output as the code itself. /ActualText replaces the
+whether lines run across (the text objects' boxes cover more than 80 % of the width they
+span, or more of it than of the height) or down the page; an object of one glyph takes the
+page's direction (``GetTextObjectWritingMode``). Between objects (``ProcessInsertObject``,
+measured in the previous object's text space), in a line that runs across, boxes that no
+longer overlap vertically, or a start beyond 2× (up) or 3× (down) a quarter of the wider
+glyph off the previous baseline end the line (``\\r\\n``); in a line that runs down the page,
+an object whose box leaves the line's box sideways ends it (``EndVerticalLine``).
+``GenerateSpace`` puts a space where the start is farther from the previous glyph's end than
+``NormalizeThreshold(w, 400, 700, 800)`` of the wider glyph. Inside one object only a TJ
+number (less the base space Tc gives) of at least half the font's space width adds a space
+(when the space glyph is at most a third of an em wide; otherwise a fraction of the glyph's
+own width, ``NormalizeThreshold(w, 300, 500, 700)``) — ``ProcessTextObjectItems``. A glyph
+with the same code and font within ``DUP_FACTOR`` × size of one of the last 7 is dropped. A
+hyphen ending a line before a letter joins the lines (the hyphen becomes U+FFFE). A line with
+right-to-left characters is reordered by runs (``CloseTempLine``). A code with no Unicode is
+output as the code itself (a Type3 font's /Encoding gives none). /ActualText replaces the
 glyphs. Annotations are not read. Our boxes are the loose ones (the font's ascent and
-descent) where pdfium measures each glyph's outline.
+descent, the advance) where pdfium measures each glyph's outline.
 """
 from __future__ import annotations
 
