@@ -269,3 +269,21 @@ def test_gap_in_the_previous_text_space(tmp_path):
 def test_gap_in_the_previous_text_space_real(tmp_path):
     path = _pdf(tmp_path, SKEWED, "skewed.pdf")
     assert _real(path).split() == _emulated(path).split()
+
+
+def test_ligature_name_gives_no_character(tmp_path):
+    # /Differences names code 5 f_f_i: a glyph name gives pdfium one character or none
+    pdf = pikepdf.new()
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica,
+                              Encoding=pikepdf.Dictionary(Type=pikepdf.Name.Encoding,
+                                                          BaseEncoding=pikepdf.Name.WinAnsiEncoding,
+                                                          Differences=[5, pikepdf.Name("/f_f_i")]),
+                              FirstChar=1, LastChar=127, Widths=[500] * 127)
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
+    page.Contents = pdf.make_stream(b"BT /F1 10 Tf 72 700 Td (a\\005b) Tj ET")
+    path = str(tmp_path / "ligature.pdf")
+    pdf.save(path)
+    assert _emulated(path).split("\n")[0] == "a\x05b"
+    if oracle.available("pdfium"):
+        assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")

@@ -33,7 +33,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..content.state import multiply
-from ..fonts.resolve import ACTUAL_TEXT, HIT, TOUNICODE
+from ..fonts.resolve import ACTUAL_TEXT, ENCODING, HIT, TOUNICODE
 from . import base
 
 SOURCE = "pdfium core/fpdftext/cpdf_textpage.cpp"
@@ -77,6 +77,8 @@ def text(record) -> tuple[str, str]:
         t = None  # CPDF_Type3Font::LoadGlyphMap is empty: its /Encoding names give no Unicode
     else:
         t = base.spec_text(record, "pdfium", actual_text=True)
+    if t and len(t) > 1 and record.method == ENCODING:
+        t = None  # UnicodeFromAdobeName gives one character: a ligature name (f_f_i) gives none
     if not t:
         code = base.code_of(record)
         if not 0 < code < 0x110000 or code in CONTROL:
