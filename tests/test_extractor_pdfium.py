@@ -287,3 +287,21 @@ def test_ligature_name_gives_no_character(tmp_path):
     assert _emulated(path).split("\n")[0] == "a\x05b"
     if oracle.available("pdfium"):
         assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")
+
+
+def test_glyph_of_no_width_measured_by_its_outline(tmp_path):
+    # the space is 0.5 em wide (more than a third): the threshold is a fraction of the glyph's
+    # width, and "b" has none in /Widths: pdfium measures its outline (INK_WIDTH stands for it)
+    pdf = pikepdf.new()
+    widths = [500] * 127
+    widths[ord("b") - 1] = 0
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica,
+                              Encoding=pikepdf.Name.WinAnsiEncoding, FirstChar=1, LastChar=127, Widths=widths)
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
+    page.Contents = pdf.make_stream(b"BT /F1 10 Tf 72 700 Td [(a) -300 (b)] TJ ET")
+    path = str(tmp_path / "nowidth.pdf")
+    pdf.save(path)
+    assert _emulated(path).split("\n")[0] == "a b"
+    if oracle.available("pdfium"):
+        assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")

@@ -45,6 +45,8 @@ MIN_LINE_HEIGHT = 4.5  # EndHorizontalLine: boxes this high or lower never end a
 MIN_LINE_WIDTH = 0.1  # EndVerticalLine: boxes this narrow (× font size) never end a line
 TOUCH = 0.01  # kSizeEpsilon: our boxes end at the advance, pdfium's at the outline, so boxes that
 # meet (within rounding) do not overlap for it
+INK_WIDTH = 500  # GetCharWidth: a glyph of no width is measured by its outline, which we do not
+# read; half an em stands for it
 SAME_LINE = 2.0  # ProcessTextObject: starts within 2 × a quarter of the wider glyph share a line
 UP, DOWN = 2.0, 3.0  # ProcessInsertObject: pos.y > threshold × 2 or < threshold × −3 is a new line
 SAME_WINDOW = 5  # IsSameAsPreTextObject: the 5 text objects before
@@ -295,7 +297,7 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
         if 0 < sw <= MAX_SPACE:
             threshold, how = SPACE_FRACTION * sw * size_h, f"half the space width {sw:.3f} em"
         else:
-            w = normalize(cur.record.glyph.width * 1000, 300, 500, 700) / 1000
+            w = normalize(cur.record.glyph.width * 1000 or INK_WIDTH, 300, 500, 700) / 1000
             threshold, how = w * size_h, f"NormalizeThreshold of the glyph width: {w:.3f} em"
         if threshold and spacing >= threshold:
             return base.SPACE, "tj-number", f"TJ/Tc move {base.em(spacing, size_h)} ≥ {how} ({SOURCE})"
