@@ -501,28 +501,28 @@ def _bidi_line(line: list[int], out: list[base.Decision]) -> list[int]:
         units.append((out[i].text, i))
     if not any(_direction(t) == "right" for t, _ in units):
         return line
-    segments: list[list[object]] = []  # [direction, units]
+    segments: list[tuple[str, list[tuple[str, int]]]] = []  # (direction, units)
     for u in units:
-        d = _direction(u[0])
-        if not segments or segments[-1][0] != d:
-            segments.append([d, []])
-        segments[-1][1].append(u)  # type: ignore[union-attr]
-    rtl = sum(1 for d, _ in segments if d == "right")
-    ltr = sum(1 for d, _ in segments if d == "left")
+        direction = _direction(u[0])
+        if not segments or segments[-1][0] != direction:
+            segments.append((direction, []))
+        segments[-1][1].append(u)
+    rtl = sum(1 for direction, _ in segments if direction == "right")
+    ltr = sum(1 for direction, _ in segments if direction == "left")
     current = "left"
     if rtl > ltr:  # fx_bidi.cpp reads nR2L >= nL2R; pdfium 8149 (pypdfium2 5.15) keeps a tie left to right
         segments.reverse()
         current = "right"
     placed: list[tuple[str, int]] = []
-    for d, us in segments:
-        if d == "right" or d == "neutral" and current == "right":
+    for direction, us in segments:
+        if direction == "right" or direction == "neutral" and current == "right":
             current = "right"
             placed += [(unicodedata.normalize("NFKC", "".join(MIRROR.get(c, c) for c in t)), i)
-                       for t, i in reversed(us)]  # type: ignore[arg-type]
+                       for t, i in reversed(us)]
         else:
-            if d != "weak":
+            if direction != "weak":
                 current = "left"
-            placed += us  # type: ignore[arg-type]
+            placed += us
     first = out[line[0]].before == base.LINE
     order: list[int] = []
     space = False
@@ -530,11 +530,12 @@ def _bidi_line(line: list[int], out: list[base.Decision]) -> list[int]:
         if i < 0:
             space = True
             continue
-        d = out[i]
+        old = out[i]
         before = base.LINE if first and not order else (base.SPACE if space and order else base.NOTHING)
-        out[i] = base.Decision(d.record, t, True, before, d.rule if before == d.before else "bidi",
-                               d.detail if before == d.before else f"right-to-left run reordered (CloseTempLine, {SOURCE})",
-                               d.text_rule)
+        same = before == old.before
+        out[i] = base.Decision(old.record, t, True, before, old.rule if same else "bidi",
+                               old.detail if same else f"right-to-left run reordered (CloseTempLine, {SOURCE})",
+                               old.text_rule)
         order.append(i)
         space = False
     return order
