@@ -28,9 +28,11 @@ descent, the advance) where pdfium measures each glyph's outline.
 """
 from __future__ import annotations
 
+import collections
 import math
 import unicodedata
 from dataclasses import dataclass
+from typing import Sequence
 
 from ..content.state import multiply
 from ..fonts.resolve import ACTUAL_TEXT, ENCODING, HIT, TOUNICODE
@@ -139,13 +141,11 @@ def _empty(o: _Object, texts: list[tuple[str, str]]) -> bool:
     return math.dist(o.first.origin, o.last.origin) < 0.01
 
 
-def _repeats(o: _Object, before: list[_Object]) -> bool:
+def _repeats(o: _Object, earlier: Sequence[_Object]) -> bool:
     """``IsSameAsPreTextObject``: one of the last ``SAME_WINDOW`` text objects of the same
     content stream shows the same codes (and TJ numbers at the same places) at the same size,
     its box overlapping more than half of this one's, its start within 0.9 of the last
     glyph's width across and an eighth of the box (or size) up or down (``IsSameTextObject``)."""
-    source = o.first.record.step.source
-    earlier = [p for p in before if p.first.record.step.source == source][-SAME_WINDOW:]
     codes = [(r.glyph.code, bool(r.glyph.adjust)) for r in (i.record for i in o.items)]
     size = o.first.record.step.gstate.text.size
     for p in reversed(earlier):
@@ -184,8 +184,8 @@ def textline_direction(objects: list[_Object], page: base.Page | None) -> str:
         width, height = height, width
     if width <= 0 or height <= 0:
         return UNKNOWN
-    across: set[int] = set()
-    down: set[int] = set()
+    across: list[tuple[int, int]] = []
+    down: list[tuple[int, int]] = []
     start_h, end_h, start_v, end_v = width, 0, height, 0
     line_height = 0.0
     for o in objects:
@@ -196,8 +196,8 @@ def textline_direction(objects: list[_Object], page: base.Page | None) -> str:
         min_v, max_v = int(min(max(bottom, 0), height)), int(min(max(top, 0), height))
         if min_h >= max_h or min_v >= max_v:
             continue
-        across.update(range(min_h, max_h))
-        down.update(range(min_v, max_v))
+        across.append((min_h, max_h))
+        down.append((min_v, max_v))
         start_h, end_h = min(start_h, min_h), max(end_h, max_h)
         start_v, end_v = min(start_v, min_v), max(end_v, max_v)
         if line_height <= 0:
@@ -218,11 +218,17 @@ def textline_direction(objects: list[_Object], page: base.Page | None) -> str:
     return UNKNOWN
 
 
-def _filled(mask: set[int], start: int, end: int) -> float:
-    """``MaskPercentFilled``."""
+def _filled(mask: list[tuple[int, int]], start: int, end: int) -> float:
+    """``MaskPercentFilled``: the share of the points ``start``…``end`` − 1 the spans cover."""
     if start >= end:
         return 0.0
-    return sum(1 for i in range(start, end) if i in mask) / (end - start)
+    covered, reach = 0, start
+    for lo, hi in sorted(mask):
+        lo, hi = max(lo, reach), min(hi, end)
+        if hi > lo:
+            covered += hi - lo
+            reach = hi
+    return covered / (end - start)
 
 
 def _writing_mode(o: _Object, page_dir: str) -> str:
@@ -268,11 +274,14 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
     texts = [text(r) for r in recs]
     objects: list[_Object] = []
     out: list[base.Decision] = []
-    every = _objects(items, page)
-    for k, o in enumerate(every):
+    recent: dict[object, collections.deque[_Object]] = {}  # content stream → its last SAME_WINDOW text objects
+    for o in _objects(items, page):
+        earlier = recent.setdefault(o.first.record.step.source, collections.deque(maxlen=SAME_WINDOW))
+        repeats = _repeats(o, earlier)
+        earlier.append(o)
         if _empty(o, texts):
             rule, detail = "empty-object", f"a text object of blanks has no width (ProcessTextObject, {SOURCE})"
-        elif _repeats(o, every[:k]):
+        elif repeats:
             rule, detail = "same-object", ("the same codes at the same place as one of the 5 text objects "
                                            f"before it (IsSameAsPreTextObject, {SOURCE})")
         else:
