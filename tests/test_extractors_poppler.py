@@ -1,0 +1,78 @@
+"""poppler's layout as the emulation follows it (``TextOutputDev.cc``), on small built pages:
+words by drawing order (``TextPage::addChar``), lines by position (``TextBlock::coalesce``),
+spaces by gap (``TextLine::coalesce``). Where ``pdftotext`` is on the PATH the real one must
+write the same words."""
+from __future__ import annotations
+
+import pytest
+
+from pdfinspect.content.textlayout import page_glyphs
+from pdfinspect.core.document import Document
+from pdfinspect.extractors import emulate, oracle, page_frame
+
+pikepdf = pytest.importorskip("pikepdf")
+
+# Helvetica's widths (AFM, thousandths): h 556, e 556, l 222, o 556
+PAGES = {
+    # a superscript drawn after its line, smaller and raised: it joins the word it touches
+    "superscript": (b"BT /F1 10 Tf 72 700 Td (E = mc) Tj ET BT /F1 7 Tf 103.4 704 Td (2) Tj ET", ["E", "=", "mc2"]),
+    # a superscript then a subscript at the same place after "mw": sorted by position, both join it
+    "sub-and-superscript": (b"BT /F1 10 Tf 72 700 Td (mw) Tj ET BT /F1 7 Tf 87.55 704 Td (2) Tj ET "
+                            b"BT /F1 7 Tf 87.55 697 Td (0) Tj ET BT /F1 10 Tf 100 700 Td (x) Tj ET", ["mw20", "x"]),
+    # "lo" drawn before "hel", each at its place: one word, read by position
+    "out-of-order": (b"BT /F1 10 Tf 85.34 700 Td (lo) Tj ET BT /F1 10 Tf 72 700 Td (hel) Tj ET "
+                     b"BT /F1 10 Tf 72 680 Td (next) Tj ET", ["hello", "next"]),
+    # the same word drawn twice 0.3 pt apart (fake bold): written once
+    "fake-bold": (b"BT /F1 10 Tf 72 700 Td (Bold) Tj ET BT /F1 10 Tf 72.3 700 Td (Bold) Tj ET", ["Bold"]),
+    # a line ending in a hyphen joins the next without it
+    "hyphen": (b"BT /F1 10 Tf 72 700 Td (infor-) Tj 0 -12 Td (mation is) Tj ET", ["information", "is"]),
+    # a word cut by a gap of 0.2 em beside another line's word: two words, whatever the order
+    "two-columns": (b"BT /F1 10 Tf 72 700 Td (left) Tj ET BT /F1 10 Tf 300 700 Td (right) Tj ET "
+                    b"BT /F1 10 Tf 72 688 Td (more) Tj ET", ["left", "more", "right"]),
+    # a word turned 90 degrees, one glyph at a time: one word (rotation class 1 on the device)
+    "rotated": (b"BT /F1 10 Tf 0 -1 1 0 300 700 Tm (Turned) Tj ET", ["Turned"]),
+}
+
+
+def _pdf(tmp_path, name: str, content: bytes) -> str:
+    pdf = pikepdf.new()
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                              BaseFont=pikepdf.Name.Helvetica, Encoding=pikepdf.Name.WinAnsiEncoding)
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
+    page.Contents = pdf.make_stream(content)
+    path = tmp_path / f"{name}.pdf"
+    pdf.save(path)
+    return str(path)
+
+
+def _emulated(path: str):
+    doc = Document.open(path)
+    ref = doc.page_ref(1)
+    return emulate("poppler", list(page_glyphs(doc, ref)), page_frame(doc, ref))
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_poppler_layout(tmp_path, name):
+    content, words = PAGES[name]
+    assert sorted(_emulated(_pdf(tmp_path, name, content)).text.split()) == sorted(words)
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_poppler_layout_real(tmp_path, name):
+    if not oracle.available("poppler"):
+        pytest.skip("pdftotext is not on the PATH")
+    content, words = PAGES[name]
+    real = oracle.run("poppler", _pdf(tmp_path, name, content), 1)
+    assert real.text is not None, real.error
+    assert sorted(real.text.split()) == sorted(words)
+
+
+def test_poppler_decisions_name_their_rule(tmp_path):
+    em = _emulated(_pdf(tmp_path, "superscript", PAGES["superscript"][0]))
+    two = next(d for d in em.decisions if d.text == "2")
+    assert two.before == "" and two.rule == "joined" and "maxCharSpacing 0.03" in two.detail
+    em = _emulated(_pdf(tmp_path, "fake-bold", PAGES["fake-bold"][0]))
+    assert [d.rule for d in em.decisions if not d.kept] == ["duplicate"] * 4
+    em = _emulated(_pdf(tmp_path, "hyphen", PAGES["hyphen"][0]))
+    assert next(d for d in em.decisions if d.record.unicode == "-").rule == "hyphenated"
