@@ -76,3 +76,53 @@ def test_poppler_decisions_name_their_rule(tmp_path):
     assert [d.rule for d in em.decisions if not d.kept] == ["duplicate"] * 4
     em = _emulated(_pdf(tmp_path, "hyphen", PAGES["hyphen"][0]))
     assert next(d for d in em.decisions if d.record.unicode == "-").rule == "hyphenated"
+
+
+def _mac_truetype() -> bytes:
+    """A TrueType program whose only ``cmap`` is (1,0) Macintosh: 0x41 A, 0xD5 quoteright."""
+    import io
+
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+
+    order = [".notdef", "A", "quoteright"]
+    fb = FontBuilder(1000, isTTF=True)
+    fb.setupGlyphOrder(order)
+    fb.setupCharacterMap({0x41: "A", 0x2019: "quoteright"})
+    pen = TTGlyphPen(None)
+    pen.moveTo((0, 0)), pen.lineTo((0, 500)), pen.lineTo((500, 0)), pen.closePath()
+    fb.setupGlyf({n: pen.glyph() for n in order})
+    fb.setupHorizontalMetrics({n: (500, 0) for n in order})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "Mac", "styleName": "Regular"})
+    fb.setupOS2()
+    fb.setupPost(keepGlyphNames=True)
+    mac = fb.font["cmap"].tables[0]
+    mac.platformID, mac.platEncID, mac.language = 1, 0, 0
+    mac.cmap = {0x41: "A", 0xD5: "quoteright"}
+    fb.font["cmap"].tables = [mac]
+    buf = io.BytesIO()
+    fb.save(buf)
+    return buf.getvalue()
+
+
+def test_truetype_without_encoding_reads_winansi(tmp_path):
+    # GfxFont.cc: a TrueType font with no /Encoding takes WinAnsiEncoding's names, not the
+    # program's cmap: code 0xD5 is "Otilde" for poppler where the (1,0) cmap says quoteright
+    pdf = pikepdf.new()
+    desc = pikepdf.Dictionary(Type=pikepdf.Name.FontDescriptor, FontName=pikepdf.Name("/Mac"), Flags=32,
+                              FontFile2=pdf.make_stream(_mac_truetype()))
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.TrueType, BaseFont=pikepdf.Name("/Mac"),
+                              FontDescriptor=desc, FirstChar=65, LastChar=213, Widths=[500] * 149)
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
+    page.Contents = pdf.make_stream(b"BT /F1 10 Tf 72 700 Td (A\\325A) Tj ET")
+    path = str(tmp_path / "mac.pdf")
+    pdf.save(path)
+    doc = Document.open(path)
+    assert [r.unicode for r in page_glyphs(doc, doc.page_ref(1))] == ["A", "\u2019", "A"]  # ours: the program
+    em = _emulated(path)
+    assert em.text.split() == ["A\u00d5A"]
+    assert next(d for d in em.decisions if d.text == "\u00d5").text_rule == "truetype-winansi"
+    if oracle.available("poppler"):
+        assert oracle.run("poppler", path, 1).text.split() == ["A\u00d5A"]

@@ -38,6 +38,9 @@ from dataclasses import dataclass, field
 
 from ..content.state import multiply
 from ..content.textlayout import COMBINING
+from ..fonts.agl import glyph_to_unicode
+from ..fonts.encodings import base_encoding
+from ..fonts.resolve import ACTUAL_TEXT, ENCODING, TOUNICODE
 from . import base
 
 SOURCE = "poppler/TextOutputDev.cc"
@@ -67,6 +70,10 @@ ASCENT, DESCENT = 0.95, -0.35  # GfxFont.cc: the ascent and descent of a font th
 
 def text(record) -> tuple[str, str]:
     t = base.spec_text(record, "poppler", actual_text=True)
+    if record.resolution.method not in (TOUNICODE, ENCODING, ACTUAL_TEXT) and record.method != ACTUAL_TEXT:
+        winansi = _truetype_default(record)
+        if winansi is not None:
+            return winansi, "truetype-winansi"
     if t is None:
         font = record.step.font
         if font is not None and font.is_type0:
@@ -75,6 +82,23 @@ def text(record) -> tuple[str, str]:
     if any(0xFB00 <= ord(c) <= 0xFB06 for c in t):
         return unicodedata.normalize("NFKC", t), "ligature-expanded"
     return t, ""
+
+
+def _truetype_default(record) -> str | None:
+    """A simple TrueType font with no /Encoding naming MacRoman, MacExpert or WinAnsi reads the
+    codes /Differences does not name through WinAnsiEncoding's names, never through the
+    program's ``cmap`` (``GfxFont.cc`` ``Gfx8BitFont``: "get default
+    base encoding": ``winAnsiEncoding`` for ``fontTrueType``); ``None`` for other fonts."""
+    font = record.step.font
+    code = record.glyph.code
+    # our implicit base for a TrueType font is StandardEncoding (nonsymbolic) or the program's (symbolic);
+    # poppler knows no /StandardEncoding name either
+    if font is None or font.subtype != "TrueType" or font.encoding_base not in (None, "StandardEncoding") \
+            or len(code) != 1:
+        return None
+    table = base_encoding("WinAnsiEncoding")
+    name = table[code[0]] if table is not None else None
+    return glyph_to_unicode(name).unicode if name else ""
 
 
 @dataclass(eq=False)
