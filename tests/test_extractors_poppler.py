@@ -126,3 +126,45 @@ def test_truetype_without_encoding_reads_winansi(tmp_path):
     assert next(d for d in em.decisions if d.text == "\u00d5").text_rule == "truetype-winansi"
     if oracle.available("poppler"):
         assert oracle.run("poppler", path, 1).text.split() == ["A\u00d5A"]
+
+
+def _page_with(tmp_path, name: str, font: dict, content: bytes, pdf=None) -> str:
+    pdf = pdf or pikepdf.new()
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(pikepdf.Dictionary(**font))))
+    page.Contents = pdf.make_stream(content)
+    path = str(tmp_path / f"{name}.pdf")
+    pdf.save(path)
+    return path
+
+
+def test_name_outside_the_glyph_list_passes_the_code_through(tmp_path):
+    # GfxFont.cc pass 2: a glyph name poppler cannot map (TeX's summationdisplay) gives the code
+    # itself, where the TeX glyph list gives ∑
+    font = dict(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name("/CMEX10"),
+                FirstChar=65, LastChar=88, Widths=[500] * 24,
+                Encoding=pikepdf.Dictionary(Differences=[88, pikepdf.Name("/summationdisplay")]))
+    path = _page_with(tmp_path, "cmex", font, b"BT /F1 10 Tf 72 700 Td (AX) Tj ET")
+    doc = Document.open(path)
+    assert [r.unicode for r in page_glyphs(doc, doc.page_ref(1))] == ["A", "\u2211"]
+    em = _emulated(path)
+    assert em.text.split() == ["AX"]
+    assert next(d for d in em.decisions if d.text == "X").text_rule == "code-pass-through"
+    if oracle.available("poppler"):
+        assert oracle.run("poppler", path, 1).text.split() == ["AX"]
+
+
+def test_type3_font_size_from_its_letter_width(tmp_path):
+    # TextPage::updateFont: a Type3 font's size is scaled by its letter's width over 0.5 (here
+    # 1.0 / 0.5 = 2): a gap of 0.15 em at 10 pt is under 0.1 × 20 pt, no word break
+    pdf = pikepdf.new()
+    procs = pikepdf.Dictionary(a=pdf.make_stream(b"1000 0 0 0 1000 1000 d1 0 0 1000 1000 re f"),
+                               b=pdf.make_stream(b"1000 0 0 0 1000 1000 d1 0 0 500 500 re f"))
+    font = dict(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type3, FontBBox=[0, 0, 1000, 1000],
+                FontMatrix=[0.001, 0, 0, 0.001, 0, 0], CharProcs=procs, FirstChar=97, LastChar=98,
+                Widths=[1000, 1000], Encoding=pikepdf.Dictionary(Differences=[97, pikepdf.Name.a, pikepdf.Name.b]),
+                Resources=pikepdf.Dictionary())
+    path = _page_with(tmp_path, "type3", font, b"BT /F1 10 Tf 72 700 Td [(ab) -150 (ab)] TJ ET", pdf)
+    assert _emulated(path).text.split() == ["abab"]
+    if oracle.available("poppler"):
+        assert oracle.run("poppler", path, 1).text.split() == ["abab"]

@@ -32,6 +32,7 @@ ligatures). Annotations' appearances are read; /ActualText replaces the glyphs.
 """
 from __future__ import annotations
 
+import functools
 import math
 import unicodedata
 from dataclasses import dataclass, field
@@ -40,7 +41,7 @@ from ..content.state import multiply
 from ..content.textlayout import COMBINING
 from ..fonts.agl import glyph_to_unicode
 from ..fonts.encodings import base_encoding
-from ..fonts.resolve import ACTUAL_TEXT, ENCODING, TOUNICODE
+from ..fonts.resolve import ACTUAL_TEXT, ENCODING, HEURISTIC_METHODS, TOUNICODE
 from . import base
 
 SOURCE = "poppler/TextOutputDev.cc"
@@ -65,6 +66,8 @@ DUP_MAX_PRI_DELTA = 0.1  # dupMaxPriDelta
 DUP_MAX_SEC_DELTA = 0.2  # dupMaxSecDelta
 COMB_MAX_MID_DELTA = 0.3  # combMaxMidDelta
 COMB_MAX_BASE_DELTA = 0.4  # combMaxBaseDelta
+TYPE3_M_WIDTH = 0.6  # TextPage::updateFont: "0.6 is a generic average 'm' width"
+TYPE3_GLYPH_WIDTH = 0.5  # TextPage::updateFont: "0.5 is a generic letter width"
 ASCENT, DESCENT = 0.95, -0.35  # GfxFont.cc: the ascent and descent of a font that states none
 
 
@@ -76,6 +79,9 @@ def text(record) -> tuple[str, str]:
             return winansi, "truetype-winansi"
     if t is None:
         font = record.step.font
+        code = record.glyph.code
+        if font is not None and not font.is_type0 and len(code) == 1 and record.resolution.method in HEURISTIC_METHODS:
+            return chr(code[0]), "code-pass-through"
         if font is not None and font.is_type0:
             return record.resolution.tounicode_only, "code-as-unicode"
         return "", "no-text"
@@ -195,8 +201,7 @@ def _rotation(item: base.Item, dev) -> tuple[int, float]:
     if font is not None and font.subtype == "Type3":
         f = font.font_matrix
         m = multiply((f[0], f[1], f[2], f[3], 0.0, 0.0), m)
-        if f[0]:
-            size *= abs(f[3] / f[0])
+        size *= _type3_scale(font)
     ox, oy = dev(0.0, 0.0)
     ax, ay = dev(m[0] * fs, m[1] * fs)
     bx, by = dev(m[2] * fs, m[3] * fs)
@@ -208,6 +213,30 @@ def _rotation(item: base.Item, dev) -> tuple[int, float]:
     if item.vertical:
         rot = (rot + 1) & 3
     return rot, size
+
+
+@functools.lru_cache(maxsize=64)
+def _type3_scale(font) -> float:
+    """``TextPage::updateFont``'s guess of a Type3 font's scale: the width of its ``m`` over
+    ``TYPE3_M_WIDTH`` (else of a letter, else of any glyph, over ``TYPE3_GLYPH_WIDTH``), times
+    |FontMatrix d / a|."""
+    m_code = letter = anything = None
+    for code in range(256):
+        name = font.glyph_name(code)
+        one = name is not None and len(name) == 1
+        if one and name == "m":
+            m_code = code
+        if letter is None and one and name.isascii() and name.isalpha():
+            letter = code
+        if anything is None and name and font.glyph_width(bytes([code])) > 0:
+            anything = code
+    scale = 1.0
+    for code, typical in ((m_code, TYPE3_M_WIDTH), (letter, TYPE3_GLYPH_WIDTH), (anything, TYPE3_GLYPH_WIDTH)):
+        if code is not None and font.glyph_width(bytes([code])) > 0:
+            scale = font.glyph_width(bytes([code])) / typical
+            break
+    f = font.font_matrix
+    return scale * (abs(f[3] / f[0]) if f[0] else 1.0)
 
 
 def _new_word(rot: int, size: float, item: base.Item, x: float, y: float) -> _Word:
