@@ -168,3 +168,29 @@ def test_type3_font_size_from_its_letter_width(tmp_path):
     assert _emulated(path).text.split() == ["abab"]
     if oracle.available("poppler"):
         assert oracle.run("poppler", path, 1).text.split() == ["abab"]
+
+
+def _type0_page(tmp_path, name: str, pairs: dict[int, str], content: bytes) -> str:
+    pdf = pikepdf.new()
+    bf = b" ".join(b"<%04X> <%s>" % (code, text.encode("utf-16-be").hex().encode()) for code, text in pairs.items())
+    tu = pdf.make_stream(b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /X def "
+                         b"1 begincodespacerange <0000> <FFFF> endcodespacerange %d beginbfchar %s endbfchar "
+                         b"endcmap CMapName currentdict /CMap defineresource pop end end" % (len(pairs), bf))
+    cid = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.CIDFontType2, BaseFont=pikepdf.Name.Arial,
+                             DW=1000, CIDSystemInfo=pikepdf.Dictionary(Registry="Adobe", Ordering="Identity",
+                                                                       Supplement=0))
+    font = dict(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type0, BaseFont=pikepdf.Name.Arial,
+                Encoding=pikepdf.Name("/Identity-H"), DescendantFonts=[pdf.make_indirect(cid)], ToUnicode=tu)
+    return _page_with(tmp_path, name, font, content, pdf)
+
+
+def test_right_to_left_run_reversed_between_embedding_marks(tmp_path):
+    # reorderText: on a mostly left-to-right page, a Hebrew run drawn in visual order is written
+    # reversed (logical order) between U+202B and U+202C
+    path = _type0_page(tmp_path, "hebrew", {0x41: "A", 0x42: "B", 0x43: "C", 0x44: "D", 1: "\u05d0", 2: "\u05d1",
+                                            3: "\u05d2"},
+                       b"BT /F1 10 Tf 72 700 Td <0041004200430044> Tj 60 0 Td <000300020001> Tj ET")
+    words = ["ABCD", "\u202b\u05d0\u05d1\u05d2\u202c"]
+    assert _emulated(path).text.split() == words
+    if oracle.available("poppler"):
+        assert oracle.run("poppler", path, 1).text.split() == words

@@ -35,7 +35,7 @@ from __future__ import annotations
 import functools
 import math
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..content.state import multiply
 from ..content.textlayout import COMBINING
@@ -68,7 +68,8 @@ COMB_MAX_MID_DELTA = 0.3  # combMaxMidDelta
 COMB_MAX_BASE_DELTA = 0.4  # combMaxBaseDelta
 TYPE3_M_WIDTH = 0.6  # TextPage::updateFont: "0.6 is a generic average 'm' width"
 TYPE3_GLYPH_WIDTH = 0.5  # TextPage::updateFont: "0.5 is a generic letter width"
-ASCENT, DESCENT = 0.95, -0.35  # GfxFont.cc: the ascent and descent of a font that states none
+ASCENT, DESCENT = 0.95, -0.35
+LRE, RLE, PDF = "\u202a", "\u202b", "\u202c"  # reorderText: the embedding marks around reversed runs  # GfxFont.cc: the ascent and descent of a font that states none
 
 
 def text(record) -> tuple[str, str]:
@@ -555,6 +556,78 @@ def _coalesce_line(line: list[_Word]) -> list[_Word]:
     return out
 
 
+def _bidi_type(t: str) -> str:
+    """``UnicodeTypeTable.cc``'s class of a character: ``L`` (left to right), ``R`` (right to
+    left), ``#`` (digits and the signs around numbers: ``+ - . , / : # $ %``) or ``" "``
+    (neutral), here from Unicode's bidirectional classes."""
+    kind = unicodedata.bidirectional(t[0]) if t else ""
+    return "R" if kind in ("R", "AL") else "L" if kind == "L" else "#" if kind in ("EN", "AN", "ES", "ET", "CS") else " "
+
+
+_BIDI_COUNT = {"L": 1, "R": -1}
+
+
+def _reorder(line: list[base.Decision], primary_lr: bool) -> list[base.Decision]:
+    """``reorderText``: a line is written left to right as it lies on the page, each run of
+    right-to-left text reversed between U+202B and U+202C (a page of mostly right-to-left
+    text: the whole line reversed, inside U+202B … U+202C, left-to-right runs between U+202A
+    and U+202C)."""
+    if not line or (primary_lr and not any(_bidi_type(d.text) == "R" for d in line)):
+        return line
+    units: list[tuple[str, base.Decision | None]] = []
+    for i, d in enumerate(line):
+        if i and d.before:
+            units.append((d.before, None))
+        units.append((d.text, d))
+    kinds = [_bidi_type(t) if d is not None else " " for t, d in units]
+    order: list[tuple[str, base.Decision | None]] = []
+    if primary_lr:
+        i = 0
+        while i < len(units):
+            j = i
+            while j < len(units) and kinds[j] != "R":
+                j += 1
+            order += units[i:j]
+            i = j
+            while j < len(units) and kinds[j] not in ("L", "#"):
+                j += 1
+            if j > i:
+                order += [(RLE, None), *units[i:j][::-1], (PDF, None)]
+                i = j
+    else:
+        order.append((RLE, None))
+        i = len(units) - 1
+        while i >= 0:
+            j = i
+            while j >= 0 and kinds[j] not in ("L", "#"):
+                j -= 1
+            order += units[j + 1:i + 1][::-1]
+            i = j
+            while j >= 0 and kinds[j] != "R":
+                j -= 1
+            if j < i:
+                order += [(LRE, None), *units[j + 1:i + 1], (PDF, None)]
+                i = j
+        order.append((PDF, None))
+    out: list[base.Decision] = []
+    pending = ""
+    for t, d in order:
+        if d is None:
+            pending += t
+            continue
+        if not out:
+            d = replace(d, before=line[0].before, rule=line[0].rule, detail=line[0].detail, text=pending + d.text)
+        elif pending in (base.NOTHING, base.SPACE):
+            d = replace(d, before=pending)
+        else:
+            d = replace(d, before=base.NOTHING, text=pending + d.text)
+        out.append(d)
+        pending = ""
+    if pending:
+        out[-1] = replace(out[-1], text=out[-1].text + pending)
+    return out
+
+
 def emulate(records, page: base.Page | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=True)
     items = [base.make_item(r) for r in recs]
@@ -573,9 +646,11 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
     out: list[base.Decision] = []
     placed: set[int] = set()
     before, rule, detail = base.NOTHING, "first", ""
+    primary_lr = sum(_BIDI_COUNT.get(_bidi_type(c.text), 0) for line in lines for w in line for c in w.chars) >= 0
     for n, line in enumerate(lines):
         last_char = line[-1].chars[-1].text if line[-1].chars else ""
         hyphenated = last_char == "-" and n + 1 < len(lines)
+        line_out: list[base.Decision] = []
         for k, w in enumerate(line):
             glyph_chars: dict[int, str] = {}
             for c in w.chars:
@@ -591,12 +666,13 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
                 if g in placed:
                     continue
                 placed.add(g)
-                out.append(base.Decision(recs[g], t, True, before, rule, detail, texts[g][1]))
+                line_out.append(base.Decision(recs[g], t, True, before, rule, detail, texts[g][1]))
                 before, rule, detail = base.NOTHING, "word", "in the same word (TextPage::addChar)"
             if w.space_after:
                 before, rule, detail = base.SPACE, "word-break", w.why
             elif k + 1 < len(line):
                 before, rule, detail = base.NOTHING, "joined", w.why
+        out.extend(_reorder(line_out, primary_lr))
         if hyphenated:
             before, rule, detail = base.NOTHING, "hyphenated", "the line after a hyphen joins it (TextPage::dump)"
         else:
