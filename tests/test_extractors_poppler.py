@@ -194,3 +194,22 @@ def test_right_to_left_run_reversed_between_embedding_marks(tmp_path):
     assert _emulated(path).text.split() == words
     if oracle.available("poppler"):
         assert oracle.run("poppler", path, 1).text.split() == words
+
+
+def test_type3_procedure_text_is_not_read(tmp_path):
+    # TextOutputDev::interpretType3Chars is false: the Type3 glyph "a" is the character, the
+    # text its procedure draws in another font ("Z") is never seen
+    pdf = pikepdf.new()
+    helv = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                                                BaseFont=pikepdf.Name.Helvetica))
+    procs = pikepdf.Dictionary(a=pdf.make_stream(b"1000 0 d0 BT /H 1000 Tf 0 0 Td (Z) Tj ET"))
+    font = dict(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type3, FontBBox=[0, 0, 1000, 1000],
+                FontMatrix=[0.001, 0, 0, 0.001, 0, 0], CharProcs=procs, FirstChar=97, LastChar=97, Widths=[1000],
+                Encoding=pikepdf.Dictionary(Differences=[97, pikepdf.Name.a]),
+                Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(H=helv)))
+    path = _page_with(tmp_path, "type3text", font, b"BT /F1 10 Tf 72 700 Td (aa) Tj ET", pdf)
+    doc = Document.open(path)
+    assert "Z" in "".join(r.unicode for r in page_glyphs(doc, doc.page_ref(1)))
+    assert _emulated(path).text.split() == ["aa"]
+    if oracle.available("poppler"):
+        assert oracle.run("poppler", path, 1).text.split() == ["aa"]
