@@ -213,3 +213,36 @@ def test_type3_procedure_text_is_not_read(tmp_path):
     assert _emulated(path).text.split() == ["aa"]
     if oracle.available("poppler"):
         assert oracle.run("poppler", path, 1).text.split() == ["aa"]
+
+
+def test_optional_content_off_is_not_read(tmp_path):
+    # Gfx.cc: content in an optional content group the default configuration turns off
+    # (/OCProperties /D /OFF) is not drawn, so pdftotext never sees it: marked content /OC and
+    # a form XObject with /OC alike (content.optional)
+    from pdfinspect.content.optional import hidden_content
+
+    pdf = pikepdf.new()
+    off = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.OCG, Name=pikepdf.String("Off")))
+    on = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.OCG, Name=pikepdf.String("On")))
+    pdf.Root.OCProperties = pikepdf.Dictionary(OCGs=[off, on], D=pikepdf.Dictionary(OFF=[off]))
+    font = dict(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)
+    path = _page_with(tmp_path, "oc", font, b"/OC /Hid BDC BT /F1 10 Tf 72 700 Td (secret) Tj ET EMC "
+                      b"/OC /Vis BDC BT /F1 10 Tf 72 680 Td (shown) Tj ET EMC /Fm Do", pdf)
+    with pikepdf.open(path, allow_overwriting_input=True) as p:
+        res = p.pages[0].Resources
+        res.Properties = pikepdf.Dictionary(Hid=p.Root.OCProperties.OCGs[0], Vis=p.Root.OCProperties.OCGs[1])
+        fm = p.make_stream(b"BT /F1 10 Tf 72 650 Td (formtext) Tj ET", Type=pikepdf.Name.XObject,
+                           Subtype=pikepdf.Name.Form, BBox=[0, 0, 612, 792], OC=p.Root.OCProperties.OCGs[0],
+                           Resources=pikepdf.Dictionary(Font=res.Font))
+        res.XObject = pikepdf.Dictionary(Fm=fm)
+        p.save(path)
+    doc = Document.open(path)
+    ref = doc.page_ref(1)
+    hidden = hidden_content(doc, ref)
+    assert {name for _, name in hidden.off_marks} == {"Hid"} and len(hidden.off_forms) == 1
+    assert {r.unicode for r in page_glyphs(doc, ref)} >= set("secretformtext")
+    em = _emulated(path)
+    assert em.text.split() == ["shown"]
+    assert {d.rule for d in em.decisions if not d.kept} == {"optional_content_off"}
+    if oracle.available("poppler"):
+        assert oracle.run("poppler", path, 1).text.split() == ["shown"]

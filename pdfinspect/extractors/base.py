@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
+from ..content.optional import OptionalContent
 from ..content.state import multiply
 from ..content.textlayout import GlyphRecord
 from ..fonts.agl import glyph_to_unicode
@@ -29,12 +30,13 @@ Box = tuple[float, float, float, float]
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """What emulations need of the page: its MediaBox and CropBox (left, bottom, right, top)
-    and its /Rotate (0, 90, 180, 270)."""
+    """What emulations need of the page: its MediaBox and CropBox (left, bottom, right, top),
+    its /Rotate (0, 90, 180, 270) and the optional content that is off by default."""
 
     media: Box | None = None
     crop: Box | None = None
     rotate: int = 0
+    optional: OptionalContent = OptionalContent()
 
     def upright(self, x: float, y: float) -> tuple[float, float]:
         """(x, y) in the page turned by /Rotate, as pdfminer.six's interpreter sets its CTM

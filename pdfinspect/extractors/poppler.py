@@ -232,9 +232,9 @@ def _type3_scale(font) -> float:
         if anything is None and name and font.glyph_width(bytes([code])) > 0:
             anything = code
     scale = 1.0
-    for code, typical in ((m_code, TYPE3_M_WIDTH), (letter, TYPE3_GLYPH_WIDTH), (anything, TYPE3_GLYPH_WIDTH)):
-        if code is not None and font.glyph_width(bytes([code])) > 0:
-            scale = font.glyph_width(bytes([code])) / typical
+    for pick, typical in ((m_code, TYPE3_M_WIDTH), (letter, TYPE3_GLYPH_WIDTH), (anything, TYPE3_GLYPH_WIDTH)):
+        if pick is not None and font.glyph_width(bytes([pick])) > 0:
+            scale = font.glyph_width(bytes([pick])) / typical
             break
     f = font.font_matrix
     return scale * (abs(f[3] / f[0]) if f[0] else 1.0)
@@ -309,7 +309,7 @@ def _combine(w: _Word, glyph: int, t: str, x: float, y: float, dx: float, dy: fl
     return False
 
 
-def _words(items, texts, page) -> tuple[list[_Word], dict[int, tuple[str, str]]]:
+def _words(items, texts, page, optional) -> tuple[list[_Word], dict[int, tuple[str, str]]]:
     """``TextPage::addChar``/``beginWord``/``endWord``: the words in drawing order, and why
     a glyph was left out (glyph index → (rule, detail))."""
     dev, width, height = _device(page)
@@ -333,6 +333,10 @@ def _words(items, texts, page) -> tuple[list[_Word], dict[int, tuple[str, str]]]
         dx, dy = ex - x, ey - y
         if x + dx < 0 or x > width or y + dy < 0 or y > height or not (math.isfinite(x) and math.isfinite(y)):
             drops[i] = ("off_page", f"origin outside the page (TextPage::addChar, {SOURCE})")
+            continue
+        if optional is not None and optional.hides(item.record.step):
+            drops[i] = ("optional_content_off", "in optional content the default configuration turns off "
+                                                "(Gfx.cc: ocState; OCProperties /D)")
             continue
         if len(t) == 1 and t.isspace():
             drops[i] = ("space-glyph", f"a white-space glyph ends the word (TextPage::addChar, {SOURCE})")
@@ -441,10 +445,10 @@ def _blocks(pool: _Pool) -> list[list[_Word]]:
                 n = sum(1 for i in span if any(beside(w) for w in pool.words(i)))
                 if 0 < n <= 3:
                     for i in span:
-                        w = next((w for w in pool.words(i) if beside(w)), None)
-                        if w is not None:
-                            take(i, w)
-                            lo, hi = min(lo, w.base), max(hi, w.base)
+                        near = next((w for w in pool.words(i) if beside(w)), None)
+                        if near is not None:
+                            take(i, near)
+                            lo, hi = min(lo, near.base), max(hi, near.base)
                             found = True
             if not found:
                 break
@@ -611,17 +615,18 @@ def _reorder(line: list[base.Decision], primary_lr: bool) -> list[base.Decision]
         order.append((PDF, None))
     out: list[base.Decision] = []
     pending = ""
-    for t, d in order:
-        if d is None:
+    for t, unit in order:
+        if unit is None:
             pending += t
             continue
         if not out:
-            d = replace(d, before=line[0].before, rule=line[0].rule, detail=line[0].detail, text=pending + d.text)
+            unit = replace(unit, before=line[0].before, rule=line[0].rule, detail=line[0].detail,
+                           text=pending + unit.text)
         elif pending in (base.NOTHING, base.SPACE):
-            d = replace(d, before=pending)
+            unit = replace(unit, before=pending)
         else:
-            d = replace(d, before=base.NOTHING, text=pending + d.text)
-        out.append(d)
+            unit = replace(unit, before=base.NOTHING, text=pending + unit.text)
+        out.append(unit)
         pending = ""
     if pending:
         out[-1] = replace(out[-1], text=out[-1].text + pending)
@@ -631,9 +636,10 @@ def _reorder(line: list[base.Decision], primary_lr: bool) -> list[base.Decision]
 def emulate(records, page: base.Page | None = None) -> base.Emulation:
     # TextOutputDev::interpretType3Chars is false: a Type3 glyph is one character, its procedure never runs
     recs = [r for r in base.source_records(records, annots=True, type3_text=False) if r.step.charproc is None]
+    optional = page.optional if page is not None else None
     items = [base.make_item(r) for r in recs]
     texts = [text(r) for r in recs]
-    words, drops = _words(items, texts, page)
+    words, drops = _words(items, texts, page, optional)
     pools = [_Pool() for _ in range(4)]
     for w in words:
         pools[w.rot].add(w)
