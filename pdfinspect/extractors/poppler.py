@@ -1,7 +1,9 @@
 """poppler's ``pdftotext`` (``TextOutputDev``), poppler 21.07–22.12.
 
-Source: ``poppler/TextOutputDev.cc``, followed step by step in poppler's own device space
-(72 dpi, y down, the page turned by /Rotate):
+Source: ``poppler/TextOutputDev.cc`` and ``poppler/GfxFont.cc`` (read in poppler's master of
+2026; the constants are 22.12's, and so is the whole-word duplicate rule used here), checked
+against ``pdftotext`` 22.12, followed step by step in poppler's own device space (72 dpi,
+y down, the page turned by /Rotate):
 
 - ``TextPage::addChar`` builds words in drawing order. A word ends where the next glyph starts
   more than ``minWordBreakSpace`` × size after it or ``minDupBreakOverlap`` × size before it,
@@ -23,12 +25,17 @@ Source: ``poppler/TextOutputDev.cc``, followed step by step in poppler's own dev
   ``maxWideCharSpacingMul`` × the smallest gap, at most ``maxWideCharSpacing`` × size) and
   joins the others.
 - ``TextPage::dump`` writes the lines of each block; a line ending in a hyphen joins the next
-  without it. Blocks come here in the order they were built, per rotation class (poppler then
-  sorts them into flows, which changes the order of lines, not their words).
+  without it; ``reorderText`` reverses right-to-left runs between U+202B and U+202C. Blocks
+  come here in the order they were built, per rotation class (poppler then sorts them into
+  flows, which changes the order of lines, not their words).
 
-Glyphs whose origin lies off the page (the MediaBox) are dropped; a code with no Unicode
-gives nothing; ligatures are expanded (``UnicodeMap``/``unicodeNormalizeNFKC`` for
-ligatures). Annotations' appearances are read; /ActualText replaces the glyphs.
+The text of a glyph (``GfxFont.cc``): ToUnicode, else the glyph name of the encoding — a simple
+TrueType font with no MacRoman, MacExpert or WinAnsi /Encoding takes WinAnsiEncoding's names,
+never the program's ``cmap``; a name outside poppler's table gives the code itself; a code with
+no Unicode gives nothing (Type0: the code). A Type3 glyph is one character: its procedure never
+runs (``TextOutputDev::interpretType3Chars``). Ligatures are expanded (``unicodeNormalizeNFKC``).
+Glyphs whose origin lies off the page (the MediaBox) and optional content that is off by default
+are dropped; annotations' appearances are read; /ActualText replaces the glyphs.
 """
 from __future__ import annotations
 
@@ -41,7 +48,7 @@ from ..content.state import multiply
 from ..content.textlayout import COMBINING
 from ..fonts.agl import glyph_to_unicode
 from ..fonts.encodings import base_encoding
-from ..fonts.resolve import ACTUAL_TEXT, ENCODING, HEURISTIC_METHODS, TOUNICODE
+from ..fonts.resolve import ACTUAL_TEXT, ENCODING, HEURISTIC_METHODS, NONE, TOUNICODE
 from . import base
 
 SOURCE = "poppler/TextOutputDev.cc"
@@ -81,7 +88,9 @@ def text(record) -> tuple[str, str]:
     if t is None:
         font = record.step.font
         code = record.glyph.code
-        if font is not None and not font.is_type0 and len(code) == 1 and record.resolution.method in HEURISTIC_METHODS:
+        method = record.resolution.method
+        if font is not None and not font.is_type0 and len(code) == 1 \
+                and (method in HEURISTIC_METHODS or (method == NONE and _names_missing(font))):
             return chr(code[0]), "code-pass-through"
         if font is not None and font.is_type0:
             return record.resolution.tounicode_only, "code-as-unicode"
@@ -94,8 +103,10 @@ def text(record) -> tuple[str, str]:
 def _truetype_default(record) -> str | None:
     """A simple TrueType font with no /Encoding naming MacRoman, MacExpert or WinAnsi reads the
     codes /Differences does not name through WinAnsiEncoding's names, never through the
-    program's ``cmap`` (``GfxFont.cc`` ``Gfx8BitFont``: "get default
-    base encoding": ``winAnsiEncoding`` for ``fontTrueType``); ``None`` for other fonts."""
+    program's ``cmap`` (``GfxFont.cc`` ``Gfx8BitFont``: "get default base encoding":
+    ``winAnsiEncoding`` for ``fontTrueType``); a code WinAnsi leaves unnamed passes through
+    when the font has unmapped names. ``None`` for other fonts, and for a name outside the
+    glyph list (the code passes through, :func:`text`)."""
     font = record.step.font
     code = record.glyph.code
     # our implicit base for a TrueType font is StandardEncoding (nonsymbolic) or the program's (symbolic);
@@ -103,9 +114,37 @@ def _truetype_default(record) -> str | None:
     if font is None or font.subtype != "TrueType" or font.encoding_base not in (None, "StandardEncoding") \
             or len(code) != 1:
         return None
-    table = base_encoding("WinAnsiEncoding")
-    name = table[code[0]] if table is not None else None
-    return glyph_to_unicode(name).unicode if name else ""
+    name = _encoding_name(font, code[0])
+    if name is None:
+        return chr(code[0]) if _names_missing(font) else ""
+    return glyph_to_unicode(name).unicode or None
+
+
+def _encoding_name(font, code: int) -> str | None:
+    """The glyph name poppler's ``Gfx8BitFont`` gives ``code``: /Differences, else the base
+    encoding — WinAnsiEncoding for a TrueType font that names none, StandardEncoding for a
+    Type3 font ("get default base encoding"); ``None`` for a program's built-in encoding."""
+    name = font.differences.get(code)
+    if name is not None:
+        return name
+    base_name = font.encoding_base
+    if font.subtype == "TrueType" and base_name in (None, "StandardEncoding"):
+        base_name = "WinAnsiEncoding"
+    elif font.subtype == "Type3" and base_name is None:
+        base_name = "StandardEncoding"
+    table = base_encoding(base_name) if base_name else None
+    return table[code] if table is not None and 0 <= code < 256 else None
+
+
+@functools.lru_cache(maxsize=64)
+def _names_missing(font) -> bool:
+    """``GfxFont.cc``'s ``missing``: a name of the font's encoding that is not .notdef maps to
+    no Unicode, so every code left without one passes through as itself ("pass 2")."""
+    for code in range(256):
+        name = _encoding_name(font, code)
+        if name and name != ".notdef" and not glyph_to_unicode(name).unicode:
+            return True
+    return False
 
 
 @dataclass(eq=False)
@@ -223,7 +262,7 @@ def _type3_scale(font) -> float:
     |FontMatrix d / a|."""
     m_code = letter = anything = None
     for code in range(256):
-        name = font.glyph_name(code)
+        name = _encoding_name(font, code)
         one = name is not None and len(name) == 1
         if one and name == "m":
             m_code = code
@@ -547,7 +586,9 @@ def _coalesce_line(line: list[_Word]) -> list[_Word]:
         delta = w0.primary_delta(w1)
         if delta >= space:
             w0.space_after = True
-            w0.why = f"gap {base.em(delta, size)} ≥ {rule} ({SOURCE} TextLine::coalesce)"
+            w0.why = (f"gap {base.em(delta, size)} > minWordBreakSpace {MIN_WORD_BREAK_SPACE} ({SOURCE} "
+                      f"TextPage::addChar), ≥ {rule} (TextLine::coalesce)" if delta > MIN_WORD_BREAK_SPACE * size
+                      else f"gap {base.em(delta, size)} ≥ {rule} ({SOURCE} TextLine::coalesce)")
             out.append(w1)
         elif w0.font is w1.font and abs(w0.size - w1.size) < MAX_WORD_FONT_SIZE_DELTA * size \
                 and w1.chars[0].glyph == w0.pos_end:
