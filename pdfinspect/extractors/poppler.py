@@ -262,11 +262,10 @@ def _type3_scale(font) -> float:
     |FontMatrix d / a|."""
     m_code = letter = anything = None
     for code in range(256):
-        name = _encoding_name(font, code)
-        one = name is not None and len(name) == 1
-        if one and name == "m":
+        name = _encoding_name(font, code) or ""
+        if name == "m":
             m_code = code
-        if letter is None and one and name.isascii() and name.isalpha():
+        if letter is None and len(name) == 1 and name.isascii() and name.isalpha():
             letter = code
         if anything is None and name and font.glyph_width(bytes([code])) > 0:
             anything = code
