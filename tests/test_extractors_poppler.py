@@ -248,3 +248,17 @@ def test_optional_content_off_is_not_read(tmp_path):
     assert {d.rule for d in em.decisions if not d.kept} == {"optional_content_off"}
     if oracle.available("poppler"):
         assert oracle.run("poppler", path, 1).text.split() == ["shown"]
+
+
+def test_blocks_in_reading_order(tmp_path):
+    # TextBlock::visitDepthFirst: the right column starts higher (its block is gathered first)
+    # but lies beside the left one, so the left one is read first (rule 2); the heading above
+    # both comes before either (rule 1)
+    content = (b"BT /F1 10 Tf 300 730 Td (right one) Tj 0 -12 Td (right two) Tj 0 -12 Td (right three) Tj "
+               b"0 -12 Td (right four) Tj ET BT /F1 10 Tf 72 712 Td (left one) Tj 0 -12 Td (left two) Tj ET "
+               b"BT /F1 14 Tf 72 760 Td (Heading) Tj ET")
+    path = _pdf(tmp_path, "columns", content)
+    words = "Heading left one left two right one right two right three right four".split()
+    assert _emulated(path).text.split() == words
+    if oracle.available("poppler"):
+        assert oracle.run("poppler", path, 1).text.split() == words

@@ -24,10 +24,10 @@ y down, the page turned by /Rotate):
   ``maxCharSpacing`` × size (letter-spaced lines of one-letter words use
   ``maxWideCharSpacingMul`` × the smallest gap, at most ``maxWideCharSpacing`` × size) and
   joins the others.
-- ``TextPage::dump`` writes the lines of each block; a line ending in a hyphen joins the next
-  without it; ``reorderText`` reverses right-to-left runs between U+202B and U+202C. Blocks
-  come here in the order they were built, per rotation class (poppler then sorts them into
-  flows, which changes the order of lines, not their words).
+- ``TextPage::coalesce`` puts the blocks in reading order (``TextBlock::visitDepthFirst``,
+  without poppler's table detection), and ``TextPage::dump`` writes the lines of each block; a
+  line ending in a hyphen joins the next without it; ``reorderText`` reverses right-to-left
+  runs between U+202B and U+202C. The blank line poppler writes after each flow is not written.
 
 The text of a glyph (``GfxFont.cc``): ToUnicode, else the glyph name of the encoding — a simple
 TrueType font with no MacRoman, MacExpert or WinAnsi /Encoding takes WinAnsiEncoding's names,
@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 import unicodedata
 from dataclasses import dataclass, field, replace
 
@@ -76,6 +77,7 @@ COMB_MAX_BASE_DELTA = 0.4  # combMaxBaseDelta
 TYPE3_M_WIDTH = 0.6  # TextPage::updateFont: "0.6 is a generic average 'm' width"
 TYPE3_GLYPH_WIDTH = 0.5  # TextPage::updateFont: "0.5 is a generic letter width"
 ASCENT, DESCENT = 0.95, -0.35
+MAX_SORTED_BLOCKS = 400  # blocks put in reading order; more keep the order they were built in (time)
 LRE, RLE, PDF = "\u202a", "\u202b", "\u202c"  # reorderText: the embedding marks around reversed runs  # GfxFont.cc: the ascent and descent of a font that states none
 
 
@@ -600,6 +602,74 @@ def _coalesce_line(line: list[_Word]) -> list[_Word]:
     return out
 
 
+def _reading_order(blocks: list, primary_lr: bool) -> list:
+    """``TextPage::coalesce``'s reading order: a topological sort of the blocks (T. M. Breuel's
+    rules, ``TextBlock::visitDepthFirst``): a block goes after every block that overlaps it
+    across the primary direction and lies above it (rule 1), and after every block wholly before
+    it along the lines (rule 2) unless a third block lies below the first and above the second
+    by rule 1. Each block's box is first widened along the lines towards its neighbours below
+    (``ExMin``/``ExMax``). Poppler's table detection is not followed; past ``MAX_SORTED_BLOCKS``
+    blocks the order they were built in is kept."""
+    if len(blocks) < 2 or len(blocks) > MAX_SORTED_BLOCKS:
+        return blocks
+    counts = [0, 0, 0, 0]
+    for box, lines in blocks:
+        counts[box.rot] += sum(len(w.chars) for line in lines for w in line)
+    primary = max(range(4), key=lambda r: (counts[r], -r))
+    boxes = [box for box, _ in blocks]
+    ext = [[b.x0, b.y0, b.x1, b.y1] for b in boxes]
+    for i, b1 in enumerate(boxes):  # widen along x up to the nearest neighbours on the block's lines
+        lo, hi = sys.float_info.min, sys.float_info.max
+        for b2 in boxes:
+            if b2 is not b1 and b1.y0 <= b2.y1 and b1.y1 >= b2.y0:
+                if b1.x1 < b2.x0 < hi:
+                    hi = b2.x0
+                if lo < b2.x1 < b1.x0:
+                    lo = b2.x1
+        for b2 in boxes:
+            if b2 is not b1 and b2.y0 >= b1.y1:
+                if ext[i][2] < b2.x1 <= hi:
+                    ext[i][2] = b2.x1
+                if lo <= b2.x0 < ext[i][0]:
+                    ext[i][0] = b2.x0
+
+    def rule1(a: int, b: int) -> bool:  # TextBlock::isBeforeByRule1: a is before b
+        ea, eb = ext[a], ext[b]
+        k = 0 if primary in (0, 2) else 1
+        overlap = ea[k] <= eb[k] <= ea[k + 2] or eb[k] <= ea[k] <= eb[k + 2]
+        return overlap and (ea[1] < eb[1], ea[2] > eb[2], ea[3] > eb[3], ea[0] < eb[0])[primary]
+
+    def rule2(a: int, b: int) -> bool:  # TextBlock::isBeforeByRule2
+        ea, eb = ext[a], ext[b]
+        rot = boxes[a].rot if primary_lr else (boxes[a].rot + 2) % 4
+        return (ea[2] - eb[0], ea[1] - eb[3], eb[2] - ea[0], eb[1] - ea[3])[rot] <= 0
+
+    def before(a: int, b: int) -> bool:
+        if rule1(a, b):
+            return True
+        return rule2(a, b) and not any(c not in (a, b) and rule1(b, c) and rule1(c, a) for c in range(len(boxes)))
+
+    visited = [False] * len(blocks)
+    order: list[int] = []
+    for start in range(len(blocks)):
+        if visited[start]:
+            continue
+        visited[start] = True
+        stack = [(start, 0)]
+        while stack:
+            b1, nxt = stack[-1]
+            for b2 in range(nxt, len(blocks)):
+                if not visited[b2] and before(b2, b1):
+                    stack[-1] = (b1, b2 + 1)
+                    visited[b2] = True
+                    stack.append((b2, 0))
+                    break
+            else:
+                stack.pop()
+                order.append(b1)
+    return [blocks[i] for i in order]
+
+
 def _bidi_type(t: str) -> str:
     """``UnicodeTypeTable.cc``'s class of a character: ``L`` (left to right), ``R`` (right to
     left), ``#`` (digits and the signs around numbers: ``+ - . , / : # $ %``) or ``" "``
@@ -684,7 +754,15 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
     for w in words:
         pools[w.rot].add(w)
     dropped: list[_Word] = []
-    lines = [_coalesce_line(line) for rot in range(4) for blk in _blocks(pools[rot]) for line in _lines(blk, dropped)]
+    blocks = []
+    for rot in range(4):
+        for members in _blocks(pools[rot]):
+            box = _Word(rot, 0.0, 0.0, None, False, min(w.x0 for w in members), min(w.y0 for w in members),
+                        max(w.x1 for w in members), max(w.y1 for w in members))
+            blocks.append((box, [_coalesce_line(line) for line in _lines(members, dropped)]))
+    primary_lr = sum(_BIDI_COUNT.get(_bidi_type(c.text), 0) for _, blk in blocks for line in blk for w in line
+                     for c in w.chars) >= 0
+    lines = [line for _, blk in _reading_order(blocks, primary_lr) for line in blk]
     for w in dropped:
         for c in w.chars:
             drops.setdefault(c.glyph, ("duplicate", f"a word drawn again over itself: dupMaxPriDelta "
@@ -693,7 +771,6 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
     out: list[base.Decision] = []
     placed: set[int] = set()
     before, rule, detail = base.NOTHING, "first", ""
-    primary_lr = sum(_BIDI_COUNT.get(_bidi_type(c.text), 0) for line in lines for w in line for c in w.chars) >= 0
     for n, line in enumerate(lines):
         last_char = line[-1].chars[-1].text if line[-1].chars else ""
         hyphenated = last_char == "-" and n + 1 < len(lines)
