@@ -220,9 +220,7 @@ def test_type3_procedure_text_is_not_read(tmp_path):
 def test_optional_content_off_is_not_read(tmp_path):
     # Gfx.cc: content in an optional content group the default configuration turns off
     # (/OCProperties /D /OFF) is not drawn, so pdftotext never sees it: marked content /OC and
-    # a form XObject with /OC alike (content.optional)
-    from pdfinspect.content.optional import hidden_content
-
+    # a form XObject with /OC alike (core.optional)
     pdf = pikepdf.new()
     off = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.OCG, Name=pikepdf.String("Off")))
     on = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.OCG, Name=pikepdf.String("On")))
@@ -240,8 +238,6 @@ def test_optional_content_off_is_not_read(tmp_path):
         p.save(path)
     doc = Document.open(path)
     ref = doc.page_ref(1)
-    hidden = hidden_content(doc, ref)
-    assert {name for _, name in hidden.off_marks} == {"Hid"} and len(hidden.off_forms) == 1
     assert {r.unicode for r in page_glyphs(doc, ref)} >= set("secretformtext")
     em = _emulated(path)
     assert em.text.split() == ["shown"]

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import importlib
 
-from ..content.optional import hidden_content
 from ..core.pages import inherited
 from ..spec.extractors import NAMES
 from .base import Emulation, Page
 
 
 def page_frame(doc, page_ref) -> Page:
-    """The page's MediaBox, CropBox (the MediaBox when absent, 7.7.3.3), /Rotate and the
-    optional content that is off (8.11)."""
+    """The page's MediaBox, CropBox (the MediaBox when absent, 7.7.3.3) and /Rotate."""
     page = doc.resolve(page_ref)
     boxes: dict[str, tuple[float, float, float, float]] = {}
     for key in ("MediaBox", "CropBox"):
@@ -33,7 +31,7 @@ def page_frame(doc, page_ref) -> Page:
     rotate = doc.resolve(inherited(doc, page, "Rotate"))
     turn = int(rotate) % 360 if isinstance(rotate, (int, float)) and int(rotate) % 90 == 0 else 0
     media = boxes.get("MediaBox")
-    return Page(media, boxes.get("CropBox", media), turn, hidden_content(doc, page_ref))
+    return Page(media, boxes.get("CropBox", media), turn)
 
 
 def emulate(name: str, records, page: Page | None = None) -> Emulation:

@@ -16,7 +16,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from ..content.optional import OptionalContent
 from ..content.state import multiply
 from ..content.textlayout import GlyphRecord
 from ..fonts.agl import glyph_to_unicode
@@ -30,13 +29,12 @@ Box = tuple[float, float, float, float]
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """What emulations need of the page: its MediaBox and CropBox (left, bottom, right, top),
-    its /Rotate (0, 90, 180, 270) and the optional content that is off by default."""
+    """What emulations need of the page: its MediaBox and CropBox (left, bottom, right, top)
+    and its /Rotate (0, 90, 180, 270)."""
 
     media: Box | None = None
     crop: Box | None = None
     rotate: int = 0
-    optional: OptionalContent = OptionalContent()
 
     def upright(self, x: float, y: float) -> tuple[float, float]:
         """(x, y) in the page turned by /Rotate, as pdfminer.six's interpreter sets its CTM
@@ -239,6 +237,14 @@ def space_widths(records: Iterable) -> dict:
         elif font not in out:
             out[font] = 0.0 if font.is_type0 else font.glyph_width(b" ")
     return out
+
+
+def optional_content(item: Item) -> tuple[tuple[str, bool], ...]:
+    """The optional content the glyph is drawn in, innermost last: for each ``/OC`` marked
+    content, form or annotation, the kind of rule it was judged by
+    (:data:`pdfinspect.core.optional.KINDS`) and whether the default view hides it by the
+    spec. Readers that honour optional content differ on the kinds."""
+    return tuple((m.oc, m.oc_hidden) for m in item.record.step.marked if m.oc is not None)
 
 
 def off_page(item: Item, page_box: Box | None, slack: float = 1.0) -> bool:

@@ -76,9 +76,13 @@ COMB_MAX_MID_DELTA = 0.3  # combMaxMidDelta
 COMB_MAX_BASE_DELTA = 0.4  # combMaxBaseDelta
 TYPE3_M_WIDTH = 0.6  # TextPage::updateFont: "0.6 is a generic average 'm' width"
 TYPE3_GLYPH_WIDTH = 0.5  # TextPage::updateFont: "0.5 is a generic letter width"
-ASCENT, DESCENT = 0.95, -0.35
+ASCENT, DESCENT = 0.95, -0.35  # GfxFont.cc: the ascent and descent of a font that states none
 MAX_SORTED_BLOCKS = 400  # blocks put in reading order; more keep the order they were built in (time)
-LRE, RLE, PDF = "\u202a", "\u202b", "\u202c"  # reorderText: the embedding marks around reversed runs  # GfxFont.cc: the ascent and descent of a font that states none
+LRE, RLE, PDF = "\u202a", "\u202b", "\u202c"  # reorderText: the embedding marks around reversed runs
+# Gfx.cc opBeginMarkedContent / doForm / drawAnnot skip content OptionalContent.cc
+# OCGs::optContentIsVisible calls off (groups, /P policies and /VE as the spec has them);
+# an /OC property list written inline is "Unexpected MC Type" and stays visible.
+OC_SOURCE = "poppler/Gfx.cc opBeginMarkedContent, poppler/OptionalContent.cc optContentIsVisible"
 
 
 def text(record) -> tuple[str, str]:
@@ -349,7 +353,7 @@ def _combine(w: _Word, glyph: int, t: str, x: float, y: float, dx: float, dy: fl
     return False
 
 
-def _words(items, texts, page, optional) -> tuple[list[_Word], dict[int, tuple[str, str]]]:
+def _words(items, texts, page) -> tuple[list[_Word], dict[int, tuple[str, str]]]:
     """``TextPage::addChar``/``beginWord``/``endWord``: the words in drawing order, and why
     a glyph was left out (glyph index → (rule, detail))."""
     dev, width, height = _device(page)
@@ -374,9 +378,8 @@ def _words(items, texts, page, optional) -> tuple[list[_Word], dict[int, tuple[s
         if x + dx < 0 or x > width or y + dy < 0 or y > height or not (math.isfinite(x) and math.isfinite(y)):
             drops[i] = ("off_page", f"origin outside the page (TextPage::addChar, {SOURCE})")
             continue
-        if optional is not None and optional.hides(item.record.step):
-            drops[i] = ("optional_content_off", "in optional content the default configuration turns off "
-                                                "(Gfx.cc: ocState; OCProperties /D)")
+        if any(hidden for kind, hidden in base.optional_content(item) if kind != "inline"):
+            drops[i] = ("optional_content_off", f"in optional content the default view turns off: {OC_SOURCE}")
             continue
         if len(t) == 1 and t.isspace():
             drops[i] = ("space-glyph", f"a white-space glyph ends the word (TextPage::addChar, {SOURCE})")
@@ -746,10 +749,9 @@ def _reorder(line: list[base.Decision], primary_lr: bool) -> list[base.Decision]
 def emulate(records, page: base.Page | None = None) -> base.Emulation:
     # TextOutputDev::interpretType3Chars is false: a Type3 glyph is one character, its procedure never runs
     recs = [r for r in base.source_records(records, annots=True, type3_text=False) if r.step.charproc is None]
-    optional = page.optional if page is not None else None
     items = [base.make_item(r) for r in recs]
     texts = [text(r) for r in recs]
-    words, drops = _words(items, texts, page, optional)
+    words, drops = _words(items, texts, page)
     pools = [_Pool() for _ in range(4)]
     for w in words:
         pools[w.rot].add(w)
