@@ -196,16 +196,22 @@ class _Pool:
 
     def __init__(self) -> None:
         self.buckets: dict[int, list[_Word]] = {}
+        self.lo, self.hi = 0, -1  # minBaseIdx, maxBaseIdx: the bucket indices ever used
 
     def add(self, word: _Word) -> None:
-        bucket = self.buckets.setdefault(int(word.base / TEXT_POOL_STEP), [])
+        i = int(word.base / TEXT_POOL_STEP)
+        self.lo, self.hi = (i, i) if self.hi < self.lo else (min(self.lo, i), max(self.hi, i))
+        bucket = self.buckets.setdefault(i, [])
         i = 0
         while i < len(bucket) and word.primary_cmp(bucket[i]) > 0:
             i += 1
         bucket.insert(i, word)
 
     def idx(self, value: float) -> int:
-        return int(value / TEXT_POOL_STEP) if math.isfinite(value) else 0
+        """``TextPool::getBaseIdx``: clamped to the indices in use."""
+        if not math.isfinite(value) or value / TEXT_POOL_STEP < self.lo:
+            return self.lo
+        return min(int(value / TEXT_POOL_STEP), self.hi)
 
     def span(self, lo: float, hi: float) -> range:
         return range(self.idx(lo), self.idx(hi) + 1)
@@ -516,15 +522,20 @@ def _lines(words: list[_Word], dropped: list[_Word]) -> list[list[_Word]]:
     for w in words:
         pool.add(w)
     for i in sorted(pool.buckets):
-        for w0 in list(pool.words(i)):
-            if w0 not in pool.words(i):
-                continue
+        k = 0
+        while k < len(pool.words(i)):
+            w0 = pool.words(i)[k]
             for j in pool.span(w0.base, w0.base + DUP_MAX_SEC_DELTA * w0.size):
-                for w1 in list(pool.words(j)):
-                    if w1 is not w0 and (j != i or pool.words(i).index(w1) > pool.words(i).index(w0)) \
-                            and _same(w0, w1):
-                        pool.remove(j, w1)
-                        dropped.append(w1)
+                bucket = pool.buckets.get(j)
+                if not bucket:
+                    continue
+                first = k + 1 if j == i else 0  # the words after w0 in its own bucket, all in the next ones
+                gone = [w1 for w1 in bucket[first:] if _same(w0, w1)]
+                if gone:
+                    dropped.extend(gone)
+                    bucket[first:] = [w1 for w1 in bucket[first:] if w1 not in gone]
+            k += 1
+    pool.buckets = {i: b for i, b in pool.buckets.items() if b}
     lines: list[list[_Word]] = []
     while True:
         first = pool.first_index()
