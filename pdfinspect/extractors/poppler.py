@@ -529,11 +529,11 @@ def _lines(words: list[_Word], dropped: list[_Word]) -> list[list[_Word]]:
                 bucket = pool.buckets.get(j)
                 if not bucket:
                     continue
-                first = k + 1 if j == i else 0  # the words after w0 in its own bucket, all in the next ones
-                gone = [w1 for w1 in bucket[first:] if _same(w0, w1)]
+                after = k + 1 if j == i else 0  # the words after w0 in its own bucket, all in the next ones
+                gone = [w1 for w1 in bucket[after:] if _same(w0, w1)]
                 if gone:
                     dropped.extend(gone)
-                    bucket[first:] = [w1 for w1 in bucket[first:] if w1 not in gone]
+                    bucket[after:] = [w1 for w1 in bucket[after:] if w1 not in gone]
             k += 1
     pool.buckets = {i: b for i, b in pool.buckets.items() if b}
     lines: list[list[_Word]] = []
