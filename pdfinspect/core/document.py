@@ -697,11 +697,15 @@ class Document:
         return bytes(self.buf[obj.start:obj.end])
 
     # -- whole-file walks ----------------------------------------------------------------
-    def iter_objects(self, revision: int | None = None, cache: bool = True) -> Iterator[IndirectObject]:
-        """Every in-use object; ``cache=False`` keeps memory flat for full scans."""
+    def iter_objects(self, revision: int | None = None, cache: bool = True,
+                     looks: Callable[[bytes], bool] | None = None) -> Iterator[IndirectObject]:
+        """Every in-use object; ``cache=False`` keeps memory flat for full scans. With ``looks``,
+        an object whose bytes (:meth:`peek`, when it gives them) fail it is skipped unparsed."""
         entries = self.xref(revision)
         for num in self.object_numbers(revision):
             e = entries[num]
+            if looks is not None and revision is None and (raw := self.peek(num)) is not None and not looks(raw):
+                continue
             if cache:
                 obj = self.get(num, None, revision)
             else:
@@ -777,6 +781,21 @@ class Document:
                 if self._pages is None:
                     self._pages = pages.page_refs(self)
         return list(self._pages)
+
+    def iter_page_refs(self) -> Iterator[Ref]:
+        """Page objects in order as the page tree walk finds them, so that a caller can start
+        on the first page before the last is found (a walk run to its end is kept, as
+        :meth:`page_refs` keeps it)."""
+        if self._pages is not None:
+            yield from list(self._pages)
+            return
+        found: list[Ref] = []
+        for ref in pages.iter_page_refs(self):
+            found.append(ref)
+            yield ref
+        with self._lock:
+            if self._pages is None:
+                self._pages = found
 
     def page_ref(self, n: int) -> Ref | None:
         """Page ``n`` (1-based), descending by /Count so only one branch is parsed."""

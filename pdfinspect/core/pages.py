@@ -1,7 +1,7 @@
 """The page tree (ISO 32000 7.7.3): pages in order, page N by /Count, inherited attributes."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generator, Iterator
 
 from .diagnostics import warning
 from .objects import Array, Dict, Ref, is_integer
@@ -14,12 +14,17 @@ MAX_DEPTH = 64  # page tree levels followed before a branch is cut
 
 def page_refs(doc: Document) -> list[Ref]:
     """Page objects in order, walking /Pages /Kids (7.7.3.2) with a cycle guard."""
-    out: list[Ref] = []
+    return list(iter_page_refs(doc))
+
+
+def iter_page_refs(doc: Document) -> Iterator[Ref]:
+    """Page objects in order as the walk of /Pages /Kids (7.7.3.2) finds them, with a cycle
+    guard: a caller can start on the first page before the last is found."""
     seen: set[int] = set()
     root = doc.catalog.get("Pages")
 
-    def walk(ref, depth):
-        """Append the leaves under ``ref``; return how many."""
+    def walk(ref, depth: int) -> Generator[Ref, None, int]:
+        """Yield the leaves under ``ref``; return how many."""
         if not isinstance(ref, Ref):
             doc.note(warning("pages-kid-direct", f"/Kids entry {type(ref).__name__} is not a reference to "
                              "a page or page tree node; skipped", clause="7.7.3.2"))
@@ -42,9 +47,11 @@ def page_refs(doc: Document) -> list[Ref]:
             return 0
         kids = doc.resolve(node.get("Kids"))
         if node.get("Type") == "Page" or (not isinstance(kids, Array) and node.get("Type") != "Pages"):
-            out.append(ref)
+            yield ref
             return 1
-        leaves = sum(walk(kid, depth + 1) for kid in kids) if isinstance(kids, Array) else 0
+        leaves = 0
+        for kid in kids if isinstance(kids, Array) else ():
+            leaves += yield from walk(kid, depth + 1)
         count = doc.resolve(node.get("Count"))
         if count != leaves:
             said = f"/Count {count:,}" if is_integer(count) else f"/Count {count!r:.30}"
@@ -60,10 +67,9 @@ def page_refs(doc: Document) -> list[Ref]:
         doc.note(warning("pages-root-direct", "the catalog's /Pages is a direct dictionary, not a reference",
                          clause="7.7.2", repair="its /Kids read, as MuPDF and qpdf read them"))
         for kid in kids if isinstance(kids, Array) else ():
-            walk(kid, 1)
+            yield from walk(kid, 1)
     else:
-        walk(root, 0)
-    return out
+        yield from walk(root, 0)
 
 def page_ref(doc: Document, n: int) -> Ref | None:
     """Page ``n`` (1-based), descending by /Count so only one branch is parsed."""
