@@ -119,3 +119,50 @@ def test_fold_keeps_the_way_back_to_the_text():
     folded, where = fold("o\ufb03ce \u845b\U000e0100!")
     assert folded == "office \u845b!"
     assert [where[i] for i in range(len(folded))] == [0, 1, 1, 1, 2, 3, 4, 5, 7]
+
+
+def _index_against_the_full_path(doc) -> int:
+    """Asserts, on every page of ``doc``, that the index's text (read by the text scan) is the
+    full interpreter's, and that each hit of each word of it names the operator the index named
+    when it laid every page out with the full interpreter; the number of pages the scan read."""
+    from pdfinspect.content.textlayout import page_text
+    from pdfinspect.present.search import TextIndex
+
+    fast, full, scanned = TextIndex(), TextIndex(), 0
+    for n in range(1, doc.page_count() + 1):
+        ref = doc.page_ref(n)
+        if ref is None:
+            continue
+        text = fast.page(doc, n)[1]
+        scanned += fast.pages[n][2] is None  # its operators not looked for yet
+        assert text == full.lay_out(doc, n, ref)[1] == page_text(doc, ref), f"page {n}"
+        for word in sorted(set(text.split()))[:40]:
+            query = compile_text_query(word, False)
+            assert fast.search(doc, n, query) == full.search(doc, n, query), f"page {n}: {word!r}"
+    return scanned
+
+
+def test_the_index_reads_text_by_the_scan_and_operators_only_for_a_page_with_a_hit():
+    """The index's page text is the full path's on every sample page and on a built page (kerning,
+    a form, an annotation's appearance), and hits name the same operators as the full path's."""
+    from conftest import SAMPLES
+    from test_textscan import open_or_none, page_doc
+
+    from pdfinspect.present.search import TextIndex
+
+    for path in sorted(SAMPLES.glob("*.pdf")):
+        doc = open_or_none(path)
+        if doc is not None:
+            _index_against_the_full_path(doc)
+    built = page_doc(b"BT /F1 12 Tf 72 700 Td (Hello) Tj [(W) 80 (orld) -300 (again)] TJ ET /X1 Do", annots=True)
+    assert _index_against_the_full_path(built) == 1  # the scan read it
+    assert _index_against_the_full_path(Document.open(sample("pages.pdf"))) > 3
+    index = TextIndex()
+    doc = Document.open(sample("pages.pdf"))
+    assert index.search(doc, 2, compile_text_query("nowhere", False)) == [] and index.pages[2][2] is None
+    assert not index.needs_doc(2, compile_text_query("nowhere", False))
+    assert index.needs_doc(2, compile_text_query("page 2", False)) and index.needs_doc(3, compile_text_query("x", False))
+    (hit,) = index.search(doc, 2, compile_text_query("page 2", False))
+    assert index.pages[2][2] is not None and not index.needs_doc(2, compile_text_query("page", False))
+    assert list(iter_steps(doc, doc.page_ref(2)))[hit.step].op in ("Tj", "TJ", "'", '"')
+    assert [h.step for h in index.search(None, 2, compile_text_query("page", False))] == [hit.step]  # no file read

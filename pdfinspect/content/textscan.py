@@ -98,14 +98,15 @@ class TextScanner:
         self.source: Ref | None = None
 
     # -- a page ---------------------------------------------------------------------------
-    def page_text(self, page_ref: Ref, annots: bool = True) -> str | None:
-        """The text of the page ``page_ref`` as :func:`.textlayout.page_text` gives it, or
-        ``None`` when the content has a shape this reading gives up on."""
+    def page_text(self, page_ref: Ref, annots: bool = True, budget: Budget | None = None) -> str | None:
+        """The text of the page ``page_ref`` as :func:`.textlayout.page_text` gives it (as the
+        full interpreter reads it within ``budget``, spent here; default: the document's
+        limits), or ``None`` when the content has a shape this reading gives up on."""
         doc = self.doc
         page = doc.resolve(page_ref)
         if not isinstance(page, Dict):
             return ""
-        self._reset(self.limits.budget())
+        self._reset(budget or self.limits.budget())
         budget = self.budget
         data, _ = page_content(doc, page, budget)
         try:
