@@ -14,7 +14,8 @@ its file (pikepdf, fontTools):
 
 Shapes are learned from every file but the one under test (leave one out), and the stripped copy is
 read with them (`Resolver(shapes=…)`); each glyph of page 1 is compared with the original's text.
-Every shifted copy should get `tounicode_shifted`. Last, the clean fonts of all files are read with
+Every shifted copy should get `tounicode_shifted` (read with the same table, and with the document's
+own shapes only). Last, the clean fonts of all files are read with
 the table learned from all files: none should get `mapping_contradicts_shape` or
 `tounicode_shifted`. Prints the figures; writes the copies under --work (default a temp folder).
 """
@@ -121,10 +122,11 @@ def write_copies(path: Path, nums: list[int], work: Path) -> tuple[Path, Path]:
     return stripped, shifted
 
 
-def page_texts(path: Path, names: set[str], resolver_factory) -> list[str]:
+def page_texts(path: Path, names: set[str], resolver_factory) -> list[tuple[str, str]]:
+    """(text, winning method) of each glyph page 1 draws in the fonts named."""
     doc = Document.open(path)
     resolver = resolver_factory(doc)
-    return [r.unicode for r in page_glyphs(doc, doc.page_ref(1), resolver, annots=False)
+    return [(r.unicode, r.method) for r in page_glyphs(doc, doc.page_ref(1), resolver, annots=False)
             if r.step.gstate.text.font_name in names]
 
 
@@ -136,17 +138,25 @@ def main() -> None:
     ap.add_argument("--work", help="folder for the copies (default: a temporary one)")
     ap.add_argument("--cache", default=os.path.expanduser("~/.cache/pdfinspect-bench-shapes"),
                     help="where each file's learned table is kept between runs")
+    ap.add_argument("--learn-from", nargs="+", metavar="DIR",
+                    help="learn the shapes from these folders' files only (a held-out check: test on DIRs, "
+                         "learn on others); default: every file tested but the one under test")
+    ap.add_argument("--confusions", type=int, default=20, help="most frequent wrong readings listed")
     args = ap.parse_args()
     files = sorted(p for d in args.dirs for p in Path(d).glob("*.pdf"))
     if args.limit:
         files = files[:args.limit]
+    learn_files = sorted(p for d in args.learn_from for p in Path(d).glob("*.pdf")) if args.learn_from else files
     work = Path(args.work or tempfile.mkdtemp(prefix="bench-shapes-"))
     work.mkdir(parents=True, exist_ok=True)
     tables: dict[Path, ShapeTable] = {}
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
-    for i, path in enumerate(files, 1):
-        key = cache / (hashlib.sha1(path.read_bytes()).hexdigest()[:16] + ".json")
+    # a table learned by other code (another fingerprint, another judgement) is not reused
+    code = hashlib.sha1(b"".join((HERE.parent / "pdfinspect" / "fonts" / f).read_bytes() for f in
+                                 ("shapes.py", "shapevote.py", "resolve.py", "plausibility.py"))).hexdigest()[:8]
+    for i, path in enumerate(learn_files, 1):
+        key = cache / (hashlib.sha1(path.read_bytes()).hexdigest()[:16] + f"-{code}.json")
         try:
             if key.exists():
                 tables[path] = ShapeTable.load(key)
@@ -157,14 +167,16 @@ def main() -> None:
         except Exception:
             continue
         if i % 50 == 0:
-            print(f"learned {i}/{len(files)}", file=sys.stderr)
+            print(f"learned {i}/{len(learn_files)}", file=sys.stderr)
     total = ShapeTable()
     for t in tables.values():
         total.merge(t)
-    print(f"{len(files)} files, {len(tables)} learned, {len(total)} outlines in the table")
+    print(f"{len(files)} files tested, {len(tables)} of {len(learn_files)} learned, {len(total)} outlines in the table")
 
     recovered = wrong = left = 0
-    shifted_flagged = shifted_total = 0
+    by_method: dict[str, list[int]] = {}  # method → [right, wrong] characters of the stripped copies
+    confusions: dict[tuple[str, str, str], int] = {}  # (truth, read, method) → characters
+    shifted_flagged = shifted_own = shifted_total = 0
     worst = []
     for path in files:
         nums, names = candidates(path)
@@ -179,24 +191,43 @@ def main() -> None:
         for p, t in tables.items():
             if p != path:
                 others.merge(t)
-        truth = page_texts(path, names, lambda doc: Resolver(doc))
+        truth = [t for t, _ in page_texts(path, names, lambda doc: Resolver(doc))]
         got = page_texts(stripped, names, lambda doc: Resolver(doc, shapes=others))
-        ok = sum(1 for a, b in zip(truth, got) if a == b)
-        bad = sum(1 for a, b in zip(truth, got) if b and a != b)
+        ok = bad = 0
+        for a, (b, method) in zip(truth, got):
+            if not b:
+                continue
+            ok += a == b
+            bad += a != b
+            tally = by_method.setdefault(method, [0, 0])
+            tally[a != b] += 1
+            if a != b:
+                confusions[(a, b, method)] = confusions.get((a, b, method), 0) + 1
         recovered += ok
         wrong += bad
         left += len(truth) - ok - bad
         worst.append((len(truth) - ok, path.name, ok, bad, len(truth)))
         doc = Document.open(shifted)
-        for rep in font_reports(doc, [1]):
+        own = {rep.ref: rep.reason("tounicode_shifted") is not None for rep in font_reports(doc, [1])
+               if set(rep.names) & names}
+        doc = Document.open(shifted)
+        for rep in font_reports(doc, [1], Resolver(doc, shapes=others)):
             if set(rep.names) & names:
                 shifted_total += 1
                 shifted_flagged += rep.reason("tounicode_shifted") is not None
+                shifted_own += own.get(rep.ref, False)
+                if rep.reason("tounicode_shifted") is None:
+                    print(f"  not flagged: {path.name} {rep.base_font} ({rep.codes} codes)", file=sys.stderr)
     n = recovered + wrong + left
     if n:
         print(f"stripped fonts: {recovered} of {n} characters recovered ({100 * recovered / n:.2f}%), "
               f"{wrong} wrong ({100 * wrong / n:.2f}%), {left} left unread")
-    print(f"shifted copies: {shifted_flagged} of {shifted_total} fonts flagged tounicode_shifted")
+        for method, (right, bad) in sorted(by_method.items(), key=lambda kv: -sum(kv[1])):
+            print(f"  {method}: {right} right, {bad} wrong")
+        for (a, b, method), k in sorted(confusions.items(), key=lambda kv: -kv[1])[:args.confusions]:
+            print(f"    {k:5d}  {a!r} read as {b!r} by {method}")
+    print(f"shifted copies: {shifted_flagged} of {shifted_total} fonts flagged tounicode_shifted with the learned "
+          f"shapes, {shifted_own} with the document's own")
     for missed, name, ok, bad, count in sorted(worst, reverse=True)[:8]:
         if missed:
             print(f"  {name}: {ok} of {count} recovered, {bad} wrong")

@@ -196,3 +196,48 @@ def test_font_verdicts():
     assert plaus.judge_font(list("abcdef"), evidence=list("অআইঈউ")) == plaus.SCRIPT_CONTRADICTS_FONT
     assert plaus.constant_offset(list("3UHQGH"), list("Prende")) == 29
     assert plaus.constant_offset(list("abcdef"), list("abcdef")) is None
+
+
+def test_cids_read_as_code_points_need_the_fonts_widths_to_back_them():
+    # the same CIDs, but the widths the font gives them are not those letters' (glyph ids of some
+    # other order): nothing in the font backs the code-point reading, so it is a guess
+    text = "Hello world"
+    letters = sorted(set(text) - {" "})
+    widths = {ord(ch): HELVETICA[letters[-1 - i]] for i, ch in enumerate(letters)}  # every width another letter's
+    widths[ord(" ")] = 900
+    got, methods = text_of(page_showing([ord(ch) for ch in text], widths, None))
+    assert got == "" and methods == {("CIDAsUnicode", "guess")}
+    doc = Document(page_showing([ord(ch) for ch in text], widths, None))
+    step = next(iter(page_glyphs(doc, doc.page_ref(1)))).path[-1]
+    assert "no_evidence" in step.detail
+
+
+def test_cjk_cids_read_as_code_points_need_wide_widths():
+    text = "日本語の文章です。"
+    cids = [ord(ch) for ch in text]
+    got, methods = text_of(page_showing(cids, {c: 1000 for c in cids}, None))
+    assert got == text and methods == {("CIDAsUnicode", "heuristic")}
+    got, methods = text_of(page_showing(cids, {c: 450 for c in cids}, None))
+    assert got == "" and methods == {("CIDAsUnicode", "guess")}
+
+
+def test_east_asian_widths():
+    assert plaus.east_asian_widths_fit([(ch, 1000) for ch in "日本語の文章"] + [("a", 500)])
+    assert not plaus.east_asian_widths_fit([(ch, 500) for ch in "日本語の文章"])
+    # Adobe-Japan1 CIDs read as code points: Greek, Cyrillic, Latin Extended, all 1 em wide
+    assert not plaus.east_asian_widths_fit([(chr(c), 1000) for c in range(0x3E8, 0x400)])
+
+
+def test_a_font_that_keeps_only_ascii_in_the_macintosh_order_is_read_so_up_to_glyph_97():
+    # Open Sans and many fonts since: glyphs 3–97 are ASCII in the Macintosh order, the rest their own
+    widths = {gid: HELVETICA[ch] for ch, gid in MAC.items()}
+    widths.update({98 + i: w for i, w in enumerate((1000, 200, 1000, 200, 1000, 200, 1000, 200, 1000, 200))})
+    shown = [MAC[ch] for ch in TEXT] + [99]
+    doc = Document(page_showing(shown, widths, None))
+    records = list(page_glyphs(doc, doc.page_ref(1)))
+    assert "".join(r.unicode for r in records[:-1]) == TEXT
+    assert {r.method for r in records[:-1]} == {"MacGlyphOrder"}
+    last = records[-1]
+    assert last.method != "MacGlyphOrder" and last.unicode == ""
+    mac = next(s for s in last.path if s.method == "MacGlyphOrder")
+    assert mac.result == "miss" and "ASCII glyphs (3–97) only" in mac.detail

@@ -37,7 +37,7 @@ from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, CIDFont, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
-from .shapevote import GlyphShapes, ShapeTable, letter_key
+from .shapevote import EMPTY, GlyphShapes, ShapeTable, letter_key
 
 SPEC_METHODS = (TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM)
 HEURISTIC_METHODS = tuple(x.method for x in h.HEURISTICS)
@@ -162,7 +162,8 @@ class Resolver:
         self._programs: dict[Font, FontProgram | None] = {}
         self._numeric: dict[tuple[Font, bool], h.NumericNames | None] = {}
         self._verdicts: dict[tuple[Font, str], str | None] = {}
-        self._mac: dict[Font, tuple[bool, str]] = {}
+        self._mac: dict[Font, tuple[int, str]] = {}
+        self._blanks: dict[Font, int] = {}
 
     @classmethod
     def of(cls, doc) -> "Resolver":
@@ -222,6 +223,8 @@ class Resolver:
         if font.program_ref is None and font.subtype != "Type3":
             return res
         fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
+        if fp == EMPTY and self._blank_glyphs(font) > 2:
+            return res  # a font of many glyphs that draw nothing (an OCR text layer's): they are not spaces
         table = self._table(learn=fp is not None)
         vote = table.vote(fp) if table is not None and fp is not None else None
         if vote is None or not vote.clear or (res.confidence == HEURISTIC and letter_key(vote.text) == letter_key(res.unicode)):
@@ -234,16 +237,25 @@ class Resolver:
         return replace(res, unicode=vote.text, method=step.method, path=res.path + (step,), conflicts=conflicts,
                        flags=flags, confidence=HEURISTIC, heuristic=step.method, used_by=())
 
+    def _blank_glyphs(self, font: Font) -> int:
+        """How many distinct glyphs that draw nothing the font's codes (those its widths name) select."""
+        if font not in self._blanks:
+            shapes = self.glyph_shapes()
+            self._blanks[font] = len({(r.gid, r.glyph_name) for code, cid in _font_codes(font)
+                                      if shapes.fingerprint(font, (r := self._raw_resolve(font, code, cid)).gid,
+                                                            r.glyph_name, code) == EMPTY})
+        return self._blanks[font]
+
     def _against_shape(self, font: Font, res: Resolution) -> Resolution:
         """A spec-grade text that a clear shape vote of other fonts contradicts is flagged."""
         table = self._table(learn=False)
         if table is None or (font.program_ref is None and font.subtype != "Type3"):
             return res
         fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
-        vote = table.vote(fp) if fp is not None else None
+        vote = table.vote(fp) if fp not in (None, EMPTY) else None
         if vote is None or not vote.clear or vote.fonts < 2 or letter_key(vote.text) == letter_key(res.unicode):
             return res
-        return replace(res, flags=res.flags + (Flag(
+        return replace(res, conflicts=res.conflicts + (Conflict(h.GLYPH_SHAPE.method, vote.text),), flags=res.flags + (Flag(
             codes.MAPPING_CONTRADICTS_SHAPE, f"mapping contradicts shape: {res.method} gives "
             f"{format_unicode(res.unicode)}, but the glyph's outline is {format_unicode(vote.text)} "
             f"({vote.describe()})"),))
@@ -294,14 +306,18 @@ class Resolver:
             verdict = plaus.judge_font(outputs, evidence)
             if verdict is None and alternatives and plaus.constant_offset(outputs, alternatives) is not None:
                 verdict = plaus.CONSTANT_OFFSET
+            if verdict is None and method == h.CID_AS_UNICODE.method and not _cid_values_fit(font):
+                verdict = plaus.NO_EVIDENCE
             self._verdicts[key] = verdict
         return self._verdicts[key]
 
-    def mac_glyph_order(self, font: Font) -> tuple[bool, str]:
-        """Whether this Identity-mapped TrueType CIDFont's CIDs are glyph ids in the standard
-        Macintosh order, and why: read that way, the widths the font gives its CIDs follow the
-        widths of the same letters in Helvetica (Arial's metrics) far better than the CIDs read as
-        code points do, and the letters pass :func:`.plausibility.plausible_letters`."""
+    def mac_glyph_order(self, font: Font) -> tuple[int, str]:
+        """Up to which CID this Identity-mapped TrueType CIDFont's CIDs are glyph ids in the standard
+        Macintosh order (0: none), and why: read that way, the widths the font gives its CIDs follow
+        the widths of the same letters in Helvetica or Times (Arial's and Times New Roman's metrics)
+        far better than the CIDs read as code points do, and the letters pass
+        :func:`.plausibility.plausible_letters`. Fonts that keep only ASCII in the Macintosh
+        positions (glyphs 3–97) are read so up to glyph 97."""
         if font not in self._mac:
             self._mac[font] = _mac_order_fits(font)
         return self._mac[font]
@@ -455,14 +471,16 @@ class Resolver:
                 return ()
             steps: tuple[PathStep, ...] = ()
             if font.cid_font is not None and font.cid_font.subtype == "CIDFontType2":
-                fits, why = self.mac_glyph_order(font)
+                last, why = self.mac_glyph_order(font)
+                fits = cid <= last
                 name = h.mac_glyph_name(cid) if fits else None
                 text = glyph_to_unicode(name).unicode if name else ""
                 mac = _heuristic_step(
                     h.MAC_GLYPH_ORDER, source, f"{font.encoding_desc}, TrueType", f"CID {cid}", HIT if text else MISS,
                     codes.MAC_GLYPH_NAMED if text else codes.MAC_GLYPH_UNNAMED if fits else codes.MAC_ORDER_UNFIT,
                     f"glyph {cid} of the standard Macintosh order is /{name} → {format_unicode(text)} ({why})" if text
-                    else f"glyph {cid} has no name in the standard Macintosh order (258 names)" if fits else why,
+                    else f"glyph {cid} has no name in the standard Macintosh order (258 names)" if fits
+                    else f"glyph {cid} is past the part of the order the font follows ({why})" if last else why,
                     text or None)
                 if text:
                     return (mac,)
@@ -671,30 +689,109 @@ def _rank_correlation(pairs: list[tuple[float, float]]) -> float:
     return cov / (va * vb) ** 0.5 if va and vb else 0.0
 
 
-def _mac_order_fits(font: Font) -> tuple[bool, str]:
+MAC_ASCII_LAST = 97  # glyphs 3–97 of the standard Macintosh order are ASCII's space to tilde, in order
+WIDTHS_FOLLOW = 0.6  # rank correlation with a standard font's widths that makes a reading believable
+
+
+def _standard_widths() -> tuple[dict[str, float], ...]:
     from pdfminer.fontmetrics import FONT_METRICS
 
+    return FONT_METRICS["Helvetica"][1], FONT_METRICS["Times-Roman"][1]
+
+
+def widths_follow(pairs: list[tuple[str, float]]) -> tuple[float, int]:
+    """How well the widths a font gives characters follow the same characters' widths in Helvetica
+    or in Times (Arial's and Times New Roman's metrics): the better rank correlation of the two and
+    the number of characters both know."""
+    best, n = 0.0, 0
+    for metrics in _standard_widths():
+        known = [(w, metrics[t]) for t, w in pairs if t in metrics]
+        fit = _rank_correlation(known)
+        if fit > best or not n:
+            best, n = max(best, fit), len(known)
+    return best, n
+
+
+def _mac_order_fits(font: Font) -> tuple[int, str]:
+    """The highest CID read in the Macintosh order (0: the order does not fit; 257: the whole order;
+    :data:`MAC_ASCII_LAST`: its ASCII part only, as in fonts that keep ASCII in the Macintosh
+    positions and order the rest their own way), and why."""
     cf = font.cid_font
     if cf is None or not cf.widths:
-        return False, "no /W widths to judge whether the CIDs are glyph ids in the Macintosh order"
-    helvetica = FONT_METRICS["Helvetica"][1]
-    mac: list[tuple[float, float]] = []
-    as_unicode: list[tuple[float, float]] = []
-    letters: list[str] = []
-    for cid, width in _cid_widths(cf):
-        text = _mac_text(cid)
-        if text in helvetica:
-            mac.append((width, helvetica[text]))
-            letters.append(text)
-        if 0x20 <= cid < 0x110000 and chr(cid) in helvetica:
-            as_unicode.append((width, helvetica[chr(cid)]))
-    if len(mac) < 5 or not plaus.plausible_letters(letters):
-        return False, "read as glyph ids in the Macintosh order, the font's CIDs are not letters"
-    fit, other = _rank_correlation(mac), _rank_correlation(as_unicode)
-    how = f"rank correlation of the widths with Helvetica's {fit:.2f}; as code points {other:.2f}"
-    if fit >= 0.6 and fit > other + 0.2:
-        return True, f"the font's widths follow that order: {how}"
-    return False, f"the font's widths do not follow the Macintosh order: {how}"
+        return 0, "no /W widths to judge whether the CIDs are glyph ids in the Macintosh order"
+    widths = list(_cid_widths(cf))
+    mac = [(t, w) for cid, w in widths if (t := _mac_text(cid))]
+    as_unicode = [(chr(cid), w) for cid, w in widths if 0x20 <= cid < 0x110000]
+    other, _ = widths_follow(as_unicode)
+    known = _standard_widths()
+    letters = [t for t, _ in mac if any(t in m for m in known)]
+    if not plaus.plausible_letters(letters):
+        return 0, "read as glyph ids in the Macintosh order, the font's CIDs are not letters"
+    fit, n = widths_follow(mac)
+    how = f"rank correlation of the widths with a standard font's {fit:.2f}; as code points {other:.2f}"
+    if n >= 5 and fit >= WIDTHS_FOLLOW and fit > other + 0.2:
+        return 257, f"the font's widths follow that order: {how}"
+    ascii_part = [(t, w) for cid, w in widths if cid <= MAC_ASCII_LAST and (t := _mac_text(cid)) and t.isalnum()]
+    part, k = widths_follow(ascii_part)
+    if k >= 8 and part >= WIDTHS_FOLLOW + 0.1 and part > other + 0.2:
+        return MAC_ASCII_LAST, (f"the font's widths follow that order for its ASCII glyphs (3–{MAC_ASCII_LAST}) only: "
+                                f"rank correlation of their widths {part:.2f}; {how}")
+    return 0, f"the font's widths do not follow the Macintosh order: {how}"
+
+
+MAX_SHIFT = 32  # the largest constant shift of a ToUnicode looked for in the widths
+
+
+@dataclass(frozen=True)
+class WidthShift:
+    """A ToUnicode whose letters' widths follow a standard font's once moved by ``offset`` code
+    points (the table's text is ``offset`` above the glyphs'), far better than as they are."""
+
+    offset: int
+    fit: float  # rank correlation of the widths with the moved letters'
+    unshifted: float  # the same for the table's letters as they are
+    codes: tuple[bytes, ...]  # the codes whose ToUnicode text is one letter the metrics know once moved
+
+
+def tounicode_width_shift(font: Font) -> WidthShift | None:
+    """Whether the font's ToUnicode is shifted by a constant, judged by the font's own widths (/W
+    or /Widths) alone: read through the table, the widths of at least ten letters follow
+    Helvetica's or Times's (:func:`widths_follow`) poorly, and read ``k`` code points lower
+    (|k| ≤ :data:`MAX_SHIFT`) closely. ``None`` when the widths say nothing (no widths, a
+    monospaced font, letters the standard fonts lack) or the table reads best as it is."""
+    if font.tounicode is None or not (font.cid_font.widths if font.cid_font is not None else font.widths):
+        return None
+    given: list[tuple[bytes, str, float]] = []
+    for code, cid in _font_codes(font):
+        text, _ = font.tounicode.lookup_unicode(code)
+        if text is not None and len(text) == 1 and text.isalnum() and ord(text) < 0x300:
+            given.append((code, text, font.glyph_width(code, cid) * 1000))
+    if len(given) < 10:
+        return None
+    unshifted, n0 = widths_follow([(t, w) for _, t, w in given])
+    if n0 >= 10 and unshifted >= WIDTHS_FOLLOW:
+        return None
+    best: WidthShift | None = None
+    for k in range(-MAX_SHIFT, MAX_SHIFT + 1):
+        moved = [(c, chr(ord(t) - k), w) for c, t, w in given if k and 0x20 <= ord(t) - k]
+        fit, n = widths_follow([(t, w) for _, t, w in moved])
+        if n >= 10 and fit >= WIDTHS_FOLLOW + 0.15 and fit >= unshifted + 0.35 and (best is None or fit > best.fit):
+            known = _standard_widths()
+            best = WidthShift(k, fit, unshifted, tuple(sorted(c for c, t, _ in moved
+                                                               if any(t in m for m in known))))
+    return best
+
+
+def _cid_values_fit(font: Font) -> bool:
+    """Whether the widths an Identity CIDFont gives its CIDs, read as code points, are those
+    characters' widths: they follow Helvetica's or Times's (Latin text), or a CJK font's wide and
+    narrow characters (:func:`.plausibility.east_asian_widths_fit`)."""
+    cf = font.cid_font
+    if cf is None:
+        return False
+    pairs = [(chr(cid), w) for cid, w in _cid_widths(cf) if 0x20 <= cid < 0x110000]
+    fit, n = widths_follow(pairs)
+    return (n >= 5 and fit >= WIDTHS_FOLLOW) or plaus.east_asian_widths_fit(pairs)
 
 
 def _code_as_text(code: bytes) -> str:

@@ -12,7 +12,9 @@ The table file is JSON (optionally gzip-compressed when its name ends in ``.gz``
      "shapes": {"<fingerprint>": {"<text>": [fonts, files], …}, …}}
 
 ``fonts`` counts the distinct font programs and ``files`` the files that drew that outline with
-that text. A vote is *clear* when one text holds :data:`CLEAR_SHARE` of the fonts; letters that
+that text. Glyphs that draw nothing share the fingerprint ``"empty"`` (:data:`EMPTY`), learned only
+from white space: a glyph of an embedded program that draws nothing reads as what such glyphs are
+mapped to (a space); it is never taken to contradict a mapping. A vote is *clear* when one text holds :data:`CLEAR_SHARE` of the fonts; letters that
 only differ by script (Latin A, Greek Α, Cyrillic А share outlines in most fonts) count as one.
 """
 from __future__ import annotations
@@ -35,6 +37,7 @@ FORMAT, VERSION = "pdfinspect-shapes", 1
 CLEAR_SHARE = 0.9  # share of the fonts one text must hold for a vote to be clear
 MAX_LEARN_FONTS = 500  # fonts of one document read to learn its shapes
 MAX_LEARN_CODES = 4096  # codes of one font learned
+EMPTY = "empty"  # the fingerprint of a glyph of an embedded program that draws nothing
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +212,7 @@ class GlyphShapes:
                     order = glyph_order(data, font.program_key or "", font.program_kind)
                 except ShapeError:
                     return None
-                self._programs[key] = ({n: o.fingerprint() for n, o in outlines.items()}, order)
+                self._programs[key] = ({n: o.fingerprint() or EMPTY for n, o in outlines.items()}, order)
         return self._programs[key]
 
     def _proc(self, ref: Ref) -> str | None:
@@ -266,11 +269,10 @@ def learn(doc, resolver, shapes: GlyphShapes | None = None) -> ShapeTable:
         key = shapes.program_key(font) or repr(font.ref)
         for code, cid in font_codes(font):
             res = resolver.judged(font, code, cid)
-            if res.confidence != SPEC or res.conflicts or not res.unicode or plaus.judge_text(res.unicode) \
-                    or res.unicode.isspace():
+            if res.confidence != SPEC or res.conflicts or not res.unicode or plaus.judge_text(res.unicode):
                 continue
             fp = shapes.fingerprint(font, res.gid, res.glyph_name, code)
-            if fp is None or (fp, res.unicode, key) in seen:
+            if fp is None or (fp, res.unicode, key) in seen or res.unicode.isspace() != (fp == EMPTY):
                 continue
             seen.add((fp, res.unicode, key))
             table.add(fp, res.unicode, 1, 0)
