@@ -241,3 +241,35 @@ def test_a_font_that_keeps_only_ascii_in_the_macintosh_order_is_read_so_up_to_gl
     assert last.method != "MacGlyphOrder" and last.unicode == ""
     mac = next(s for s in last.path if s.method == "MacGlyphOrder")
     assert mac.result == "miss" and "ASCII glyphs (3–97) only" in mac.detail
+
+
+PANGRAM = "The quick brown fox jumps over the lazy dog"
+
+
+def pangram_page(shift: int) -> bytes:
+    """CIDs that are the pangram's code points, the widths Helvetica's, and a ToUnicode whose text
+    is ``shift`` code points above the letters: no program, no names, only the widths to judge by."""
+    cids = sorted({ord(ch) for ch in PANGRAM})
+    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <0000> <ffff> "
+            b"endcodespacerange %d beginbfchar " % len(cids)
+            + b" ".join(b"<%04X> <%04X>" % (c, c + shift if c != 0x20 else c) for c in cids)
+            + b" endbfchar endcmap end end")
+    return page_showing([ord(ch) for ch in PANGRAM], {c: HELVETICA[chr(c)] for c in cids}, None, tounicode=cmap)
+
+
+@pytest.mark.parametrize("shift", [1, -3, -29])
+def test_a_tounicode_shifted_by_a_constant_is_caught_by_the_fonts_widths(shift):
+    from pdfinspect.content.fontreports import font_reports
+
+    (report,) = font_reports(Document(pangram_page(shift)), [1])
+    found = report.reason("tounicode_shifted")
+    assert found is not None
+    assert f"{abs(shift)} code point" in found.detail and f"moved {shift:+d}" in found.detail
+    assert len(found.codes) >= 20
+
+
+def test_an_unshifted_tounicode_is_not_flagged_by_the_widths():
+    from pdfinspect.content.fontreports import font_reports
+
+    (report,) = font_reports(Document(pangram_page(0)), [1])
+    assert report.reason("tounicode_shifted") is None
