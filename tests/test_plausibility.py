@@ -273,3 +273,15 @@ def test_an_unshifted_tounicode_is_not_flagged_by_the_widths():
 
     (report,) = font_reports(Document(pangram_page(0)), [1])
     assert report.reason("tounicode_shifted") is None
+
+
+def test_a_tounicode_one_constant_away_from_cids_that_are_code_points_is_shifted():
+    # Word-style CIDs (code points, the widths Helvetica's), ToUnicode moved by 1 for every CID
+    from pdfinspect.fonts.resolve import tounicode_cid_shift
+
+    doc = Document(pangram_page(1))
+    font = next(iter(page_glyphs(doc, doc.page_ref(1)))).step.font
+    found = tounicode_cid_shift(font)
+    assert found is not None and found.offset == 1 and len(found.codes) >= 20
+    doc = Document(pangram_page(0))
+    assert tounicode_cid_shift(next(iter(page_glyphs(doc, doc.page_ref(1)))).step.font) is None

@@ -26,7 +26,7 @@ from .font import Font
 from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, GUESS, HEURISTIC, NO_CONFIDENCE, NUMERIC_GLYPH_NAME,
                          is_lead_byte, legacy_cjk_codec)
 from .resolve import (CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, TOUNICODE, Resolution, Resolver,
-                      format_unicode, no_text, tounicode_width_shift)
+                      format_unicode, no_text, tounicode_cid_shift, tounicode_width_shift)
 
 NUMERIC_METHOD, CODE_AS_UNICODE_METHOD = NUMERIC_GLYPH_NAME.method, CODE_AS_UNICODE.method
 
@@ -265,11 +265,18 @@ def _shifted(resolutions) -> Reason | None:
 
 
 def _width_shifted(font: Font) -> Reason | None:
-    """The shift the font's own widths show (:func:`.resolve.tounicode_width_shift`), where no
-    other method or outline gives the letters to compare the ToUnicode with."""
+    """The shift the font's own widths show (:func:`.resolve.tounicode_width_shift`), or that of
+    the ToUnicode from CIDs the widths say are code points (:func:`.resolve.tounicode_cid_shift`),
+    where no other method or outline gives the letters to compare the ToUnicode with."""
     found = tounicode_width_shift(font)
     if found is None:
-        return None
+        cids = tounicode_cid_shift(font)
+        if cids is None:
+            return None
+        k = cids.offset
+        return Reason("tounicode_shifted", cids.codes,
+                      f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} "
+                      f"the CIDs for {len(cids.codes)} codes, and the font's widths say its CIDs are code points")
     k = found.offset
     return Reason("tounicode_shifted", found.codes,
                   f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} the "

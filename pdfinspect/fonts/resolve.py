@@ -740,6 +740,7 @@ def _mac_order_fits(font: Font) -> tuple[int, str]:
 
 
 MAX_SHIFT = 32  # the largest constant shift of a ToUnicode looked for in the widths
+SHIFT_LETTERS = 12  # distinct letters of a ToUnicode the standard fonts must know to judge it by widths
 
 
 @dataclass(frozen=True)
@@ -755,7 +756,8 @@ class WidthShift:
 
 def tounicode_width_shift(font: Font) -> WidthShift | None:
     """Whether the font's ToUnicode is shifted by a constant, judged by the font's own widths (/W
-    or /Widths) alone: read through the table, the widths of at least ten letters follow
+    or /Widths) alone: read through the table, the widths of :data:`SHIFT_LETTERS` distinct letters
+    or more (Latin, known to the standard fonts) follow
     Helvetica's or Times's (:func:`widths_follow`) poorly, and read ``k`` code points lower
     (|k| ≤ :data:`MAX_SHIFT`) closely. ``None`` when the widths say nothing (no widths, a
     monospaced font, letters the standard fonts lack) or the table reads best as it is."""
@@ -764,22 +766,43 @@ def tounicode_width_shift(font: Font) -> WidthShift | None:
     given: list[tuple[bytes, str, float]] = []
     for code, cid in _font_codes(font):
         text, _ = font.tounicode.lookup_unicode(code)
-        if text is not None and len(text) == 1 and text.isalnum() and ord(text) < 0x300:
+        if text is not None and len(text) == 1 and text.isalpha() and ord(text) < 0x300:
             given.append((code, text, font.glyph_width(code, cid) * 1000))
-    if len(given) < 10:
-        return None
+    if len({t for _, t, _ in given}) < SHIFT_LETTERS:
+        return None  # (digits are left out: their widths are one in every standard font, so say nothing)
     unshifted, n0 = widths_follow([(t, w) for _, t, w in given])
-    if n0 >= 10 and unshifted >= WIDTHS_FOLLOW:
+    if n0 < SHIFT_LETTERS or unshifted >= WIDTHS_FOLLOW:
         return None
     best: WidthShift | None = None
     for k in range(-MAX_SHIFT, MAX_SHIFT + 1):
         moved = [(c, chr(ord(t) - k), w) for c, t, w in given if k and 0x20 <= ord(t) - k]
         fit, n = widths_follow([(t, w) for _, t, w in moved])
-        if n >= 10 and fit >= WIDTHS_FOLLOW + 0.15 and fit >= unshifted + 0.35 and (best is None or fit > best.fit):
+        if n >= SHIFT_LETTERS and fit >= WIDTHS_FOLLOW + 0.15 and fit >= unshifted + 0.35 and (best is None or fit > best.fit):
             known = _standard_widths()
             best = WidthShift(k, fit, unshifted, tuple(sorted(c for c, t, _ in moved
                                                                if any(t in m for m in known))))
     return best
+
+
+def tounicode_cid_shift(font: Font) -> WidthShift | None:
+    """Whether an Identity CIDFont's CIDs are code points (its widths say so: :func:`_cid_values_fit`)
+    and its ToUnicode gives, for four in five of them and ten at least, the CID moved by one constant."""
+    if font.tounicode is None or not font.is_type0 or not _cid_values_fit(font):
+        return None
+    deltas: dict[bytes, int] = {}
+    for code, cid in _font_codes(font):
+        text, _ = font.tounicode.lookup_unicode(code)
+        if cid is not None and text is not None and len(text) == 1 and cid >= 0x20:
+            deltas[code] = ord(text) - cid
+    if not deltas:
+        return None
+    k = max(set(deltas.values()), key=list(deltas.values()).count)
+    moved = tuple(sorted(c for c, d in deltas.items() if d == k))
+    if k == 0 or len(moved) < 10 or len(moved) * 5 < len(deltas) * 4:
+        return None
+    fit, _ = widths_follow([(chr(ord(font.tounicode.lookup_unicode(c)[0] or " ") - k), font.glyph_width(c) * 1000)
+                            for c in moved])
+    return WidthShift(k, fit, 0.0, moved)
 
 
 def _cid_values_fit(font: Font) -> bool:
