@@ -294,6 +294,7 @@ def test_another_version_of_an_outline_reads_through_the_coarse_key_when_two_fon
     assert "".join(r.unicode for r in records) == "AB"
     step = records[0].path[-1]
     assert step.method == "GlyphShape" and step.detail.startswith("nearly the same outline as U+0041 A in 2 fonts")
+    assert step.code == "shape_vote_coarse" and records[1].path[-1].code == "shape_vote"
     assert records[1].path[-1].detail.startswith("same outline as U+0042 B")
     one = ShapeTable()
     for fp, texts in table.entries.items():

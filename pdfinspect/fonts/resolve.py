@@ -227,13 +227,15 @@ class Resolver:
             return res  # a font of many glyphs that draw nothing (an OCR text layer's): they are not spaces
         table = self._table(learn=fp is not None)
         vote = table.vote(fp) if table is not None and fp is not None else None
+        key = fp
         if vote is None and table is not None and fp is not None and fp != EMPTY:
-            coarse = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code, coarse=True)
-            vote = table.vote(coarse) if coarse is not None else None
+            key = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code, coarse=True)
+            vote = table.vote(key) if key is not None else None
         if vote is None or not vote.clear or (res.confidence == HEURISTIC and letter_key(vote.text) == letter_key(res.unicode)):
             return res
-        step = _heuristic_step(h.GLYPH_SHAPE, font.program_ref or font.ref, "glyph outline", f"outline {fp}",
-                               HIT, codes.SHAPE_VOTE, f"{vote.describe()} → {format_unicode(vote.text)}", vote.text)
+        step = _heuristic_step(h.GLYPH_SHAPE, font.program_ref or font.ref, "glyph outline", f"outline {key}",
+                               HIT, codes.SHAPE_VOTE_COARSE if vote.coarse else codes.SHAPE_VOTE,
+                               f"{vote.describe()} → {format_unicode(vote.text)}", vote.text)
         given = res.unicode or (res.path[-1].unicode if res.confidence == GUESS else "")
         conflicts = res.conflicts + ((Conflict(res.method, given),) if given else ())
         flags = tuple(f for f in res.flags if f.code != codes.UNRESOLVED)
