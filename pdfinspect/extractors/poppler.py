@@ -29,6 +29,10 @@ MAX_INTRA_LINE_DELTA = 0.5  # maxIntraLineDelta
 DUP_MAX_PRI_DELTA = 0.1  # dupMaxPriDelta
 DUP_MAX_SEC_DELTA = 0.2  # dupMaxSecDelta
 COMB_MAX_MID_DELTA = 0.3  # combMaxMidDelta
+# Gfx.cc opBeginMarkedContent / doForm / drawAnnot skip content OptionalContent.cc
+# OCGs::optContentIsVisible calls off (groups, /P policies and /VE as the spec has them);
+# an /OC property list written inline is "Unexpected MC Type" and stays visible.
+OC_SOURCE = "poppler/Gfx.cc opBeginMarkedContent, poppler/OptionalContent.cc optContentIsVisible"
 
 
 def text(record) -> tuple[str, str]:
@@ -73,6 +77,9 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
     for item, (t, _) in zip(items, texts):
         if base.off_page(item, page.media if page else None):  # pdftotext.cc: useMediaBox, no crop
             drops.append(("off_page", f"origin outside the page (TextPage::addChar, {SOURCE})"))
+            continue
+        if any(hidden for kind, hidden in base.optional_content(item) if kind != "inline"):
+            drops.append(("optional_content_off", f"in optional content the default view turns off: {OC_SOURCE}"))
             continue
         if prev is not None and t == prev[1] and not t.isspace():
             along, across = item.gap(prev[0])

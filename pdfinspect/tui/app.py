@@ -392,12 +392,15 @@ class PdfInspectApp(App):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
+        from .screens.extractors import ExtractorsScreen
+
         groups = [("global", self.BINDINGS), ("overview", OverviewScreen.BINDINGS), ("browser", BrowserScreen.BINDINGS),
                   ("revisions", RevisionsScreen.BINDINGS), ("search", SearchScreen.BINDINGS),
                   ("lists", LineView.BINDINGS), ("tree", Tree.BINDINGS), ("go-to prompt", GotoBar.KEYS),
                   ("stepper", StepperScreen.BINDINGS), ("glyph inspector", GlyphScreen.BINDINGS),
                   ("fonts", [*GlyphsPickList.BINDINGS, *FontsScreen.BINDINGS]),
                   ("structure", [*GlyphsPickList.BINDINGS, *StructureScreen.BINDINGS]),
+                  ("extractors", ExtractorsScreen.BINDINGS),
                   ("bytes (g @OFFSET)", BytesScreen.BINDINGS), ("diagnostics", DiagnosticList.BINDINGS)]
         here = type(self.screen).BINDINGS  # the keys of the screen help is asked on come first
         self.push_screen(HelpScreen(sorted(groups, key=lambda group: group[1] is not here)))
