@@ -23,7 +23,8 @@ Three tests, each with a reason code:
 - ``no_evidence``: Identity CIDs read as code points, where nothing in the font backs that reading
   (per font): read so, its widths neither follow a standard font's widths (Helvetica's or Times's,
   :func:`east_asian_widths_fit` for CJK) — a font whose CIDs are glyph ids gives letters whose
-  widths are unrelated to theirs.
+  widths are unrelated to theirs. Where one width serves all CIDs, a font not embedded or with a
+  /CIDToGIDMap stream is believed (the resolver decides).
 
 Pure functions over text; the resolver decides which codes make up "the font's codes".
 """

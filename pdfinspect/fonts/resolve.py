@@ -818,8 +818,14 @@ def _cid_values_fit(font: Font) -> bool:
     if cf is None:
         return False
     pairs = [(chr(cid), w) for cid, w in _cid_widths(cf) if 0x20 <= cid < 0x110000]
+    if len({w for _, w in pairs}) <= 1:
+        # one width for all (a monospaced font, or /DW alone): the widths cannot tell. An embedded
+        # program whose CIDs are its GIDs (/CIDToGIDMap /Identity) then needs its GIDs in Unicode
+        # order, which nothing shows; a font not embedded, or one mapping chosen CIDs to GIDs by a
+        # /CIDToGIDMap stream, is taken at its producer's word, as every extractor takes it
+        return not font.embedded or isinstance(cf.cid_to_gid, bytes)
     fit, n = widths_follow(pairs)
-    return (n >= 5 and fit >= WIDTHS_FOLLOW) or plaus.east_asian_widths_fit(pairs)
+    return (n >= 5 and fit >= WIDTHS_FOLLOW) or (n == 4 and fit >= 0.9) or plaus.east_asian_widths_fit(pairs)
 
 
 def _code_as_text(code: bytes) -> str:
