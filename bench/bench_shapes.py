@@ -9,7 +9,8 @@ no reason in the `fonts` report but the CFF's meaningless cid00042 names) and wr
 its file (pikepdf, fontTools):
 
 - *stripped*: the font's ToUnicode removed, a TrueType program's cmap and glyph names removed (post
-  format 3); the outlines are kept. Nothing maps its codes any more but the shapes.
+  format 3); the outlines are kept. Nothing maps its codes any more but the shapes, the widths and
+  the glyph order (`--keep-cmap` keeps the cmap: only what the issue names is removed).
 - *shifted*: the font's ToUnicode with every destination moved one code point up.
 
 Shapes are learned from every file but the one under test (leave one out), and the stripped copy is
@@ -70,11 +71,11 @@ def candidates(path: Path) -> tuple[list[int], set[str]]:
     return out, names
 
 
-def strip_program(data: bytes) -> bytes:
+def strip_program(data: bytes, keep_cmap: bool = False) -> bytes:
     from fontTools.ttLib import TTFont
 
     tt = TTFont(io.BytesIO(data))
-    if "cmap" in tt:
+    if "cmap" in tt and not keep_cmap:
         del tt["cmap"]
     if "post" in tt:
         tt["post"].formatType = 3.0
@@ -102,7 +103,7 @@ def shift_cmap(data: bytes) -> bytes:
     return head + b"".join(out)
 
 
-def write_copies(path: Path, nums: list[int], work: Path) -> tuple[Path, Path]:
+def write_copies(path: Path, nums: list[int], work: Path, keep_cmap: bool = False) -> tuple[Path, Path]:
     import pikepdf
 
     stripped, shifted = work / f"{path.stem}.stripped.pdf", work / f"{path.stem}.shifted.pdf"
@@ -112,7 +113,7 @@ def write_copies(path: Path, nums: list[int], work: Path) -> tuple[Path, Path]:
             del font["/ToUnicode"]
             desc = font.DescendantFonts[0].FontDescriptor
             if "/FontFile2" in desc:
-                desc.FontFile2 = pdf.make_stream(strip_program(desc.FontFile2.read_bytes()))
+                desc.FontFile2 = pdf.make_stream(strip_program(desc.FontFile2.read_bytes(), keep_cmap))
         pdf.save(stripped)
     with pikepdf.open(path) as pdf:
         for num in nums:
@@ -141,6 +142,10 @@ def main() -> None:
     ap.add_argument("--learn-from", nargs="+", metavar="DIR",
                     help="learn the shapes from these folders' files only (a held-out check: test on DIRs, "
                          "learn on others); default: every file tested but the one under test")
+    ap.add_argument("--keep-cmap", action="store_true",
+                    help="strip only what the issue names (ToUnicode and glyph names), keeping a TrueType "
+                         "program's cmap: its FontProgram step then reads the glyphs by the spec")
+    ap.add_argument("--no-flagged", action="store_true", help="skip the check of the clean fonts")
     ap.add_argument("--confusions", type=int, default=20, help="most frequent wrong readings listed")
     args = ap.parse_args()
     files = sorted(p for d in args.dirs for p in Path(d).glob("*.pdf"))
@@ -183,7 +188,7 @@ def main() -> None:
         if not nums:
             continue
         try:
-            stripped, shifted = write_copies(path, nums, work)
+            stripped, shifted = write_copies(path, nums, work, args.keep_cmap)
         except Exception as e:
             print(f"  {path.name}: copies not written ({type(e).__name__}: {e})", file=sys.stderr)
             continue
@@ -232,7 +237,7 @@ def main() -> None:
         if missed:
             print(f"  {name}: {ok} of {count} recovered, {bad} wrong")
     flagged = []
-    for path in files:
+    for path in [] if args.no_flagged else files:
         try:
             doc = Document.open(path)
             if doc.page_count() == 0:
