@@ -285,3 +285,34 @@ def test_a_tounicode_one_constant_away_from_cids_that_are_code_points_is_shifted
     assert found is not None and found.offset == 1 and len(found.codes) >= 20
     doc = Document(pangram_page(0))
     assert tounicode_cid_shift(next(iter(page_glyphs(doc, doc.page_ref(1)))).step.font) is None
+
+
+def private_cmap_page(widths_of) -> bytes:
+    """A Type0 font whose embedded one-byte CMap maps codes 0x20–0x7E to CIDs 1–95, no ToUnicode,
+    no program: only the code read as a code point (CodeAsUnicode) gives text."""
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page()
+    cmap = pdf.make_stream(b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Private-H def "
+                           b"1 begincodespacerange <00> <ff> endcodespacerange "
+                           b"1 begincidrange <20> <7e> 1 endcidrange endcmap end end")
+    cmap.Type, cmap.CMapName = pikepdf.Name.CMap, pikepdf.Name("/Private-H")
+    cmap.CIDSystemInfo = pikepdf.Dictionary(Registry=pikepdf.String("Prince"), Ordering=pikepdf.String("X"),
+                                            Supplement=0)
+    w = [1, [widths_of(chr(c)) for c in range(0x20, 0x7F)]]
+    cid = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.CIDFontType2, BaseFont=pikepdf.Name("/X"),
+                             CIDSystemInfo=cmap.CIDSystemInfo, DW=1000, W=w)
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type0, BaseFont=pikepdf.Name("/X"),
+                              Encoding=cmap, DescendantFonts=[pdf.make_indirect(cid)])
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
+    page.Contents = pdf.make_stream(b"BT /F1 10 Tf 10 10 Td (" + PANGRAM.encode() + b") Tj ET")
+    buf = io.BytesIO()
+    pdf.save(buf)
+    return buf.getvalue()
+
+
+def test_codes_of_a_private_cmap_read_as_code_points_need_the_widths_too():
+    got, methods = text_of(private_cmap_page(lambda ch: HELVETICA.get(ch, 500)))
+    assert got == PANGRAM and methods == {("CodeAsUnicode", "heuristic")}
+    # the codes 29 away from the letters the widths are (a Prince export read as code points)
+    got, methods = text_of(private_cmap_page(lambda ch: HELVETICA.get(chr(ord(ch) + 29), 500)))
+    assert got == "" and methods == {("CodeAsUnicode", "guess")}

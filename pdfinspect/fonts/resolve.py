@@ -313,6 +313,9 @@ class Resolver:
                 verdict = plaus.CONSTANT_OFFSET
             if verdict is None and method == h.CID_AS_UNICODE.method and not _cid_values_fit(font):
                 verdict = plaus.NO_EVIDENCE
+            if verdict is None and method == h.CODE_AS_UNICODE.method and font.is_type0 \
+                    and not _code_values_fit(font):
+                verdict = plaus.NO_EVIDENCE
             self._verdicts[key] = verdict
         return self._verdicts[key]
 
@@ -647,11 +650,35 @@ def _font_codes(font: Font) -> list[tuple[bytes, int | None]]:
     font with another CMap) gives none: nothing lists its codes."""
     if font.is_type0:
         cf = font.cid_font
-        if cf is None or not font.encoding_desc.startswith("Identity"):
+        if cf is None:
             return []
+        if not font.encoding_desc.startswith("Identity"):
+            return _cmap_codes(font)
         return [(c.to_bytes(2, "big"), c) for c, _ in _cid_widths(cf) if 0 <= c <= 0xFFFF]
     return [(bytes([font.first_char + i]), None) for i, w in enumerate(font.widths)
             if w and 0 <= font.first_char + i <= 255]
+
+
+def _cmap_codes(font: Font) -> list[tuple[bytes, int | None]]:
+    """``(code, CID)`` for the codes an embedded CMap maps (its cidchar and cidrange entries) to
+    CIDs the font's /W lists, the first :data:`MAX_SAMPLE`."""
+    cmap = font.cmap
+    out: list[tuple[bytes, int | None]] = []
+    if cmap is None or cmap.identity or font.cid_font is None:
+        return out
+    listed = {cid for cid, _ in _cid_widths(font.cid_font)}  # the CIDs its /W names, as for Identity
+    for entry in cmap.entries:
+        if entry.kind not in ("cidchar", "cidrange") or len(entry.low) != len(entry.high):
+            continue
+        low, high = int.from_bytes(entry.low, "big"), int.from_bytes(entry.high, "big")
+        for n in range(low, min(high, low + MAX_SAMPLE) + 1):
+            code = n.to_bytes(len(entry.low), "big")
+            cid = font.cid(code)
+            if cid in listed:
+                out.append((code, cid))
+                if len(out) == MAX_SAMPLE:
+                    return out
+    return out
 
 
 def _cid_widths(cf: CIDFont) -> Iterator[tuple[int, float]]:
@@ -808,6 +835,17 @@ def tounicode_cid_shift(font: Font) -> WidthShift | None:
     fit, _ = widths_follow([(chr(ord(font.tounicode.lookup_unicode(c)[0] or " ") - k), font.glyph_width(c) * 1000)
                             for c in moved])
     return WidthShift(k, fit, 0.0, moved)
+
+
+def _code_values_fit(font: Font) -> bool:
+    """Whether the widths a Type0 font with a private CMap gives its codes (through their CIDs),
+    read as code points, are those characters' widths (as :func:`_cid_values_fit`)."""
+    pairs = [(chr(n), font.glyph_width(code, cid) * 1000) for code, cid in _cmap_codes(font)
+             if 0x20 <= (n := int.from_bytes(code, "big")) < 0x110000]
+    if len({w for _, w in pairs}) <= 1:
+        return not font.embedded
+    fit, n = widths_follow(pairs)
+    return (n >= 5 and fit >= WIDTHS_FOLLOW) or (n == 4 and fit >= 0.9) or plaus.east_asian_widths_fit(pairs)
 
 
 def _cid_values_fit(font: Font) -> bool:
