@@ -725,7 +725,7 @@ MAC_ASCII_LAST = 97  # glyphs 3–97 of the standard Macintosh order are ASCII's
 WIDTHS_FOLLOW = 0.6  # rank correlation with a standard font's widths that makes a reading believable
 
 
-def _standard_widths() -> tuple[dict[str, float], ...]:
+def _standard_widths() -> tuple[dict[str, int], ...]:
     from pdfminer.fontmetrics import FONT_METRICS
 
     return FONT_METRICS["Helvetica"][1], FONT_METRICS["Times-Roman"][1]
@@ -737,7 +737,7 @@ def widths_follow(pairs: list[tuple[str, float]]) -> tuple[float, int]:
     the number of characters both know."""
     best, n = 0.0, 0
     for metrics in _standard_widths():
-        known = [(w, metrics[t]) for t, w in pairs if t in metrics]
+        known = [(w, float(metrics[t])) for t, w in pairs if t in metrics]
         fit = _rank_correlation(known)
         if fit > best or not n:
             best, n = max(best, fit), len(known)

@@ -125,8 +125,8 @@ class ShapeTable:
                 entry[0], entry[3] = text, fonts
         ranked = sorted(by_key.values(), key=lambda e: (e[1], e[2]), reverse=True)
         text, fonts, files, _ = ranked[0]
-        runner = ranked[1] if len(ranked) > 1 else ["", 0]
-        return Vote(text, fonts, files, sum(f for f, _ in texts.values()), runner[0], runner[1],
+        runner_up, runner_up_fonts = (str(ranked[1][0]), int(ranked[1][1])) if len(ranked) > 1 else ("", 0)
+        return Vote(text, fonts, files, sum(f for f, _ in texts.values()), runner_up, runner_up_fonts,
                     (fingerprint or "").startswith("~"))
 
     # -- the file ------------------------------------------------------------------------------
