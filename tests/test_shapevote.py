@@ -314,3 +314,21 @@ def test_a_fingerprint_several_characters_vote_for_is_no_clear_vote():
     table.add("g", "O", 30, 10)
     table.add("g", "0", 1, 1)
     assert table.vote("g").clear and table.vote("g").margin == 29
+
+
+def test_document_fonts_skips_by_bytes_only_what_is_no_font():
+    """The fonts found with the look at each object's bytes are those a parse of every object finds."""
+    from conftest import SAMPLES, corpus_files
+    from pdfinspect.core.document import Document
+    from pdfinspect.core.objects import Dict, Name
+    from pdfinspect.fonts.shapevote import document_fonts
+
+    for path in [SAMPLES / "kappa.pdf", SAMPLES / "cid-identity.pdf", *corpus_files()[:6]]:
+        doc = Document.open(path)
+        every = [(o.num, o.gen) for o in doc.iter_objects(cache=False) if isinstance(o.value, Dict)
+                 and o.value.get("Type") == Name("Font")
+                 and o.value.get("Subtype") not in (Name("CIDFontType0"), Name("CIDFontType2"))]
+        assert [(f.ref.num, f.ref.gen) for f in document_fonts(doc)] == every, path.name
+    doc = Document.open(SAMPLES / "kappa.pdf")
+    assert [o.num for o in doc.iter_objects(looks=lambda raw: False)] == \
+        [n for n in doc.object_numbers() if doc.peek(n) is None]
