@@ -85,22 +85,29 @@ def strip_program(data: bytes, keep_cmap: bool = False) -> bytes:
 
 
 def shift_cmap(data: bytes) -> bytes:
-    """Every UTF-16 destination of bfchar/bfrange one code point up (hex strings of 4 digits)."""
-    def bump(m: re.Match) -> bytes:
+    """Every UTF-16 destination of bfchar/bfrange one code point up: the second string of each
+    bfchar pair, the third of each bfrange triple (each string of a destination array); a
+    destination of one UTF-16 unit (4 hex digits) outside the surrogates only."""
+    def bump(token: bytes) -> bytes:
+        m = re.fullmatch(rb"<([0-9A-Fa-f]{4})>", token)
+        if m is None:
+            return token
         value = int(m.group(1), 16)
-        return b"<%04X>" % ((value + 1) & 0xFFFF) if 0x20 <= value < 0xD7FF else m.group(0)
+        return b"<%04X>" % (value + 1) if value < 0xD7FF or 0xE000 <= value < 0xFFFF else token
 
-    head, sep, body = data.partition(b"beginbf")
-    pieces = re.split(rb"(begincodespacerange.*?endcodespacerange)", sep + body, flags=re.S)
-    out = []
-    for piece in pieces:
-        if piece.startswith(b"begincodespacerange"):
-            out.append(piece)
-            continue
-        # destinations follow the source codes: bump only the last hex string of each entry line
-        out.append(re.sub(rb"(?<=> )<([0-9A-Fa-f]{4})>|(?<=>)<([0-9A-Fa-f]{4})>(?=\s)",
-                          lambda m: bump(re.match(rb"<([0-9A-Fa-f]{4})>", m.group(0))), piece))
-    return head + b"".join(out)
+    def block(m: re.Match) -> bytes:
+        kind, body = m.group(1), m.group(2)
+        tokens = re.findall(rb"<[0-9A-Fa-f\s]*>|\[[^\]]*\]", body)
+        out, step = [], 2 if kind == b"char" else 3
+        for i, tok in enumerate(tokens):
+            if i % step == step - 1:
+                tok = re.sub(rb"<[0-9A-Fa-f]{4}>", lambda t: bump(t.group(0)), tok) if tok.startswith(b"[") \
+                    else bump(tok)
+            out.append(tok)
+        lines = [b" ".join(out[i:i + step]) for i in range(0, len(out), step)]
+        return b"beginbf" + kind + b"\n" + b"\n".join(lines) + b"\nendbf" + kind
+
+    return re.sub(rb"beginbf(char|range)(.*?)endbf(?:char|range)", block, data, flags=re.S)
 
 
 def write_copies(path: Path, nums: list[int], work: Path, keep_cmap: bool = False) -> tuple[Path, Path]:
