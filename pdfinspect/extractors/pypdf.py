@@ -10,40 +10,69 @@ text is set off by line breaks (``Do``). Annotations are not read.
 """
 from __future__ import annotations
 
+from ..fonts.codes import CID_COLLECTION
 from . import base
 
 SOURCE = "pypdf _text_extraction/_text_extractor.py"
 TJ_SPACE_FACTOR = 0.95  # _page.py: _confirm_space_width = extractor._space_width * 0.95
 HALF_SPACE = 0.5  # _text_extractor.py _handle_tf: self._space_width = self.font.space_width / 2
 LINE_FACTOR = 0.8  # __init__.py crlf_space_check: threshold = 0.8 * min(str_height, font_size)
+FIXED_PITCH = 1  # FontFlags.FIXED_PITCH (bit 1), generic/_font.py _add_space_width
 DEFAULT_SPACE = 0.2  # _page.py _extract_text(space_width=200.0) when the font's space has no width
 
 
 def text(record) -> tuple[str, str]:
+    font = record.step.font
+    if font is not None and font.is_type0 and font.tounicode is None and font.encoding_desc.startswith("Identity") \
+            and record.resolution.method == CID_COLLECTION:
+        # _cmap.py _predefined_cmap: /Identity-H and -V decode as "utf-16-be"; no collection is read
+        value = int.from_bytes(record.glyph.code, "big")
+        return ("" if 0xD800 <= value < 0xE000 else chr(value)), "code-as-text"
     t = base.spec_text(record, "pypdf", actual_text=False)
     if t is None:
         return record.resolution.tounicode_only, "code-as-text"
     return t, ""
 
 
+def _space_code(font) -> int:
+    """The code pypdf takes for the space (``generic/_font.py`` 7.1.1 ``_get_space_char``): the
+    first the ToUnicode maps to " ", else the first the encoding names ``space``, else 32."""
+    for lookup in ((lambda c: font.tounicode.lookup_unicode(bytes([c]))[0]) if font.tounicode else None,
+                   lambda c: " " if font.glyph_name(c) == "space" else None):
+        if lookup is not None:
+            hit = next((c for c in range(256) if lookup(c) == " "), None)
+            if hit is not None:
+                return hit
+    return 32
+
+
 def _space_widths(records) -> dict:
-    """Font → its space width as pypdf takes it (``generic/_font.py`` ``_add_space_width``): the
-    width of the glyph that reads " ", else half the font's average width (its "default")."""
+    """Font → its space width (em) as pypdf takes it (``generic/_font.py`` 7.1.1
+    ``_add_space_width``): a simple font's /Widths entry for the space code (:func:`_space_code`,
+    whatever glyph it names: a T1-encoded font's visible space too; the standard 14 metrics when
+    /Widths is absent); a composite font's width of a glyph on the page that reads " "; else
+    half the font's default width (/MissingWidth, else the average of its widths, in whole
+    thousandths; the whole default for a fixed-pitch font)."""
     out: dict = {}
-    widths: dict = {}
+    fonts: list = []
     for r in records:
         font = r.step.font
         if font is None:
             continue
-        if r.unicode == " " and r.glyph.width > 0:
+        if font.is_type0 and r.unicode == " " and r.glyph.width > 0:
             out.setdefault(font, r.glyph.width)
-        widths.setdefault(font, [])
-    for font in widths:
-        if font not in out and not font.is_type0 and font.glyph_name(32) == "space":
-            out[font] = font.glyph_width(b" ")
+        if font not in fonts:
+            fonts.append(font)
+    for font in fonts:
+        if not font.is_type0:
+            code = _space_code(font)
+            if 0 <= code - font.first_char < len(font.widths) or (not font.widths and font.afm_widths is not None):
+                out[font] = font.glyph_width(bytes([code]))
         if not out.get(font):
             known = [w for w in font.widths if w > 0] if font.widths else []
-            out[font] = sum(known) / len(known) / 1000 / 2 if known else 0.0
+            default = font.missing_width if font.missing_width > 0 else (sum(known) // len(known) if known else 0.0)
+            fixed = font.flags is not None and font.flags & FIXED_PITCH
+            out[font] = (default if fixed else default // 2) / 1000
     return out
 
 
