@@ -17,8 +17,7 @@ SOURCE = "pypdf _text_extraction/_text_extractor.py"
 TJ_SPACE_FACTOR = 0.95  # _page.py: _confirm_space_width = extractor._space_width * 0.95
 HALF_SPACE = 0.5  # _text_extractor.py _handle_tf: self._space_width = self.font.space_width / 2
 LINE_FACTOR = 0.8  # __init__.py crlf_space_check: threshold = 0.8 * min(str_height, font_size)
-FIXED_PITCH = 1  # FontFlags.FIXED_PITCH (bit 1), generic/_font.py _add_space_width
-DEFAULT_SPACE = 0.2  # _page.py _extract_text(space_width=200.0) when the font's space has no width
+DEFAULT_SPACE = 0.2  # _page.py _extract_text(space_width=200.0) when the font's space code has no width
 
 
 def text(record) -> tuple[str, str]:
@@ -50,29 +49,19 @@ def _space_widths(records) -> dict:
     """Font → its space width (em) as pypdf takes it (``generic/_font.py`` 7.1.1
     ``_add_space_width``): a simple font's /Widths entry for the space code (:func:`_space_code`,
     whatever glyph it names: a T1-encoded font's visible space too; the standard 14 metrics when
-    /Widths is absent); a composite font's width of a glyph on the page that reads " "; else
-    half the font's default width (/MissingWidth, else the average of its widths, in whole
-    thousandths; the whole default for a fixed-pitch font)."""
+    /Widths is absent); a composite font's width of a glyph on the page that reads " "; 0 when
+    that width is 0 or absent, for which ``_page.py`` ``_extract_text`` puts ``DEFAULT_SPACE``."""
     out: dict = {}
-    fonts: list = []
     for r in records:
         font = r.step.font
-        if font is None:
+        if font is None or font in out and (out[font] or not font.is_type0):
             continue
-        if font.is_type0 and r.unicode == " " and r.glyph.width > 0:
-            out.setdefault(font, r.glyph.width)
-        if font not in fonts:
-            fonts.append(font)
-    for font in fonts:
-        if not font.is_type0:
-            code = _space_code(font)
-            if 0 <= code - font.first_char < len(font.widths) or (not font.widths and font.afm_widths is not None):
-                out[font] = font.glyph_width(bytes([code]))
-        if not out.get(font):
-            known = [w for w in font.widths if w > 0] if font.widths else []
-            default = font.missing_width if font.missing_width > 0 else (sum(known) // len(known) if known else 0.0)
-            fixed = font.flags is not None and font.flags & FIXED_PITCH
-            out[font] = (default if fixed else default // 2) / 1000
+        if font.is_type0:
+            out[font] = r.glyph.width if r.unicode == " " else 0.0
+            continue
+        code = _space_code(font)
+        inside = 0 <= code - font.first_char < len(font.widths) or (not font.widths and font.afm_widths is not None)
+        out[font] = font.glyph_width(bytes([code])) if inside else 0.0
     return out
 
 
