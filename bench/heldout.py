@@ -25,16 +25,26 @@ from pathlib import Path
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 # Pinned sdists that ship test PDFs (counts of *.pdf members, before de-duplication).
 PACKAGES = (
-    "pikepdf==9.0.0",  # 28: tests/resources
-    "ocrmypdf==16.0.0",  # 41: tests/resources
-    "pdfminer.six==20181108",  # 21: samples/
-    "pdfminer==20191125",  # 17: samples/
-    "pdftotext==2.2.2",  # 12: tests/
-    "img2pdf==0.5.1",  # 8: src/tests/
-    "tabula-py==2.9.0",  # 6: tests/resources
-    "PyPDF3==1.0.6",  # 3: Resources/
-    "PyPDF2==1.26.0",  # 1: Resources/
+    "ocrmypdf==14.4.0",  # tests/resources
+    "ocrmypdf==15.4.4",
+    "pikepdf==7.2.0",  # tests/resources
+    "pikepdf==8.15.1",
+    "pdfminer==20191125",  # samples/
+    "pdfminer.six==20170720",  # samples/
+    "pdfminer.six==20181108",
+    "pdftotext==2.1.6",  # tests/
+    "pdftotext==2.2.2",
+    "img2pdf==0.4.4",  # src/tests/
+    "pdfreader==0.1.15",  # tests/
+    "PyPDF2==1.25.1",  # Resources/
+    "PyPDF3==1.0.6",  # Resources/
+    "tabula-py==1.4.3",  # tests/resources
+    "tabula-py==2.9.0",
+    "pdfimpose==2.4.0",
+    "rst2pdf==0.101",  # rst2pdf/tests/reference: 294 PDFs (rst2pdf and reportlab)
+    "z3c.rml==4.4.0",  # expected outputs: 181 PDFs (reportlab)
 )
+MAX_PER_PACKAGE = 60  # the first PDFs by SHA-256 of one sdist: no single producer dominates the set
 MAX_BYTES = 30_000_000  # larger members are skipped: one page of them costs minutes per extractor
 
 
@@ -92,28 +102,32 @@ def main() -> None:
     sdists.mkdir(parents=True, exist_ok=True)
     pdfs.mkdir(parents=True, exist_ok=True)
     skip = shared_hashes()
-    have = {hashlib.sha256(p.read_bytes()).hexdigest() for p in pdfs.iterdir()}
+    have: set[str] = set()
     dup = shared = 0
     for spec in PACKAGES:
         archive = sdist(spec, sdists)
         if archive is None:
             continue
         package = spec.split("==")[0].lower()
+        fresh: dict[str, tuple[str, bytes]] = {}
         for name, data in members(archive):
             if b"%PDF-" not in data[:1024]:
                 continue
             digest = hashlib.sha256(data).hexdigest()
             if digest in skip:
                 shared += 1
-                continue
-            if digest in have:
+            elif digest in have or digest in fresh:
                 dup += 1
-                continue
+            else:
+                fresh[digest] = (name, data)
+        for digest in sorted(fresh)[:MAX_PER_PACKAGE]:
+            name, data = fresh[digest]
             have.add(digest)
             target = pdfs / f"{package}-{digest[:12]}-{Path(name).name}"
-            tmp = target.with_suffix(".part")
-            tmp.write_bytes(data)
-            tmp.replace(target)
+            if not target.exists():
+                tmp = target.with_suffix(".part")
+                tmp.write_bytes(data)
+                tmp.replace(target)
     files = sorted(p for p in pdfs.iterdir() if p.suffix.lower() == ".pdf")
     print(f"{len(files)} distinct PDFs in {pdfs} ({dup} duplicates and {shared} files of ../shared/corpus* "
           "left out this run)", file=sys.stderr)
