@@ -35,9 +35,11 @@ def text(record) -> tuple[str, str]:
 
 def _space_code(font) -> int:
     """The code pypdf takes for the space (``generic/_font.py`` 7.1.1 ``_get_space_char``): the
-    first the ToUnicode maps to " ", else the first the encoding names ``space``, else 32."""
+    first the ToUnicode maps to " ", else the first the encoding maps to " " (its character tables
+    read WinAnsi's and MacRoman's second space as U+00A0: only code 32 or a /Differences
+    ``space``), else 32."""
     for lookup in ((lambda c: font.tounicode.lookup_unicode(bytes([c]))[0]) if font.tounicode else None,
-                   lambda c: " " if font.glyph_name(c) == "space" else None):
+                   lambda c: " " if font.glyph_name(c) == "space" and (c == 32 or c in font.differences) else None):
         if lookup is not None:
             hit = next((c for c in range(256) if lookup(c) == " "), None)
             if hit is not None:

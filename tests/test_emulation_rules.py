@@ -1,0 +1,123 @@
+"""Rules of the pypdf and pdfminer.six emulations found by comparing them with the real extractors
+(bench/bench_lens.py), each on a small PDF built here; where the real extractor is installed the
+test checks that it and the emulation agree on the page."""
+from __future__ import annotations
+
+import pytest
+
+from pdfinspect.content.textlayout import page_glyphs
+from pdfinspect.core.document import Document
+from pdfinspect.extractors import emulate, oracle, page_frame
+
+pikepdf = pytest.importorskip("pikepdf")
+N = pikepdf.Name
+
+
+def _save(tmp_path, font, content: bytes, name: str) -> str:
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font(pdf))))
+    page.Contents = pdf.make_stream(content)
+    path = tmp_path / name
+    pdf.save(path)
+    return str(path)
+
+
+def _emulated(path: str, name: str) -> str:
+    doc = Document.open(path)
+    ref = doc.page_ref(1)
+    return emulate(name, list(page_glyphs(doc, ref)), page_frame(doc, ref)).text
+
+
+def _agrees_with_real(path: str, name: str, words: list[str]) -> None:
+    assert _emulated(path, name).split() == words
+    if not oracle.available(name):
+        return
+    real = oracle.run(name, path, 1)
+    assert real.text is not None, real.error
+    assert real.text.split() == words
+
+
+def _helvetica(first: int, widths: list[int], differences: list | None = None):
+    def make(pdf):
+        enc = pikepdf.Dictionary(Type=N.Encoding, BaseEncoding=N.WinAnsiEncoding)
+        if differences:
+            enc.Differences = differences
+        return pikepdf.Dictionary(Type=N.Font, Subtype=N.Type1, BaseFont=N("/Helvetica-Oblique"), Encoding=enc,
+                                  FirstChar=first, LastChar=first + len(widths) - 1, Widths=widths)
+    return make
+
+
+# TJ −260 is a space for pypdf when it is at least 0.95 × half the space width (thousandths of an em)
+TJ_260 = b"BT /F1 10 Tf 72 700 Td [(ab) -260 (cd)] TJ ET"
+
+
+def test_pypdf_space_width_is_code_32_whatever_it_names(tmp_path):
+    # code 32 names /visiblespace (as in T1-encoded TeX fonts) 600 wide: 260 < 0.95 × 300, no space
+    font = _helvetica(32, [600] + [500] * 68, [32, N.visiblespace])
+    _agrees_with_real(_save(tmp_path, font, TJ_260, "vs.pdf"), "pypdf", ["abcd"])
+
+
+def test_pypdf_space_code_without_width_gives_200(tmp_path):
+    # /Widths starts at 97: the space code has no width and pypdf takes 200 (not half the average
+    # 250): −100 ≥ 0.95 × 100 is a space
+    font = _helvetica(97, [500] * 4)
+    _agrees_with_real(_save(tmp_path, font, b"BT /F1 10 Tf 72 700 Td [(ab) -100 (cd)] TJ ET", "nw.pdf"), "pypdf",
+                      ["ab", "cd"])
+
+
+def test_pypdf_space_code_from_tounicode(tmp_path):
+    # the ToUnicode maps code 0xA0 to a space (pdfTeX's builtin ToUnicode does): its width, 900,
+    # is the space width, not code 32's 100
+    def font(pdf):
+        tu = pdf.make_stream(b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /T def\n"
+                             b"1 begincodespacerange\n<00> <FF>\nendcodespacerange\n2 beginbfrange\n<61> <64> <0061>\n"
+                             b"<A0> <A0> <0020>\nendbfrange\nendcmap CMapName currentdict /CMap defineresource pop end end")
+        widths = [100] + [500] * 127 + [900] * 33
+        return pikepdf.Dictionary(Type=N.Font, Subtype=N.Type1, BaseFont=N.Helvetica, FirstChar=32,
+                                  LastChar=32 + len(widths) - 1, Widths=widths, ToUnicode=tu)
+    _agrees_with_real(_save(tmp_path, font, TJ_260, "tu.pdf"), "pypdf", ["abcd"])
+
+
+def _cid_font(vertical: bool, tounicode: bool, ascent: int = 723, descent: int = -241):
+    def make(pdf):
+        cid = pikepdf.Dictionary(Type=N.Font, Subtype=N.CIDFontType0, BaseFont=N("/Ryumin-Light"),
+                                 CIDSystemInfo=pikepdf.Dictionary(Registry="Adobe", Ordering="Japan1", Supplement=6),
+                                 FontDescriptor=pdf.make_indirect(pikepdf.Dictionary(
+                                     Type=N.FontDescriptor, FontName=N("/Ryumin-Light"), Flags=4,
+                                     FontBBox=[-170, descent, 1024, ascent], ItalicAngle=0, Ascent=ascent, Descent=descent,
+                                     CapHeight=709, StemV=69)))
+        font = pikepdf.Dictionary(Type=N.Font, Subtype=N.Type0, BaseFont=N("/Ryumin-Light"),
+                                  Encoding=N("/Identity-V" if vertical else "/Identity-H"),
+                                  DescendantFonts=[pdf.make_indirect(cid)])
+        if tounicode:
+            font.ToUnicode = pdf.make_stream(
+                b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /U def "
+                b"1 begincodespacerange <0000> <FFFF> endcodespacerange 2 beginbfchar <04cd> <96E8> "
+                b"<04ce> <98A8> endbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
+        return font
+    return make
+
+
+def test_pypdf_identity_without_tounicode_reads_codes_as_utf16(tmp_path):
+    # CID 1229 is 雨 in Adobe-Japan1, but pypdf reads an Identity-H code as UTF-16BE (_cmap.py)
+    path = _save(tmp_path, _cid_font(False, False), b"BT /F1 20 Tf 72 700 Td <04cd> Tj ET", "id.pdf")
+    assert _emulated(path, "mupdf").strip() == "\u96e8"
+    _agrees_with_real(path, "pypdf", ["\u04cd"])
+
+
+def test_pdfminer_vertical_glyphs_stack_into_lines(tmp_path):
+    # Identity-V, 30 pt: LTChar boxes 30 pt tall one under the other do not overlap: one line each
+    # (the glyph boxes, 2.4 em tall from the font's ascent and descent, do)
+    path = _save(tmp_path, _cid_font(True, True, 1200, -1200), b"BT /F1 30 Tf 300 700 Td <04cd04ce> Tj ET", "v.pdf")
+    _agrees_with_real(path, "pdfminer", ["\u96e8", "\u98a8"])
+
+
+def test_pdfminer_zapfdingbats_reads_standard_encoding(tmp_path):
+    # a non-embedded ZapfDingbats without /Encoding: pdfminer.six takes StandardEncoding, not the
+    # built-in encoding (code 0x21 is /exclam, not /a1 ✁)
+    def font(pdf):
+        return pikepdf.Dictionary(Type=N.Font, Subtype=N.Type1, BaseFont=N.ZapfDingbats)
+    path = _save(tmp_path, font, b"BT /F1 12 Tf 72 700 Td (!\") Tj ET", "zd.pdf")
+    assert _emulated(path, "mupdf").split() != ["!\""]
+    _agrees_with_real(path, "pdfminer", ["!\""])
