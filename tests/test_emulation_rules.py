@@ -121,3 +121,13 @@ def test_pdfminer_zapfdingbats_reads_standard_encoding(tmp_path):
     path = _save(tmp_path, font, b"BT /F1 12 Tf 72 700 Td (!\") Tj ET", "zd.pdf")
     assert _emulated(path, "mupdf").split() != ["!\""]
     _agrees_with_real(path, "pdfminer", ["!\""])
+
+
+@pytest.mark.parametrize("matrix,words", [(b"1 0 0 1", ["ab", "cd"]), (b"0 1 -1 0", ["ab", "cd"]),
+                                          (b"0 -1 1 0", ["abcd"]), (b"-1 0 0 -1", ["abcd"])])
+def test_pypdf_measures_moves_along_a_page_axis(tmp_path, matrix, words):
+    # a Td of 20 units after "ab": a space where the text runs along +x or +y; none top to bottom
+    # or right to left, where crlf_space_check's signed move is negative
+    font = _helvetica(32, [278] + [500] * 68)
+    content = b"BT /F1 10 Tf " + matrix + b" 300 400 Tm (ab) Tj 20 0 Td (cd) Tj ET"
+    _agrees_with_real(_save(tmp_path, font, content, "rot.pdf"), "pypdf", words)

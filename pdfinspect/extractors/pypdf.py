@@ -10,6 +10,7 @@ text is set off by line breaks (``Do``). Annotations are not read.
 """
 from __future__ import annotations
 
+from ..content.state import multiply
 from ..fonts.codes import CID_COLLECTION
 from . import base
 
@@ -17,6 +18,7 @@ SOURCE = "pypdf _text_extraction/_text_extractor.py"
 TJ_SPACE_FACTOR = 0.95  # _page.py: _confirm_space_width = extractor._space_width * 0.95
 HALF_SPACE = 0.5  # _text_extractor.py _handle_tf: self._space_width = self.font.space_width / 2
 LINE_FACTOR = 0.8  # __init__.py crlf_space_check: threshold = 0.8 * min(str_height, font_size)
+ORIENT_EPSILON = 1e-6  # _text_extraction/__init__.py orient: m[3] > 1e-6 → 0, < -1e-6 → 180, else 90/270
 DEFAULT_SPACE = 0.2  # _page.py _extract_text(space_width=200.0) when the font's space code has no width
 
 
@@ -67,6 +69,15 @@ def _space_widths(records) -> dict:
     return out
 
 
+def _page_axis(record) -> tuple[float, float]:
+    """The page axis along which ``crlf_space_check`` measures a move, signed (``orient`` of
+    Tm × CTM): x when the matrix's d is not 0 (orientations 0 and 180), else y (90 and 270).
+    Text that runs against it (right to left, top to bottom) never gets a space from a move."""
+    step = record.step
+    m = multiply(step.tm, step.gstate.ctm) if step.tm is not None else step.gstate.ctm
+    return (1.0, 0.0) if abs(m[3]) > ORIENT_EPSILON else (0.0, 1.0)
+
+
 def emulate(records, page: base.Page | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=False)
     items = [base.make_item(r) for r in recs]
@@ -89,9 +100,12 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
             return base.NOTHING, "tj-number", f"TJ moves {base.em(along, size)}, under {TJ_SPACE_FACTOR} × half a space"
         if abs(across) > LINE_FACTOR * min(size, cur.size):
             return base.LINE, "baseline", f"baseline moved {base.em(abs(across), size)} > {LINE_FACTOR} (crlf_space_check)"
-        if along >= HALF_SPACE * sw * size and not prev_text.endswith(" "):
-            return base.SPACE, "gap", (f"moved {base.em(along, size)} ≥ half the space width {sw:.3f} em "
+        ax, ay = _page_axis(cur.record)
+        moved = (cur.origin[0] - prev.end[0]) * ax + (cur.origin[1] - prev.end[1]) * ay
+        if moved >= HALF_SPACE * sw * size and not prev_text.endswith(" "):
+            return base.SPACE, "gap", (f"moved {base.em(moved, size)} ≥ half the space width {sw:.3f} em "
                                        "(crlf_space_check)")
-        return base.NOTHING, "gap", f"moved {base.em(along, size)} < half the space width {sw:.3f} em"
+        return base.NOTHING, "gap", (f"moved {base.em(moved, size)} along page {'x' if ax else 'y'} < half the "
+                                     f"space width {sw:.3f} em (crlf_space_check: a move against the axis is none)")
 
     return base.flow("pypdf", items, [text(r) for r in recs], decide)
