@@ -131,3 +131,12 @@ def test_pypdf_measures_moves_along_a_page_axis(tmp_path, matrix, words):
     font = _helvetica(32, [278] + [500] * 68)
     content = b"BT /F1 10 Tf " + matrix + b" 300 400 Tm (ab) Tj 20 0 Td (cd) Tj ET"
     _agrees_with_real(_save(tmp_path, font, content, "rot.pdf"), "pypdf", words)
+
+
+def test_mupdf_reads_zapf_dingbats_names_as_numbers(tmp_path):
+    # MuPDF 1.21.1 knows no ITC Zapf Dingbats list: /a117 (code 0x29) is U+0075 "u" (decimal after
+    # "a"), /a1 (code 0x21, under three characters) U+FFFD
+    def font(pdf):
+        return pikepdf.Dictionary(Type=N.Font, Subtype=N.Type1, BaseFont=N.ZapfDingbats)
+    path = _save(tmp_path, font, b"BT /F1 12 Tf 72 700 Td (\\)!) Tj ET", "zd2.pdf")
+    _agrees_with_real(path, "mupdf", ["u\ufffd"])

@@ -11,6 +11,8 @@ Without ``preserve-ligatures`` the ligatures U+FB00–FB06 are expanded; without
 """
 from __future__ import annotations
 
+from ..fonts.agl import glyph_to_unicode
+from ..fonts.codes import ENCODING
 from . import base
 
 SOURCE = "MuPDF 1.21.1 source/fitz/stext-device.c"
@@ -21,7 +23,31 @@ LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\
              "\ufb05": "ft", "\ufb06": "st"}  # stext-device.c fz_add_stext_char (not FZ_STEXT_PRESERVE_LIGATURES)
 
 
+def _number_name(name: str) -> str:
+    """``fz_unicode_from_glyph_name`` past its AGL table (``source/fitz/encodings.c``, 1.21.1):
+    ``uniXXXX``, ``uXXXX`` (hex), ``aNN…`` (decimal, three characters at least), else the whole
+    name as a decimal number; U+FFFD when that gives nothing. No ITC Zapf Dingbats list."""
+    base_name = name.split(".", 1)[0].split("_", 1)[0]
+    try:
+        if base_name.startswith("uni") and len(base_name) == 7:
+            code = int(base_name[3:], 16)
+        elif base_name.startswith("u"):
+            code = int(base_name[1:], 16)
+        elif base_name.startswith("a") and len(base_name) >= 3:
+            code = int(base_name[1:], 10)
+        else:
+            code = int(base_name, 10)
+    except ValueError:
+        code = 0
+    return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code < 0xE000 else "\ufffd"
+
+
 def text(record) -> tuple[str, str]:
+    font = record.step.font
+    if font is not None and not font.is_type0 and record.method == ENCODING and len(record.glyph.code) == 1:
+        name = font.glyph_name(record.glyph.code[0])
+        if name and not glyph_to_unicode(name).unicode and glyph_to_unicode(name, zapf_dingbats=True).unicode:
+            return "".join(" " if c.isspace() else c for c in _number_name(name)), "glyph-name-number"
     t = base.spec_text(record, "mupdf", actual_text=False)
     if t is None:
         return "\ufffd", "replacement-character"
