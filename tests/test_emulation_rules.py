@@ -140,3 +140,22 @@ def test_mupdf_reads_zapf_dingbats_names_as_numbers(tmp_path):
         return pikepdf.Dictionary(Type=N.Font, Subtype=N.Type1, BaseFont=N.ZapfDingbats)
     path = _save(tmp_path, font, b"BT /F1 12 Tf 72 700 Td (\\)!) Tj ET", "zd2.pdf")
     _agrees_with_real(path, "mupdf", ["u\ufffd"])
+
+
+def test_mupdf_vertical_substitute_font_advances_by_the_pdf_widths(tmp_path):
+    # a non-embedded vertical font: MuPDF advances by the PDF's widths, the glyphs make one line
+    path = _save(tmp_path, _cid_font(True, True), b"BT /F1 30 Tf 300 700 Td <04cd04ce> Tj ET", "v2.pdf")
+    _agrees_with_real(path, "mupdf", ["\u96e8\u98a8"])
+
+
+def test_mupdf_vertical_bare_cff_advances_zero():
+    # an embedded bare CFF (FontFile3 /CIDFontType0C) has no vertical metrics: MuPDF advances 0
+    # and puts each glyph of a vertical run on a line of its own
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "shared" / "corpus-pdfjs" / "issue6387.pdf"
+    if not path.exists():
+        pytest.skip("../shared/corpus-pdfjs is not here")
+    lines = _emulated(str(path), "mupdf").split("\n")
+    assert lines[:3] == ["\u3042", "\u306e", "\u30a4"]
+    if oracle.available("mupdf"):
+        assert oracle.run("mupdf", str(path), 1).text.split()[:3] == lines[:3]

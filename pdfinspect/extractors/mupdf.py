@@ -11,6 +11,8 @@ Without ``preserve-ligatures`` the ligatures U+FB00–FB06 are expanded; without
 """
 from __future__ import annotations
 
+import dataclasses
+
 from ..fonts.agl import glyph_to_unicode
 from ..fonts.codes import ENCODING
 from . import base
@@ -19,6 +21,7 @@ SOURCE = "MuPDF 1.21.1 source/fitz/stext-device.c"
 SPACE_DIST = 0.15  # stext-device.c SPACE_DIST
 SPACE_MAX_DIST = 0.8  # stext-device.c SPACE_MAX_DIST
 BASE_MAX_DIST = 0.8  # stext-device.c: fabsf(base_offset) < size * 0.8f
+BARE_CFF = ("CIDFontType0C", "Type1C")  # FontFile3 subtypes: no vmtx for FreeType's vertical layout
 LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
              "\ufb05": "ft", "\ufb06": "st"}  # stext-device.c fz_add_stext_char (not FZ_STEXT_PRESERVE_LIGATURES)
 
@@ -73,9 +76,21 @@ def decide(prev: base.Item, cur: base.Item, prev_text: str, t: str) -> tuple[str
     return base.SPACE, "gap", f"gap {base.em(along, size)} ≥ SPACE_DIST {SPACE_DIST} ({SOURCE})"
 
 
+def _vertical_advance(item: base.Item) -> base.Item:
+    """MuPDF takes a vertical glyph's advance from the font program (``fz_advance_glyph``,
+    ``source/fitz/font.c``: FreeType with ``FT_LOAD_VERTICAL_LAYOUT``), not from /W2: a bare CFF
+    program (FontFile3 ``CIDFontType0C`` or ``Type1C``) has no vertical metrics and advances 0,
+    so the next glyph lies a whole advance past the pen. A substitute (non-embedded) font uses the
+    PDF widths."""
+    font = item.record.step.font
+    if item.vertical and font is not None and font.program_kind in BARE_CFF:
+        return dataclasses.replace(item, end=item.origin)
+    return item
+
+
 def emulate(records, page: base.Page | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=True)
-    items = [base.make_item(r) for r in recs]
+    items = [_vertical_advance(base.make_item(r)) for r in recs]
     texts = [text(r) for r in recs]
     drops: list[tuple[str, str]] = []
     pen = None
