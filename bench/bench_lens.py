@@ -10,6 +10,8 @@ extractor runs for them (``pdfinspect.extractors.oracle.run``, the same commands
 timeout as lens_agree.py) and its output is cached; a failed run is cached as empty output,
 which is skipped. The held-out set: ``python bench/bench_lens.py "$(python bench/heldout.py)" --fill``.
 
+With several folders it prints each folder's figures, then all of them together.
+
 usage: python bench/bench_lens.py [DIR ...] [--page N] [--only pdfminer,pypdf,…] [--worst K] [--fill]
 """
 from __future__ import annotations
@@ -40,9 +42,11 @@ def main() -> None:
     ap.add_argument("--worst", type=int, default=5)
     ap.add_argument("--fill", action="store_true", help="run the real extractor where its output is not cached")
     a = ap.parse_args()
+    a.dirs = [os.path.normpath(d) for d in a.dirs]
     names = a.only.split(",")
     files = sorted(os.path.join(d, f) for d in a.dirs for f in os.listdir(d) if f.lower().endswith(".pdf"))
-    stats = {x: [0, 0, 0, []] for x in names}
+    # (folder or "" for all of them, extractor) → [common words, real words, our words, [(words differ, file)]]
+    stats = {(d, x): [0, 0, 0, []] for d in [*(a.dirs if len(a.dirs) > 1 else []), ""] for x in names}
 
     def timeout(*_):
         raise TimeoutError
@@ -78,16 +82,18 @@ def main() -> None:
         for x, text in refs.items():
             real, mine = collections.Counter(text.split()), collections.Counter(ours[x].split())
             common = sum((real & mine).values())
-            s = stats[x]
-            s[0] += common
-            s[1] += sum(real.values())
-            s[2] += sum(mine.values())
-            s[3].append((sum(real.values()) + sum(mine.values()) - 2 * common, os.path.basename(f)))
-    for x, (common, real_n, our_n, worst) in stats.items():
+            for key in {(os.path.dirname(f), x), ("", x)} & stats.keys():
+                s = stats[key]
+                s[0] += common
+                s[1] += sum(real.values())
+                s[2] += sum(mine.values())
+                s[3].append((sum(real.values()) + sum(mine.values()) - 2 * common, os.path.basename(f)))
+    for (d, x), (common, real_n, our_n, worst) in stats.items():
         p = common / our_n if our_n else 0.0
         r = common / real_n if real_n else 0.0
         f1 = 2 * p * r / (p + r) if p + r else 0.0
-        print(f"{x}: precision {p:.4f} recall {r:.4f} F1 {f1:.4f} over {len(worst)} pages; worst: "
+        print(f"{os.path.basename(d) + ' ' if d else 'together ' if len(a.dirs) > 1 else ''}"
+              f"{x}: precision {p:.4f} recall {r:.4f} F1 {f1:.4f} over {len(worst)} pages; worst: "
               + ", ".join(f"{n} ({d} words differ)" for d, n in sorted(worst, reverse=True)[:a.worst]))
 
 
