@@ -159,3 +159,11 @@ def test_mupdf_vertical_bare_cff_advances_zero():
     assert lines[:3] == ["\u3042", "\u306e", "\u30a4"]
     if oracle.available("mupdf"):
         assert oracle.run("mupdf", str(path), 1).text.split()[:3] == lines[:3]
+
+
+def test_pypdf_breaks_lines_across_the_page_axis_in_vertical_text(tmp_path):
+    # Identity-V, a Td of one em down between two Tj: pypdf compares text positions along page y
+    # whatever the writing mode, so the second glyph starts a line (found on the held-out set)
+    content = b"BT /F1 30 Tf 300 700 Td <04cd> Tj 0 -30 Td <04ce> Tj ET"
+    path = _save(tmp_path, _cid_font(True, True), content, "v3.pdf")
+    _agrees_with_real(path, "pypdf", ["\u96e8", "\u98a8"])

@@ -90,7 +90,7 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
         sw = spaces.get(ps.font) or DEFAULT_SPACE
         if cs.font is not ps.font:  # _post_process_text_operation: min with the previous font's space
             sw = min(sw, spaces.get(cs.font) or DEFAULT_SPACE)
-        along, across = cur.gap(prev)
+        along, _ = cur.gap(prev)
         size = prev.size
         if ps is cs:  # inside one TJ: only its numbers move the pen
             need = TJ_SPACE_FACTOR * HALF_SPACE * sw * size
@@ -98,9 +98,13 @@ def emulate(records, page: base.Page | None = None) -> base.Emulation:
                 return base.SPACE, "tj-number", (f"TJ moves {base.em(along, size)} ≥ {TJ_SPACE_FACTOR} × half the "
                                                  f"space width {sw:.3f} em ({SOURCE} process_tj_offset)")
             return base.NOTHING, "tj-number", f"TJ moves {base.em(along, size)}, under {TJ_SPACE_FACTOR} × half a space"
-        if abs(across) > LINE_FACTOR * min(size, cur.size):
-            return base.LINE, "baseline", f"baseline moved {base.em(abs(across), size)} > {LINE_FACTOR} (crlf_space_check)"
         ax, ay = _page_axis(cur.record)
+        # the line test compares the two text positions across the page axis, whatever the writing
+        # mode: glyphs of a vertical font one under the other are lines of their own
+        across = (cur.origin[0] - prev.origin[0]) * ay - (cur.origin[1] - prev.origin[1]) * ax
+        if abs(across) > LINE_FACTOR * min(size, cur.size):
+            return base.LINE, "baseline", (f"moved {base.em(abs(across), size)} across page {'x' if ax else 'y'} "
+                                           f"> {LINE_FACTOR} (crlf_space_check)")
         moved = (cur.origin[0] - prev.end[0]) * ax + (cur.origin[1] - prev.end[1]) * ay
         if moved >= HALF_SPACE * sw * size and not prev_text.endswith(" "):
             return base.SPACE, "gap", (f"moved {base.em(moved, size)} ≥ half the space width {sw:.3f} em "
