@@ -2,11 +2,11 @@
 
     nice python bench/bench_scale.py [--repeat K] [--copies N]
 
-(1) the text of every page of a big document through ``content.pagetexts.page_texts`` (a
-    process that prints each page as it comes) against ``pdftotext`` of the same file: CPU
-    time, peak RSS, and when the first page reached the pipe. The document is
+(1) ``pdfinspect text FILE`` (every page, printed page by page) against ``pdftotext FILE -``:
+    CPU time, peak RSS, and when the first page reached the pipe. FILE is l3kernel's
+    source3.pdf (1,611 pages, Debian's texlive-latex-base-doc) where it is installed, else
     ``../shared/corpus-pdfjs/freeculture.pdf`` (352 pages) repeated ``N`` times with
-    ``qpdf --empty --pages`` into bench/data/ (source3.pdf is not on this machine);
+    ``qpdf --empty --pages`` into bench/data/;
 (2) ``glyphs -p 1 --json`` of bench/data/art-430k.pdf (``bench/make_large.py``: dense vector
     art, about 430,000 operators, 16,000 glyphs, 10,000 links) against ``mutool trace``;
 (3) page-text search as the app's index does it (``present.search.TextIndex``), one process:
@@ -33,14 +33,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "data"
 FREECULTURE = ROOT.parent / "shared" / "corpus-pdfjs" / "freeculture.pdf"
 ART = DATA / "art-430k.pdf"
+SOURCE3 = Path("/usr/share/doc/texlive-doc/latex/l3kernel/source3.pdf")
 OURS = [sys.executable, "-m", "pdfinspect"]
 TIME = "/usr/bin/time"  # GNU time, for the peak RSS
-TEXT = ("import sys, pdfinspect\n"
-        "from pdfinspect.content.pagetexts import page_texts\n"
-        "with pdfinspect.open(sys.argv[1]) as doc:\n"
-        "    for n, text in page_texts(doc):\n"
-        "        sys.stdout.write(text + '\\f')\n"
-        "        sys.stdout.flush()\n")
 SEARCH = ("import sys, time, pdfinspect\n"
           "from pdfinspect.present.search import TextIndex, compile_text_query\n"
           "t0 = time.perf_counter(); first = None\n"
@@ -102,22 +97,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--copies", type=int, default=4, help="freeculture.pdf copies in the big document")
+    parser.add_argument("--parts", default="123", help="which of (1), (2), (3) to run (default: all)")
     args = parser.parse_args()
     for tool in ("pdftotext", "mutool", "qpdf", TIME):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} is not installed")
-    if not FREECULTURE.exists() or not ART.exists():
-        sys.exit("needs ../shared/corpus-pdfjs/freeculture.pdf and bench/data/art-430k.pdf (bench/make_large.py)")
+    if not FREECULTURE.exists() and ("3" in args.parts or not SOURCE3.exists()):
+        sys.exit("needs ../shared/corpus-pdfjs/freeculture.pdf")
+    if "2" in args.parts and not ART.exists():
+        sys.exit("needs bench/data/art-430k.pdf (python bench/make_large.py)")
     compileall.compile_dir(str(ROOT / "pdfinspect"), quiet=1)
-    big = big_document(args.copies)
-    paired(f"(1) text of every page of {big.name}", [sys.executable, "-c", TEXT, str(big)],
-           ["pdftotext", str(big), "-"], args.repeat, b"\f")
-    paired(f"(2) glyphs -p 1 --json {ART.name} vs mutool trace", [*OURS, "glyphs", str(ART), "-p", "1", "--json"],
-           ["mutool", "trace", str(ART), "1"], args.repeat)
-    out = subprocess.run([sys.executable, "-c", SEARCH, str(big), "Lessig", "commons"], capture_output=True,
-                         text=True, check=True, cwd=ROOT).stdout.split()
-    print(f"(3) page-text search of {big.name}: first hits {float(out[0]):.2f} s, whole document "
-          f"{float(out[1]):.2f} s, a second query over the index {float(out[2]):.3f} s ({out[3]} hits)")
+    if "1" in args.parts:
+        whole = SOURCE3 if SOURCE3.exists() else big_document(args.copies)
+        paired(f"(1) text of every page of {whole.name}", [*OURS, "text", str(whole)],
+               ["pdftotext", str(whole), "-"], args.repeat, b"\f")
+    if "2" in args.parts:
+        paired(f"(2) glyphs -p 1 --json {ART.name} vs mutool trace", [*OURS, "glyphs", str(ART), "-p", "1", "--json"],
+               ["mutool", "trace", str(ART), "1"], args.repeat)
+    if "3" in args.parts:
+        big = big_document(args.copies)
+        out = subprocess.run([sys.executable, "-c", SEARCH, str(big), "Lessig", "commons"], capture_output=True,
+                             text=True, check=True, cwd=ROOT).stdout.split()
+        print(f"(3) page-text search of {big.name}: first hits {float(out[0]):.2f} s, whole document "
+              f"{float(out[1]):.2f} s, a second query over the index {float(out[2]):.3f} s ({out[3]} hits)")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ HERE = Path(__file__).resolve().parent
 SAMPLES = HERE.parent / "sample_pdfs"
 # no sample is tagged: the Structure screen is shown on the shared corpus's LibreOffice file
 TAGGED = HERE.parent.parent / "shared" / "corpus" / "libreoffice-ru-el-ja-tagged-pdfa2b.pdf"
+# a two-column paper (pdf.js's test corpus) for the reading orders
+TWO_COLUMNS = HERE.parent.parent / "shared" / "corpus-pdfjs" / "tracemonkey_freetext.pdf"
 SIZE = (120, 36)
 
 # (file name, sample, --object, keys pressed once the app is up)
@@ -38,9 +40,11 @@ SHOTS = [
     ("fonts", "cid-identity.pdf", None, ["F"]),
     ("fonts-80x24", "kappa.pdf", None, ["F"]),
     ("extractors", "minimal.pdf", None, ["y", "E"]),
+    ("extractors-order", str(TWO_COLUMNS), None, ["y", "E", "O"]),
     ("structure", str(TAGGED), None, ["S", "down", "down"]),
     ("preview", "content.pdf", None, ["ctrl+p", *"step 1", "enter", "t", "t", "i"]),
     ("preview-zoom", "content.pdf", None, ["ctrl+p", *"step 1", "enter", "t", "t", "i", "Z"]),
+    ("preview-order", str(TWO_COLUMNS), None, ["y", "O", "O"]),
 ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -114,3 +115,63 @@ async def test_the_go_to_prompt_accepts_a_label(labelled, size):
         assert any("no page labelled 'nope'" in n.message for n in app._notifications)
         await press(pilot, "y", "p", *"xxiii", "enter")  # the glyph inspector's page prompt reads labels too
         assert app.current_mode == "glyphs" and app.screen.page == 23
+
+
+SOURCE3 = Path("/usr/share/doc/texlive-doc/latex/l3kernel/source3.pdf")  # Debian texlive-latex-base-doc
+needs_source3 = pytest.mark.skipif(not SOURCE3.exists(), reason="source3.pdf (texlive-latex-base-doc) not installed")
+
+
+@needs_source3
+def test_source3_labels_on_the_real_file():
+    """l3kernel's source3.pdf: 1,611 pages labelled i–xxiii, then 1…1588. ``-p 1503`` is the
+    1503rd page (its running head reads "Index 1480"), ``-p label:1503`` the page a viewer
+    numbers 1503 (the 1526th)."""
+    rec = json.loads(_cli("pages", SOURCE3, "--json").stdout)
+    assert len(rec) == 1611
+    assert [r["label"] for r in rec[:23]] == [roman(n) for n in range(1, 24)]
+    assert [r["label"] for r in rec[23:25]] == ["1", "2"] and rec[-1]["label"] == "1588"
+    assert rec[1502]["label"] == "1480" and rec[1525]["label"] == "1503"
+
+    def text(spec: str) -> str:
+        r = _cli("text", SOURCE3, "-p", spec)
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    assert text("1503").startswith("Index 1480\n")
+    assert text("label:1503").startswith("Index 1503\n") and text("label:1503") == text("1526")
+    assert text("xiv") == text("14")
+    r = _cli("text", SOURCE3, "-p", "xxiv")
+    assert r.returncode == 1 and "no page labelled 'xxiv'" in r.stderr
+
+
+@needs_source3
+async def test_source3_go_to_a_label_in_the_app():
+    from conftest import press
+
+    from pdfinspect.tui.app import PdfInspectApp
+
+    doc = Document.open(SOURCE3)
+    refs = doc.page_refs()
+    app = PdfInspectApp(doc, "")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for spec, physical in (("xiv", 14), ("1503", 1503), ("label:1503", 1526)):
+            await press(pilot, "g", "p", "space", *spec, "enter")
+            ref = refs[physical - 1]
+            assert str(app.screen.query_one("#object-header").render()).startswith(f"{ref.num} {ref.gen} obj"), spec
+    assert app.page_name(14) == "page 14 (xiv)" and app.page_name(1526) == "page 1526 (1503)"
+
+
+def test_page_option_of_the_app_takes_a_label(labelled, monkeypatch):
+    """``pdfinspect FILE --page xiv --glyphs`` opens the app at the page labelled xiv."""
+    import pdfinspect.tui
+    from pdfinspect.cli.main import main
+
+    opened = []
+    monkeypatch.setattr(pdfinspect.tui, "run_app", lambda path, **kw: opened.append(kw["page"]) or 0)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert main([str(labelled), "--page", "xiv", "--glyphs"]) == 0
+    assert main([str(labelled), "--page", "label:3", "--step"]) == 0
+    assert main([str(labelled), "--page", "3"]) == 0
+    assert opened == [14, 26, 3]
+    r = _cli(labelled, "--page", "nope")
+    assert r.returncode == 1 and "no page labelled 'nope'" in r.stderr

@@ -94,7 +94,7 @@ async def test_glyph_inspector_shows_every_glyph_of_the_font_and_code():
         await press(pilot, "i")
         pane = app.screen.query_one("#preview", PagePreview)
         assert pane.rows
-        _, _, layers, _ = pane.request
+        _, _, layers, _, _ = pane.request
         drawn = {colour: len(quads) for colour, quads in layers}
         screen = app.screen
         row = screen.current
@@ -148,7 +148,7 @@ async def test_browser_shows_image_xobjects_and_the_stepper_boxes_where_they_lan
         while app.screen.ops.steps[app.screen.ops.cursor].op != "Do":
             await press(pilot, "n")
         pane = app.screen.query_one("#preview", PagePreview)
-        _, _, layers, focus = pane.request
+        _, _, layers, focus, _ = pane.request
         assert layers == ((OPERATOR, ((10.0, 10.0, 50.0, 10.0, 50.0, 30.0, 10.0, 30.0),)),)  # 40 0 0 20 10 10 cm
         assert OPERATOR in colours(pane)
 

@@ -206,7 +206,10 @@ def test_a_scanned_object_at_another_generation_is_used_as_mupdf_does():
     assert doc.page_count() == 1 and "reference-generation" in codes(doc)
     pages = [PAGES[0], PAGES[1].replace(b"4 0 R", b"4 5 R"), *PAGES[2:]]
     doc = Document(build(pages, b"<< /Size 5 /Root 1 0 R >>"))  # a real xref lists 4 0: 4 5 R is null (7.3.10)
-    assert doc.page_count() == 1 and "reference-generation" not in codes(doc)
+    assert doc.resolve(Ref(4, 5)) is None and "reference-generation" not in codes(doc)
+    # but not in the page tree: MuPDF, qpdf and poppler all count the page
+    assert doc.page_refs() == [Ref(3, 0), Ref(4, 0)] and "pages-kid-generation" in codes(doc)
+    assert doc.page_ref(2) == Ref(4, 0)
 
 
 def _pikepdf_file(text: bytes, **save) -> bytes:
@@ -268,3 +271,40 @@ def test_a_tiny_file_without_xref_whose_catalog_holds_the_page_tree():
     doc = Document(data)
     assert doc.page_refs() == [Ref(3, 0)]
     assert {"pages-root-direct", "startxref-missing"} <= codes(doc)
+
+
+# -- tiny one-page files in broken shapes (bench/tiny_pages.py): pages MuPDF and qpdf both find
+@pytest.mark.parametrize("xref", [True, False], ids=["xref", "no-xref"])
+@pytest.mark.parametrize("gap", [b" %a comment\n", b"\x00", b"%\r"], ids=["comment", "nul", "empty-comment"])
+def test_obj_headers_with_a_comment_or_nul_in_their_white_space_are_objects(xref, gap):
+    """``1 0 %c⏎obj``, ``1 0\\0obj``: the lexers of MuPDF and qpdf skip comments and NUL
+    between the numbers and ``obj``; the parse and the scan did not."""
+    data = build(PAGES, b"<< /Size 5 /Root 1 0 R >>", xref).replace(b" 0 obj", b" 0" + gap + b"obj")
+    doc = Document(data)
+    assert doc.page_count() == 2
+    if xref and len(gap) == 1:  # the offsets stay right: the xref's objects are read where it says
+        assert "xref-offset-wrong" not in codes(doc) and "xref-reconstructed" not in codes(doc)
+
+
+@pytest.mark.parametrize("xref", [True, False], ids=["xref", "no-xref"])
+def test_a_reference_with_r_joined_to_its_generation_is_a_reference(xref):
+    """``[3 0R]``: MuPDF's and pdf.js's lexers end a number at the first other character."""
+    pages = [PAGES[0], PAGES[1].replace(b"3 0 R 4 0 R", b"3 0R 4 0R"), *PAGES[2:]]
+    doc = Document(build(pages, b"<< /Size 5 /Root 1 0R >>", xref))
+    assert doc.page_refs() == [Ref(3, 0), Ref(4, 0)]
+    assert "ref-r-joined" in codes(doc)
+
+
+@pytest.mark.parametrize("xref", [True, False], ids=["xref", "no-xref"])
+def test_a_page_written_directly_in_kids_is_a_page(xref):
+    """``/Kids[<</Type/Page…>>]``: MuPDF walks the direct dictionary and qpdf makes it an
+    indirect object; it is numbered past every listed object and read like any page."""
+    pages = [PAGES[0], b"<< /Type /Pages /Kids [<< /Type /Page /MediaBox [0 0 3 3] >> 3 0 R] /Count 2 >>",
+             PAGES[2]]
+    doc = Document(build(pages, b"<< /Size 4 /Root 1 0 R >>", xref))
+    direct = doc.page_ref(1)
+    assert doc.page_refs() == [direct, Ref(3, 0)] and direct.num == 4
+    assert doc.resolve(direct)["MediaBox"] == [0, 0, 3, 3] and 4 not in doc.object_numbers()
+    assert "pages-kid-direct-page" in codes(doc)
+    fresh = Document(build(pages, b"<< /Size 4 /Root 1 0 R >>", xref))
+    assert fresh.lookup(4).ok  # asked for before the pages were listed

@@ -229,3 +229,21 @@ def test_the_picture_of_a_glyph_is_its_outline_in_braille():
     (record,) = list(page_glyphs(plain, plain.page_ref(1)))
     none = glyph_picture(GlyphShapes(plain), record)
     assert none.rows == () and "no font program is embedded" in none.why
+
+
+def test_document_fonts_skips_by_bytes_only_what_is_no_font():
+    """The fonts found with the look at each object's bytes are those a parse of every object finds."""
+    from conftest import SAMPLES, corpus_files
+    from pdfinspect.core.document import Document
+    from pdfinspect.core.objects import Dict, Name
+    from pdfinspect.fonts.shapevote import document_fonts
+
+    for path in [SAMPLES / "kappa.pdf", SAMPLES / "cid-identity.pdf", *corpus_files()[:6]]:
+        doc = Document.open(path)
+        every = [(o.num, o.gen) for o in doc.iter_objects(cache=False) if isinstance(o.value, Dict)
+                 and o.value.get("Type") == Name("Font")
+                 and o.value.get("Subtype") not in (Name("CIDFontType0"), Name("CIDFontType2"))]
+        assert [(f.ref.num, f.ref.gen) for f in document_fonts(doc)] == every, path.name
+    doc = Document.open(SAMPLES / "kappa.pdf")
+    assert [o.num for o in doc.iter_objects(looks=lambda raw: False)] == \
+        [n for n in doc.object_numbers() if doc.peek(n) is None]

@@ -602,6 +602,7 @@ def test_every_key_in_the_readme_is_bound_where_it_says_and_every_binding_is_in_
     from pdfinspect.tui.widgets.object_tree import ObjectTree
 
     from pdfinspect.tui.password import PasswordApp
+    from pdfinspect.tui.screens.extractors import ExtractorsScreen
     from pdfinspect.tui.screens.fonts import FontsScreen
     from pdfinspect.tui.screens.overview import DiagnosticList
     from pdfinspect.tui.screens.structure import StructureScreen
@@ -609,7 +610,7 @@ def test_every_key_in_the_readme_is_bound_where_it_says_and_every_binding_is_in_
 
     screens = {"overview": OverviewScreen, "browser": BrowserScreen, "revisions": RevisionsScreen,
                "search": SearchScreen, "stepper": StepperScreen, "glyphs": GlyphScreen, "fonts": FontsScreen,
-               "structure": StructureScreen}
+               "structure": StructureScreen, "extractors": ExtractorsScreen}
     where = {name: bound_keys(cls.BINDINGS) for name, cls in screens.items()}
     for name in ("fonts", "structure"):  # their lists' enter opens glyphs
         where[name] |= bound_keys(GlyphsPickList.BINDINGS)

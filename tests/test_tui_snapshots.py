@@ -144,6 +144,13 @@ def test_glyphs_preview_at_80x24(snap_compare):
     assert snap_compare(content_app("kappa.pdf", "glyphs"), terminal_size=SMALL, run_before=preview)
 
 
+def test_preview_numbered_in_content_order_at_80x24(snap_compare):
+    async def numbered(pilot) -> None:
+        await press(pilot, "t", "O")  # O opens the preview with the lines numbered
+
+    assert snap_compare(content_app("content.pdf", "stepper"), terminal_size=SMALL, run_before=numbered)
+
+
 def test_password_prompt_at_80x24(snap_compare, tmp_path):
     import pikepdf
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import re
+from importlib import import_module
 from pathlib import Path
 
 import pikepdf
@@ -409,6 +410,24 @@ async def test_a_page_the_core_fails_on_says_so_instead_of_running_forever(monke
         assert len(notes) == 1 and "core bug" in notes[0] and str(log) in notes[0] and "\n" not in notes[0]
         written = log.read_text()
         assert "Traceback (most recent call last)" in written and ", in broken\n" in written
+
+
+@pytest.mark.asyncio
+async def test_a_big_file_that_changed_under_a_view_offers_to_reload_without_a_traceback(monkeypatch, tmp_path):
+    from pdfinspect.core.diagnostics import PdfError, error
+
+    def changed(*args, **kwargs):  # what core.source raises when a file read on demand changed
+        raise PdfError(error("file-changed", "big.pdf changed on disk while open (truncated or rewritten): "
+                             "offset 5 can no longer be read as it was; reopen it", offset=5))
+
+    monkeypatch.setattr(import_module("pdfinspect.tui.screens.stepper"), "iter_steps", changed)
+    log = tmp_path / "app.log"
+    app = PdfInspectApp(Document.open(KAPPA), "", None, ("stepper", 1), log_path=log)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot)
+        notes = [n.message for n in app._notifications]
+        assert len(notes) == 1 and "changed on disk while open" in notes[0] and "ctrl+r reloads it" in notes[0]
+        assert app._change_told and not log.exists()  # no traceback: it is no bug
 
 
 @pytest.mark.asyncio

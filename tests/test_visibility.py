@@ -69,7 +69,7 @@ def test_each_reason_on_a_page_built_for_it(content, reason, kw):
 
 def test_every_reason_id_has_a_test_page():
     ids = {"invisible_mode", "clipped", "off_page", "transparent", "tiny", "same_color_as_background", "covered",
-           "duplicate"}
+           "duplicate", "optional_content_off"}  # optional_content_off: tests/test_optional_content.py
     assert set(REASONS) == ids
 
 
@@ -138,3 +138,23 @@ def test_hidden_command_lists_runs_with_page_reasons_and_box(tmp_path, capsys):
     assert capsys.readouterr().out == ""
     assert main(["hidden", str(path), "-p", "1-2"]) == 0
     assert capsys.readouterr().out.splitlines()[1].strip() == "Not shown"
+
+
+def _group(paint: bytes):
+    return lambda pdf: pdf.make_stream(paint, Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form,
+                                       BBox=[0, 0, 612, 792],
+                                       Group=pikepdf.Dictionary(S=pikepdf.Name.Transparency))
+
+
+@pytest.mark.parametrize("gstate, reasons", [
+    ({"/BM": pikepdf.Name.Multiply}, ()),  # composited by a blend mode: what it does to the text is not modelled
+    ({"/ca": 0.5}, ()),  # composited translucently: likewise, and it covers nothing
+    ({"/BM": pikepdf.Name.Normal}, ("same_color_as_background", "covered")),  # an opaque group over it
+])
+def test_a_transparency_group_composited_later_leaves_the_background_unknown(gstate, reasons):
+    white_on_white = b"BT 1 1 1 rg /F1 12 Tf 72 600 Td (B) Tj ET "
+    got = hidden(SHOWN + white_on_white + b"q /G0 gs /Fm0 Do Q", gstates={"G0": gstate},
+                 xobjects={"Fm0": _group(b"1 0.5 0 rg 0 0 612 792 re f")})
+    assert got["B"] == reasons
+    # without the group over it, the same text is white on the white page
+    assert hidden(SHOWN + white_on_white)["B"] == ("same_color_as_background",)

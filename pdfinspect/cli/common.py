@@ -201,11 +201,17 @@ def page_numbers(doc: Document, pages: tuple[int, int | None] | None) -> Iterato
     the end is the one-line error :func:`page_of` gives, a range's end is cut at the last page,
     and the document's page budget (:data:`pdfinspect.core.budget.PAGES`) stops the walk with a
     ``budget-spent`` warning."""
-    count = doc.page_count()
-    first, last = pages if pages is not None else (1, None)
-    if pages is not None:
-        page_of(doc, first)
     limit = doc.limits.pages
+    if pages is None:  # every page, the first before the page tree walk has found the last
+        for n, _ in enumerate(doc.iter_page_refs(), 1):
+            if limit is not None and n > limit:
+                doc.note(pages_spent(limit, n, doc.page_count()))
+                return
+            yield n, page_of(doc, n)
+        return
+    count = doc.page_count()
+    first, last = pages
+    page_of(doc, first)
     for done, n in enumerate(range(first, min(last or count, count) + 1)):
         if limit is not None and done == limit:
             doc.note(pages_spent(limit, n, count))

@@ -11,7 +11,9 @@ import sys
 
 from ..content.interpreter import iter_steps
 from ..content.order import ORDERS, ordered_text
-from ..content.textlayout import GlyphRecord, page_glyphs, page_text, step_records
+from ..content.pagetexts import page_text
+from ..content.textlayout import GlyphRecord, page_glyphs, step_records
+from ..content.textscan import TextScanner
 from .common import (add_common_options, dump_json, open_document, page_number, page_numbers, page_of, page_spec,
                      pages_or_label, progress)
 from ..core.diagnostics import PdfError, error
@@ -272,6 +274,7 @@ def cmd_text(args, out) -> int:
         n = page_number(doc, pages)
         pages = (n, n)
     order = getattr(args, "order", "content")
+    scanner = TextScanner(doc, resolver)
 
     def one(n: int, ref) -> str:
         if getattr(args, "as_extractor", None):
@@ -280,7 +283,7 @@ def cmd_text(args, out) -> int:
             return emulate(args.as_extractor, list(page_glyphs(doc, ref, resolver)), page_frame(doc, ref)).text
         if order != "content":  # the page content alone, reordered (content/order.py)
             return ordered_text(doc, n, ref, order, resolver)
-        return page_text(doc, ref, resolver, annots=annots)
+        return page_text(doc, ref, resolver, annots, scanner)
 
     if pages is not None and pages[0] == pages[1]:
         out.line(safe(one(pages[0], page_of(doc, pages[0]))).rstrip("\n"))

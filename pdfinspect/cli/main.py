@@ -12,7 +12,7 @@ import sys
 
 from ..core.diagnostics import PdfError
 from .common import (EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, Output, add_common_options, err,
-                     non_negative, open_document, pages_or_label, report_all_repairs)
+                     non_negative, open_document, page_number, pages_or_label, report_all_repairs)
 
 # Every command lives in a module of this package, imported only when one of its commands runs
 # (the content commands pull in the interpreter, fontTools, Pillow…). Each module has
@@ -80,7 +80,7 @@ def build_open_parser() -> argparse.ArgumentParser:
     p.add_argument("-p", dest="text_page", type=pages_or_label, metavar="N",
                    help="print the text of page N and exit (like hpdft -p N)")
     p.add_argument("--object", type=int, help="open the app at object N")
-    p.add_argument("--page", type=int, help="open the app at page N")
+    p.add_argument("--page", metavar="N", help="open the app at page N (a number, or a page label: xiv, label:3)")
     p.add_argument("--step", action="store_true", help="with --page: open the content stepper")
     p.add_argument("--glyphs", action="store_true", help="with --page: open the glyph inspector")
     p.add_argument("--images", choices=("auto", "halfblock", "kitty", "sixel", "none"), default="auto",
@@ -124,6 +124,8 @@ def _dispatch(argv: list[str]) -> int:
         parser.error(f"{'--step' if args.step else '--glyphs'} needs --page N")
     if args.step and args.glyphs:
         parser.error("--step and --glyphs open different screens: give one")
+    if args.page is not None:  # a page label (12.4.2) names one page, as -p reads it
+        args.page = int(args.page) if args.page.isdigit() else page_number(open_document(args), args.page)
     if args.num is not None:
         args.gen, args.revision, args.max_bytes = None, None, 4096
         return _load("objects").cmd_show(args, out)

@@ -7,7 +7,7 @@ import sys
 
 from ..core.diagnostics import PdfError, error
 from ..core.objects import Stream
-from ..core.parser import Parser
+from ..core.source import parse_indirect_at
 from ..core.xref import FREE, IN_FILE
 from ..present.objects import object_at, object_header, object_lines, object_row, trailer_header
 from ..present.streams import LEXERS, StreamHeader, stream_kind
@@ -104,7 +104,7 @@ def cmd_xref(args, out: Output) -> int:
             e = r.entries[num]
             note = ""
             if args.check and e.kind == IN_FILE:
-                p = Parser(doc.buf, e.a).parse_indirect() if 0 <= e.a < doc.size else None
+                p = parse_indirect_at(doc.buf, e.a) if 0 <= e.a < doc.size else None
                 if p is None or p.num != num:
                     found = doc.scan_offset(num)
                     note = f"  WRONG: object starts at {found}" if found is not None else "  WRONG: object not found"

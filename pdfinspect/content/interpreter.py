@@ -21,6 +21,7 @@ from typing import Iterator
 from ..core.budget import DEFAULT_LIMITS, Budget
 from ..core.diagnostics import Diagnostic, info, warning
 from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number
+from ..core.optional import optional_content
 from ..core.textstrings import decode_text
 from ..fonts.font import Font, FontCache
 from ..spec.operators import OPERATORS, TEXT_SHOWING_OPERATORS
@@ -65,12 +66,16 @@ class Painted:
     (``sh``, 8.7.4.2: the clip's area, never ``exact`` nor ``opaque`` here) or an image (``Do``, ``BI``, 8.9). ``rect`` bounds it on the page (within the clip's
     bounds); ``exact`` says the rectangle *is* the painted area (one ``re`` or an image
     under an axis-aligned CTM, inside an exact clip); ``opaque`` that nothing shows
-    through (alpha 1; an image without /SMask, /Mask or /ImageMask)."""
+    through (alpha 1; an image without /SMask, /Mask or /ImageMask); ``composited`` that it
+    is painted inside a transparency group that reaches the page through a blend mode other
+    than Normal, an alpha below 1 or a soft mask (11.4.7), whose effect on what lies under it
+    is not modelled."""
 
     kind: str  # "fill", "shading" or "image"
     rect: Rect
     exact: bool
     opaque: bool
+    composited: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +202,7 @@ class _Run:
         self.charproc: Ref | None = None
         self.procs: list[tuple[Ref, bytes, Matrix, Font]] = []  # glyph procedures to run next
         self.invoked = 0  # forms, appearances and glyph procedures run (fan-out counts)
+        self.composited = 0  # transparency groups being run that are composited, not painted (11.4.7)
         self.drawn = 0  # glyphs shown
         self.text_object = 0
         self.adjust = 0.0  # TJ numbers not yet followed by a glyph
@@ -264,7 +270,15 @@ class _Run:
         resources = self.doc.resolve(stream.dict.get("Resources"))
         resources = resources if isinstance(resources, Dict) else parent_resources
         ctm = multiply(matrix, self.gs.ctm)
-        yield from self.nested(ref, data, ctm, resources, depth + 1, _rect(self.doc, stream.dict.get("BBox")))
+        group = self.doc.resolve(stream.dict.get("Group"))
+        composited = (isinstance(group, Dict) and self.doc.resolve(group.get("S")) == "Transparency"
+                      and not self.opaque_paint())
+        self.composited += composited
+        try:
+            yield from self.nested(ref, data, ctm, resources, depth + 1, _rect(self.doc, stream.dict.get("BBox")),
+                                   self.optional(stream.dict))
+        finally:
+            self.composited -= composited
 
     def decode(self, obj, what: str, offset: int = 0) -> bytes:
         """A form's or appearance's content, within the byte budget; problems noted."""
@@ -276,10 +290,18 @@ class _Run:
             self.pending.append(warning("form-decode", f"{what}: {res.error}", offset=offset))
         return res.data
 
+    def optional(self, owner: Dict) -> MarkedContent | None:
+        """The optional content a form's or annotation's ``/OC`` entry puts it in (8.11.3.3)."""
+        value = owner.get("OC")
+        if value is None:
+            return None
+        verdict = optional_content(self.doc).judge(value)
+        return MarkedContent("OC", depth=len(self.forms), oc=verdict.kind, oc_hidden=verdict.hidden)
+
     def nested(self, ref: Ref, data: bytes, ctm: Matrix, resources: Dict, depth: int,
-               bbox: Rect | None = None) -> Iterator[Step]:
+               bbox: Rect | None = None, mark: MarkedContent | None = None) -> Iterator[Step]:
         """Run a form, appearance stream or glyph procedure with its own state stack, clipped
-        to its ``bbox`` (form space, 8.10.1)."""
+        to its ``bbox`` (form space, 8.10.1), inside the optional content ``mark`` when it has one."""
         budget = self.budget
         self.invoked += 1
         if budget is not None and self.invoked > budget.invocations:
@@ -293,6 +315,8 @@ class _Run:
             self.clip_to([min(c[0] for c in corners), min(c[1] for c in corners),
                           max(c[0] for c in corners), max(c[1] for c in corners)], _axis_aligned(ctm))
         self.stack = []
+        if mark is not None:
+            self.marked += (mark,)
         self.forms.append(ref.num)
         try:
             yield from self.content(data, resources, depth, ref)
@@ -349,7 +373,7 @@ class _Run:
             ctm = multiply(matrix, annotation_matrix(bbox, matrix, rect)) if bbox and rect else matrix
             own = doc.resolve(stream.dict.get("Resources"))
             yield from self.nested(form_ref, data, ctm, own if isinstance(own, Dict) else resources, 1,
-                                   _rect(doc, stream.dict.get("BBox")))
+                                   _rect(doc, stream.dict.get("BBox")), self.optional(annot))
         self.annotation = None
 
     def appearance(self, annot: Dict):
@@ -433,16 +457,19 @@ class _Run:
                 rect = [max(rect[0], clip[0]), max(rect[1], clip[1]), min(rect[2], clip[2]), min(rect[3], clip[3])]
             if rect[2] > rect[0] and rect[3] > rect[1]:
                 self.painted = Painted("fill", (rect[0], rect[1], rect[2], rect[3]),
-                                       self.path_exact and self.gs.clip_exact, self.opaque_paint())
+                                       self.path_exact and self.gs.clip_exact, self.opaque_paint(),
+                                       self.composited > 0)
         if self.clipping:
             self.clip_to(bounds if bounds is not None else [0.0, 0.0, 0.0, 0.0], self.path_exact)
         self.path, self.path_exact, self.clipping = None, False, False
 
     def opaque_paint(self) -> bool:
         """Whether a fill now hides what is under it: alpha 1, a separable blend mode that
-        replaces (Normal, Compatible), no soft mask (11.3.5, 11.6.4.4)."""
+        replaces (Normal, Compatible), no soft mask (11.3.5, 11.6.4.4), and not inside a
+        transparency group that is composited (:attr:`Painted.composited`)."""
         gs = self.gs
-        return gs.fill_alpha >= 1.0 and gs.blend_mode in ("Normal", "Compatible") and not gs.soft_mask
+        return (gs.fill_alpha >= 1.0 and gs.blend_mode in ("Normal", "Compatible") and not gs.soft_mask
+                and not self.composited)
 
     def paint_image(self, opaque: bool) -> None:
         """An image: the unit square under the CTM (8.9.4)."""
@@ -457,7 +484,7 @@ class _Run:
             bounds = [max(bounds[0], clip[0]), max(bounds[1], clip[1]), min(bounds[2], clip[2]), min(bounds[3], clip[3])]
         if bounds[2] > bounds[0] and bounds[3] > bounds[1]:
             self.painted = Painted("image", (bounds[0], bounds[1], bounds[2], bounds[3]),
-                                   exact and self.gs.clip_exact, opaque and self.opaque_paint())
+                                   exact and self.gs.clip_exact, opaque and self.opaque_paint(), self.composited > 0)
 
     def set_text(self, **changes) -> None:
         self.gs = replace(self.gs, text=replace(self.gs.text, **changes))
@@ -784,16 +811,22 @@ def _BMC(run, ops, res, diags):
 def _BDC(run, ops, res, diags):
     tag, props = (ops[-2], ops[-1]) if len(ops) >= 2 else ("?", None)
     name = None
+    raw = props
     if isinstance(props, Name):
         name = str(props)
-        props = run.doc.resolve(run.resource(res, "Properties", props, diags))
+        raw = run.resource(res, "Properties", props, diags)
+        props = run.doc.resolve(raw)
     mcid = actual = None
     if isinstance(props, Dict):
         m = run.doc.resolve(props.get("MCID"))
         mcid = m if is_integer(m) else None
         a = run.doc.resolve(props.get("ActualText"))
         actual = decode_text(a.value, diags) if isinstance(a, String) else None
-    run.marked += (MarkedContent(str(tag), name, mcid, actual, depth=len(run.forms)),)
+    oc, hidden = None, False
+    if tag == "OC":
+        verdict = optional_content(run.doc).judge(raw, named=name is not None)
+        oc, hidden = verdict.kind, verdict.hidden
+    run.marked += (MarkedContent(str(tag), name, mcid, actual, depth=len(run.forms), oc=oc, oc_hidden=hidden),)
 
 
 def _EMC(run, ops, res, diags):
@@ -847,7 +880,7 @@ def _clip(run, ops, res, diags):
 def _sh(run, ops, res, diags):
     clip = run.gs.clip or (-1e9, -1e9, 1e9, 1e9)  # no clip: the whole page
     if clip[2] > clip[0] and clip[3] > clip[1]:
-        run.painted = Painted("shading", clip, False, False)
+        run.painted = Painted("shading", clip, False, False, run.composited > 0)
 
 
 

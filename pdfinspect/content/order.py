@@ -11,6 +11,10 @@
   width crosses, with text on both sides. Going down the page, lines that cross a gutter
   (titles, full-width paragraphs) are read where they stand and close a *band*; within a
   band, each column is read top to bottom, left column first.
+
+:func:`line_orders` gives the page's lines once (the line heuristic over the content order)
+and each order as a permutation of them, so a front end can number the same lines in every
+order (the app's preview, the Extractors screen).
 """
 from __future__ import annotations
 
@@ -18,9 +22,9 @@ from dataclasses import dataclass
 from statistics import median
 
 from ..core.objects import Ref
-from ..core.structtree import read_structure
+from ..core.structtree import StructTree, read_structure
 from ..fonts.resolve import Resolver
-from .structure import page_marks
+from .structure import PageMarks, page_marks
 from .textlayout import GlyphRecord, layout, layout_spans
 
 ORDERS = ("content", "structure", "columns")
@@ -41,16 +45,22 @@ def ordered_records(doc, page: int, page_ref: Ref, order: str,
     tree = read_structure(doc)
     if tree is None:
         return marks.records
+    claimed = _claimed(tree, marks)
+    taken = {r.index for r in claimed}
+    return claimed + [r for r in marks.records if r.index not in taken]
+
+
+def _claimed(tree: StructTree, marks: PageMarks) -> list[GlyphRecord]:
+    """The page's glyphs that structure elements claim, in the tree's order (each once)."""
     out: list[GlyphRecord] = []
     taken: set[int] = set()
     for item in tree.marked_refs():
-        if item.page != page:
+        if item.page != marks.page:
             continue
         for r in marks.of(item):
             if r.index not in taken:
                 taken.add(r.index)
                 out.append(r)
-    out.extend(r for r in marks.records if r.index not in taken)
     return out
 
 
@@ -110,24 +120,64 @@ def column_order(records: list[GlyphRecord]) -> list[list[GlyphRecord]]:
     """The lines of ``records`` (content order) in the ``columns`` reading order (module
     docstring), each line's records in content order."""
     lines = _lines(records)
+    return [lines[k].records for k in _column_indices(lines)]
+
+
+def _column_indices(lines: list[_Line]) -> list[int]:
+    """The indices of ``lines`` (content order) in the ``columns`` order."""
     gutters = _gutters(lines) if len(lines) > 1 else []
     if not gutters:
-        return [ln.records for ln in lines]
-    out: list[list[GlyphRecord]] = []
-    band: list[_Line] = []
+        return list(range(len(lines)))
+    out: list[int] = []
+    band: list[int] = []
 
     def flush() -> None:
-        def column(ln: _Line) -> int:
-            return sum(1 for g in gutters if ln.x0 >= g[1])
-        for ln in sorted(band, key=lambda ln: (column(ln), -ln.y)):
-            out.append(ln.records)
+        def column(k: int) -> int:
+            return sum(1 for g in gutters if lines[k].x0 >= g[1])
+        out.extend(sorted(band, key=lambda k: (column(k), -lines[k].y)))
         band.clear()
 
-    for ln in sorted(lines, key=lambda ln: -ln.y):
+    for k in sorted(range(len(lines)), key=lambda k: -lines[k].y):
+        ln = lines[k]
         if any(ln.x0 < g[1] and ln.x1 > g[0] for g in gutters):
             flush()
-            out.append(ln.records)
+            out.append(k)
         else:
-            band.append(ln)
+            band.append(k)
     flush()
     return out
+
+
+@dataclass(slots=True)
+class LineOrders:
+    """A page's lines (the line heuristic over the content order, each line's glyphs in
+    content order) and each reading order as the indices of ``lines`` in that order:
+    ``content`` and ``columns`` always, ``structure`` only when the document has a structure
+    tree (a line takes the place of its first glyph in the tree's order; ``claimed`` counts
+    the glyphs elements claim on this page: none means the page keeps its content order)."""
+
+    lines: list[list[GlyphRecord]]
+    orders: dict[str, list[int]]
+    claimed: int = 0
+
+
+def line_orders(records: list[GlyphRecord], structure: list[GlyphRecord] | None = None) -> LineOrders:
+    """:class:`LineOrders` of ``records`` (a page's glyphs in content order); ``structure``:
+    the glyphs structure elements claim, in the tree's order (``None``: no structure tree)."""
+    lines = _lines(records)
+    orders = {"content": list(range(len(lines))), "columns": _column_indices(lines)}
+    claimed = 0
+    if structure is not None:
+        rank = {r.index: i for i, r in enumerate(structure)}
+        claimed = len(rank)
+        last = len(rank)  # unclaimed glyphs follow in content order, as in ordered_records
+        first = [min(rank.get(r.index, last + r.index) for r in ln.records) for ln in lines]
+        orders["structure"] = sorted(range(len(lines)), key=lambda k: first[k])
+    return LineOrders([ln.records for ln in lines], orders, claimed)
+
+
+def page_line_orders(doc, page: int, page_ref: Ref, resolver: Resolver | None = None) -> LineOrders:
+    """:func:`line_orders` of page ``page`` (1-based; page content, no annotations)."""
+    marks = page_marks(doc, page, page_ref, resolver)
+    tree = read_structure(doc)
+    return line_orders(marks.records, _claimed(tree, marks) if tree is not None else None)

@@ -83,7 +83,10 @@ class MarkedContent:
 
     ``actual_text`` is the decoded ``/ActualText`` (14.9.4), ``mcid`` the ``/MCID`` that
     links the sequence to the structure tree (14.7.4.2), ``depth`` the form nesting of the
-    stream holding the ``BDC`` (0: the page content), which the MCID belongs to.
+    stream holding the ``BDC`` (0: the page content), which the MCID belongs to. For
+    optional content (``/OC``, 8.11.3: a ``BDC``, or a form or annotation with an ``/OC``
+    entry), ``oc`` is the kind of rule it was judged by (:data:`..core.optional.KINDS`) and
+    ``oc_hidden`` whether the document's default view hides it.
     """
 
     tag: str
@@ -92,6 +95,8 @@ class MarkedContent:
     actual_text: str | None = None
     offset: int = 0
     depth: int = 0
+    oc: str | None = None
+    oc_hidden: bool = False
 
 
 _T = TypeVar("_T")

@@ -19,12 +19,18 @@ How each reason is decided, from the interpreter's state and the glyph's box
 - ``same_color_as_background``: its colour (in RGB, tolerance :data:`COLOR_TOLERANCE`)
   equals the background: the colour of what was painted last under its centre when that is
   an opaque rectangle fill, else the white page when nothing was; under anything else (an
-  image, a shading, a curved or translucent fill) the background is unknown. Only Device Gray/RGB/CMYK colours are compared: a Separation
+  image, a shading, a curved or translucent fill) the background is unknown, and so it is
+  when a transparency group composited with a blend mode, alpha or soft mask is painted
+  over the glyph later (:attr:`~.interpreter.Painted.composited`: not modelled). Only Device Gray/RGB/CMYK colours are compared: a Separation
   tint or an ICC colour is not guessed at, and an image under the glyph is no known colour.
 - ``covered``: an opaque rectangle fill or an opaque image painted later covers its whole box
   (only rectangles known exactly: ``re`` under an axis-aligned CTM, images likewise).
 - ``duplicate``: a glyph of the same code and font, visible, was drawn within
   :data:`DUPLICATE_EM` em of it before (fake bold, shadows).
+- ``optional_content_off``: it is drawn inside optional content that the document's
+  default configuration turns off (``/OC`` marked content, or a form or annotation with
+  ``/OC``: :mod:`..core.optional`); paints in such content neither cover nor colour the
+  background of other glyphs.
 """
 from __future__ import annotations
 
@@ -56,6 +62,7 @@ REASONS = {
     "same_color_as_background": "painted in the colour of the background under it",
     "covered": "an opaque fill or image painted later covers it",
     "duplicate": f"the same code of the same font was drawn within {DUPLICATE_EM:g} em before (fake bold, shadow)",
+    "optional_content_off": "in optional content (a layer) that the default view turns off (8.11)",
 }
 WHITE = (1.0, 1.0, 1.0)
 DEVICE_SPACES = frozenset({"DeviceGray", "DeviceRGB", "DeviceCMYK", "G", "RGB", "CMYK"})
@@ -118,7 +125,7 @@ def visibility(steps: Iterable[tuple[Step, list[GlyphRecord]]], crop: Rect | Non
     order: list[int] = []  # per record: how many paints came before it
     for step, recs in steps:
         p = step.painted
-        if p is not None:
+        if p is not None and not _oc_hidden(step):
             known = p.kind == "fill" and p.exact and p.opaque
             paints.append((p, _rgb(step.gstate, fill=True) if known else None))
         for r in recs:
@@ -138,12 +145,22 @@ def _inside(x: float, y: float, rect: Rect) -> bool:
     return rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]
 
 
+def _overlaps(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _oc_hidden(step: Step) -> bool:
+    return any(m.oc_hidden for m in step.marked)
+
+
 def _own_reasons(r: GlyphRecord, crop: Rect | None) -> list[str]:
     gs = r.step.gstate
     mode = gs.text.render
     out = []
     if mode in (3, 7):
         out.append("invisible_mode")
+    if _oc_hidden(r.step):
+        out.append("optional_content_off")
     x, y = _center(r)
     if gs.clip is not None and not _inside(x, y, gs.clip):
         out.append("clipped")
@@ -232,15 +249,17 @@ def _background_and_cover(records, reasons, order, paints, crop: Rect | None) ->
         x, y = _center(r)
         here = index.at(x, y)
         split = bisect.bisect_left(here, before)  # here[:split] painted before the glyph, the rest after
+        background: tuple[float, float, float] | None = None
         if color is not None:
-            background: tuple[float, float, float] | None = WHITE
+            background = WHITE
             for i in reversed(here[:split]):
                 if _inside(x, y, paints[i][0].rect):
                     background = paints[i][1]  # None: a colour not known (image, shading, curve…)
                     break
-            if background is not None and _same(color, background):
-                why.append("same_color_as_background")
         box = r.bbox.rect if r.bbox is not None else (x, y, x, y)
+        if background is not None and _same(color, background) and not any(
+                paints[i][0].composited and _overlaps(paints[i][0].rect, box) for i in here[split:]):
+            why.append("same_color_as_background")
         for i in here[split:]:
             p = paints[i][0]
             rect = p.rect

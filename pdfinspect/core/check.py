@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import repair
+from . import repair, source
 from .diagnostics import Diagnostic, Severity, warning
 from .objects import Stream, is_integer
 from .xref import IN_FILE, read_revisions
@@ -123,8 +123,8 @@ def offset_shift(doc: Document) -> Shift | None:
         return None
     buf = doc.buf
     headers = sorted(offset for offset, _ in repair.scan_headers(buf).values())
-    candidates = [m.start() + (buf[m.start()] in b"\r\n") for m in _XREF_KEYWORD.finditer(buf)]
-    for m in _XREF_STREAM.finditer(buf):
+    candidates = [m.start() + (buf[m.start()] in b"\r\n") for m in source.finditer(buf, _XREF_KEYWORD)]
+    for m in source.finditer(buf, _XREF_STREAM):
         k = bisect.bisect_right(headers, m.start()) - 1
         if k >= 0:
             candidates.append(headers[k])

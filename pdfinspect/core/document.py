@@ -15,14 +15,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from . import pages, recovery, repair
+from . import pages, recovery, repair, source
 from .budget import Limits, spent
 from .diagnostics import Diagnostic, PdfError, error, warning
 from .filters import DEFAULT_LIMIT, DecodeResult, decode, filter_chain
 from .lookup import Lookup, lookup
 from .objects import Array, Dict, Name, Ref, Stream, String, is_integer
 from .objstm import ObjectStream
-from .parser import IndirectObject, Parser, parse_object_at
+from .parser import GAP, IndirectObject
 from .xref import FREE, IN_FILE, Revision, XrefEntry, find_startxref, read_revisions
 
 if TYPE_CHECKING:
@@ -31,10 +31,10 @@ if TYPE_CHECKING:
 _VERSION = re.compile(rb"%PDF-(\d+\.\d+)?")  # the version may be missing or cut ("%PDF-1"): still the header
 _HEADER_ANYWHERE = re.compile(rb"%PDF-\d")
 _LAST_XREF = re.compile(rb"(?<![a-z])xref[\x00\t\n\x0c\r ]+\d")
-_EOLS = re.compile(rb"[\r\n]*")
+_NOT_EOL = re.compile(rb"[^\r\n]")
 _NOT_WHITE = re.compile(rb"[^\x00\t\n\x0c\r ]")
-READ_WHOLE = 256 * 1024 * 1024  # files up to this size are read into memory, bigger ones mapped
-_HEADER = re.compile(rb"(\d+)[\x00\t\n\x0c\r ]+(\d+)[\x00\t\n\x0c\r ]+obj")
+READ_WHOLE = 256 * 1024 * 1024  # files up to this size are read into memory, bigger ones read on demand
+_HEADER = re.compile(rb"(\d+)" + GAP + rb"+(\d+)" + GAP + rb"+obj")
 PEEK_LIMIT = 4096  # bytes :meth:`Document.peek` reads looking for endobj
 
 
@@ -89,6 +89,8 @@ class Document:
         self.diagnostics: list[Diagnostic] = []
         self._owns_buf = False
         self._recovered: dict[int, XrefEntry] = {}  # found by scanning, below every revision
+        # page dictionaries written directly in /Kids, numbered by direct_page: number → (object, holder, index)
+        self._direct: dict[int, tuple[IndirectObject, Ref, int]] = {}
         self._trailer: Dict | None = None  # a trailer chosen by recovery over the last revision's
         self._init_caches()
         self._init_shared()
@@ -135,6 +137,7 @@ class Document:
         self._pages = None
         self._derived.clear()
         self._shared.clear()
+        self._direct.clear()
 
     @classmethod
     def open(cls, path: str | os.PathLike, password: str | bytes = b"",
@@ -144,9 +147,10 @@ class Document:
 
         A file up to :data:`READ_WHOLE` bytes is read into memory, so that rewriting or
         truncating it while it is open (as pdflatex does) cannot touch what was read
-        (:meth:`changed` tells); a bigger one is mapped, which keeps opening it instant but
-        leaves it exposed to truncation (SIGBUS). Anything but a regular file (a FIFO, a
-        device, a symlink to one) is refused with :class:`PdfError`.
+        (:meth:`changed` tells); a bigger one is read on demand (:mod:`pdfinspect.core.source`,
+        which keeps opening it instant): reading it after it changed raises :class:`PdfError`
+        ``file-changed``. Anything but a regular file (a FIFO, a device, a symlink to one)
+        is refused with :class:`PdfError`.
 
         A wrong password raises :class:`PasswordError`, unless ``allow_locked``: then the
         document opens with ``locked`` set, ``encryption`` describing the handler, and
@@ -177,7 +181,7 @@ class Document:
 
     # -- lifetime ----------------------------------------------------------------------
     def close(self) -> None:
-        """Release the file mapping; stream data can no longer be read afterwards."""
+        """Release the file (a big one stays open); stream data can no longer be read afterwards."""
         self._init_caches()
         if self._owns_buf and isinstance(self.buf, mmap.mmap) and not self.buf.closed:
             self.buf.close()
@@ -267,7 +271,8 @@ class Document:
         buf = self.buf
         if not self.size:
             raise PdfError(error("file-empty", "the file is empty (0 bytes)", offset=0))
-        hm = _VERSION.search(buf, 0, 1024)
+        with source.window(buf, 0, 1024):
+            hm = _VERSION.search(buf, 0, 1024)
         self.header_offset = hm.start() if hm else None
         self.header_version = hm.group(1).decode() if hm and hm.group(1) else None
         if hm is None:
@@ -281,9 +286,10 @@ class Document:
                                offset=0, clause="7.5.2"))
         eof = buf.rfind(b"%%EOF")
         if eof >= 0:  # what follows, judged without copying it (it may be gigabytes)
-            start = _EOLS.match(buf, eof + 5).end()  # type: ignore[union-attr]  # matches the empty string
+            after = source.search(buf, _NOT_EOL, eof + 5)
+            start = after.start() if after is not None else self.size
             if start < self.size:
-                kind = "white space" if _NOT_WHITE.search(buf, start) is None else "data"
+                kind = "white space" if source.search(buf, _NOT_WHITE, start) is None else "data"
                 self.note(warning("trailing-garbage", f"{self.size - start} bytes of {kind} after the last "
                                   "%%EOF; ignored", offset=start, clause="7.5.5"))
         kw, startxref = find_startxref(buf)
@@ -300,7 +306,7 @@ class Document:
                 revisions = self._read_shifted(startxref)
         if not revisions:
             last = None
-            for m in _LAST_XREF.finditer(buf):
+            for m in source.finditer(buf, _LAST_XREF):
                 last = m.start()
             if last is not None:
                 revisions, _ = read_revisions(buf, last)
@@ -323,7 +329,7 @@ class Document:
         """The revisions read with every offset counted from a %PDF header other than the
         file's start: junk before the header, or a file appended to another (its offsets
         count from its own header; the objects of the first file must not stand in for its own)."""
-        bases = [m.start() for m in _HEADER_ANYWHERE.finditer(self.buf) if m.start() > 0]
+        bases = [m.start() for m in source.finditer(self.buf, _HEADER_ANYWHERE) if m.start() > 0]
         for base in reversed(bases):  # the trailer at the end belongs to the last file
             if startxref + base >= self.size:
                 continue
@@ -342,7 +348,7 @@ class Document:
         obj_kw = self.buf.find(b"obj", self.header_offset, limit)
         if obj_kw < 0:
             return None
-        value, _, _ = parse_object_at(self.buf, obj_kw + 3, limit)
+        value, _, _ = source.parse_object_at(self.buf, obj_kw + 3, limit)
         return value if isinstance(value, Dict) and "Linearized" in value else None
 
     def _root_ok(self) -> bool:
@@ -476,6 +482,8 @@ class Document:
     def get(self, num: int, gen: int | None = None, revision: int | None = None) -> IndirectObject | None:
         """The indirect object ``num`` (as of ``revision``), or ``None`` if free or absent."""
         entry = self.xref(revision).get(num)
+        if entry is None and num in self._direct and not gen:
+            return self._direct[num][0]
         if entry is None or entry.kind == FREE:
             return None
         if gen is not None and entry.gen != gen:
@@ -490,6 +498,27 @@ class Document:
             if key not in cache:
                 cache[key] = self._load(num, entry)
             return cache[key]
+
+    def direct_page(self, holder: Ref, index: int, page: Dict) -> Ref:
+        """The reference of a page dictionary written directly as entry ``index`` of the /Kids
+        in ``holder``: an object number no object has (the next after every number listed),
+        as qpdf makes such a page indirect, so it is addressed like every other page."""
+        with self._lock:
+            for num, (_, h, i) in self._direct.items():
+                if h == holder and i == index:
+                    return Ref(num, 0)
+            listed = [n for r in self.revisions for n in r.entries] + list(self._recovered) + list(self._direct)
+            num = max(listed, default=0) + 1
+            where = self.get(holder.num)
+            obj = IndirectObject(num, 0, page, 0, 0) if where is None else IndirectObject(
+                num, 0, page, where.start, where.end, where.container, where.index)
+            self._direct[num] = (obj, holder, index)
+        return Ref(num, 0)
+
+    def direct_holder(self, num: int) -> tuple[Ref, int] | None:
+        """Where page ``num`` numbered by :meth:`direct_page` is written: (holder, index in its /Kids)."""
+        found = self._direct.get(num)
+        return (found[1], found[2]) if found is not None else None
 
     def _scanned_at_other_generation(self, ref: Ref, revision: int | None) -> IndirectObject | None:
         """Object ``ref.num`` where the scan, not an xref, found it at another generation than
@@ -527,7 +556,8 @@ class Document:
             start = stm.first + stm.members[entry.b][1]
             end = stm.first + stm.members[entry.b + 1][1] if entry.b + 1 < len(stm.members) else len(stm.data)
             return bytes(stm.data[start:end]) if start <= end else None
-        m = _HEADER.match(self.buf, entry.a)
+        with source.window(self.buf, entry.a, entry.a + 256):
+            m = _HEADER.match(self.buf, entry.a)
         if m is None or int(m.group(1)) != num or int(m.group(2)) != entry.b:
             return None
         end = self.buf.find(b"endobj", m.end(), m.end() + PEEK_LIMIT)
@@ -577,7 +607,7 @@ class Document:
         offset = entry.a
         obj = None
         if 0 <= offset < self.size:
-            obj = Parser(self.buf, offset).parse_indirect(length_of=self._length_of)
+            obj = source.parse_indirect_at(self.buf, offset, self._length_of)
         if obj is not None and obj.num == num:
             if obj.gen != entry.b:
                 self.note(warning("xref-gen-mismatch", f"xref says generation {entry.b}, object header says "
@@ -589,7 +619,7 @@ class Document:
                            repair=f"found at offset {found[0]} by scanning" if found else "not found by scanning"))
         if found is None:
             return None
-        obj = Parser(self.buf, found[0]).parse_indirect(length_of=self._length_of)
+        obj = source.parse_indirect_at(self.buf, found[0], self._length_of)
         return obj if obj is not None and obj.num == num else None
 
     def _length_of(self, ref: Ref) -> int | None:
@@ -697,11 +727,15 @@ class Document:
         return bytes(self.buf[obj.start:obj.end])
 
     # -- whole-file walks ----------------------------------------------------------------
-    def iter_objects(self, revision: int | None = None, cache: bool = True) -> Iterator[IndirectObject]:
-        """Every in-use object; ``cache=False`` keeps memory flat for full scans."""
+    def iter_objects(self, revision: int | None = None, cache: bool = True,
+                     looks: Callable[[bytes], bool] | None = None) -> Iterator[IndirectObject]:
+        """Every in-use object; ``cache=False`` keeps memory flat for full scans. With ``looks``,
+        an object whose bytes (:meth:`peek`, when it gives them) fail it is skipped unparsed."""
         entries = self.xref(revision)
         for num in self.object_numbers(revision):
             e = entries[num]
+            if looks is not None and revision is None and (raw := self.peek(num)) is not None and not looks(raw):
+                continue
             if cache:
                 obj = self.get(num, None, revision)
             else:
@@ -778,6 +812,21 @@ class Document:
                     self._pages = pages.page_refs(self)
         return list(self._pages)
 
+    def iter_page_refs(self) -> Iterator[Ref]:
+        """Page objects in order as the page tree walk finds them, so that a caller can start
+        on the first page before the last is found (a walk run to its end is kept, as
+        :meth:`page_refs` keeps it)."""
+        if self._pages is not None:
+            yield from list(self._pages)
+            return
+        found: list[Ref] = []
+        for ref in pages.iter_page_refs(self):
+            found.append(ref)
+            yield ref
+        with self._lock:
+            if self._pages is None:
+                self._pages = found
+
     def page_ref(self, n: int) -> Ref | None:
         """Page ``n`` (1-based), descending by /Count so only one branch is parsed."""
         return pages.page_ref(self, n)
@@ -814,8 +863,9 @@ def check_regular(path: str) -> None:
 
 
 def _read(path: str) -> tuple[bytes | mmap.mmap, tuple[int, int, int]]:
-    """The file's bytes — read whole up to :data:`READ_WHOLE`, mapped read-only above — and
-    its identity (size, mtime, inode). Opened without blocking, and refused unless regular."""
+    """The file's bytes — read whole up to :data:`READ_WHOLE`, read on demand above (a
+    :class:`~pdfinspect.core.source.FileSource`, which keeps the file open) — and its identity
+    (size, mtime, inode). Opened without blocking, and refused unless regular."""
     check_regular(path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -830,13 +880,18 @@ def _read(path: str) -> tuple[bytes | mmap.mmap, tuple[int, int, int]]:
         if st.st_size <= READ_WHOLE:
             with open(fd, "rb", closefd=False) as f:
                 return f.read(), _identity(st)
-        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ), _identity(st)
+        if not hasattr(mmap, "MAP_ANONYMOUS"):  # Windows: a mapped file cannot be truncated there
+            return mmap.mmap(fd, 0, access=mmap.ACCESS_READ), _identity(st)
+        big = source.FileSource.open(fd, path, st)
+        fd = -1  # the source owns it now
+        return big, _identity(st)
     except OSError as e:
         raise PdfError(error("file-unreadable", f"cannot read {path}: {e.strerror}")) from None
     except (ValueError, MemoryError, OverflowError) as e:
         raise PdfError(error("file-unreadable", f"cannot map {path} ({st.st_size:,} bytes): {e}")) from None
     finally:
-        os.close(fd)
+        if fd >= 0:
+            os.close(fd)
 
 
 def _join_linearized(revisions: list[Revision]) -> list[Revision]:

@@ -359,6 +359,13 @@ class Lexer:
                 if b"." in word:
                     return Token(REAL, read_real(word, self.diagnostics, pos), pos, self.pos)
                 return Token(INT, read_int(word, self.diagnostics, pos), pos, self.pos)
+            if word[-1:] == b"R" and word[:-1].isdigit():
+                # '3 0R': MuPDF's and pdf.js's lexers end a number at the first other character
+                self.pos -= 1
+                self.diagnostics.append(warning(
+                    "ref-r-joined", f"{word.decode()!r} read as '{word[:-1].decode()} R'", offset=pos,
+                    clause="7.3.10"))
+                return Token(INT, read_int(word[:-1], self.diagnostics, pos), pos, self.pos)
             lenient = _lenient_number(word)
             if lenient is not None:
                 self.diagnostics.append(warning(

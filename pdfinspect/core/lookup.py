@@ -57,6 +57,13 @@ def lookup(doc: Document, num: int, gen: int | None = None, revision: int | None
     rev = doc.revision_of(num, revision)
     asked = f"object {num} {gen}" if gen is not None else f"object {num}"
     as_of = f" as of revision {revision}" if revision is not None else ""
+    if entry is None and num > 0 and num > max(doc.object_numbers(), default=0):
+        doc.page_refs()  # numbers the pages written directly in /Kids, past every listed object (direct_page)
+    holder = doc.direct_holder(num) if entry is None else None
+    if holder is not None and not gen:
+        return Lookup(num, gen, Found.OK, doc.get(num), None, None,
+                      f"{asked}: a page dictionary written directly as entry {holder[1]} of /Kids in object "
+                      f"{holder[0].num}, numbered by pdfinspect (no object has this number)")
     if entry is None or (num == 0 and entry.kind == FREE):
         nums = doc.object_numbers(revision)
         span = f" (in-use numbers run from {nums[0]} to {nums[-1]})" if nums else ""

@@ -75,7 +75,7 @@ class Stream:
     """A stream: its dictionary and the raw (still filtered, maybe encrypted) bytes.
 
     The bytes are not copied when the stream is parsed: ``raw`` slices them from the file's
-    buffer (the mmap) each time it is read, so a cache of parsed objects holds dictionaries,
+    buffer (the file's bytes, or its on-demand source) each time it is read, so a cache of parsed objects holds dictionaries,
     not data. ``data_offset`` is the byte offset of the data in the file (``None`` for
     streams built in memory), ``ref`` the indirect object the stream is (set by the parser),
     so ``Document.stream_data(stream)`` can decrypt it from the value alone. Decoding lives

@@ -125,7 +125,9 @@ _ENDSTREAM = re.compile(rb"endstream")
 _NEXT_OBJ = re.compile(rb"(?<![0-9])\d{1,10}[ \t\r\n\f\x00]+\d{1,5}[ \t\r\n\f\x00]+obj\b")
 _ENDSTREAM_AFTER = re.compile(rb"[\x00\t\n\x0c\r ]*endstream")
 _SPACES_EOL = re.compile(rb"[ \t]+(?:\r\n|\n|\r)")
-_OBJ_HEADER = re.compile(rb"\s*(\d+)\s+(\d+)\s+obj\b")
+# white space in 'N G obj' may hold comments (MuPDF's and qpdf's lexers skip them: 1 0 %c⏎obj)
+GAP = rb"(?:[\x00\t\n\x0c\r ]|%[^\r\n]*[\r\n])"
+_OBJ_HEADER = re.compile(GAP + rb"*(\d+)" + GAP + rb"+(\d+)" + GAP + rb"+obj\b")
 
 
 @dataclass(slots=True)
@@ -415,7 +417,7 @@ class Parser:
                 data_end = after
                 self.lexer.pos = m.end()
         if data_end is None:
-            m = _ENDSTREAM.search(buf, data_start)
+            m = _ENDSTREAM.search(buf, data_start, n)
             h = _NEXT_OBJ.search(buf, data_start, m.start() if m else n)
             if h is not None:
                 found = h.start()

@@ -12,6 +12,7 @@ from math import isfinite
 from collections.abc import Iterator
 from typing import TextIO, cast
 
+from . import source
 from .diagnostics import Severity, warning
 from .document import Document
 from .objects import Array, Dict, Name, Ref, Stream, String
@@ -119,7 +120,8 @@ class Encoder:
         """The object is ``null`` itself (``18 0 obj null endobj``): a look at its first
         bytes, not a parse, since every reference in a dictionary asks."""
         if e.kind == IN_FILE:
-            return _NULL_OBJECT.match(self.doc.buf, e.a) is not None
+            with source.window(self.doc.buf, e.a, e.a + 256):
+                return _NULL_OBJECT.match(self.doc.buf, e.a) is not None
         stm = self.doc._object_stream(e.a)
         if stm is None or not 0 <= e.b < len(stm.members):
             return False

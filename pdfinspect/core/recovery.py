@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from . import repair
+from . import repair, source
 from .diagnostics import PdfError, error, warning
 from .objects import Array, Dict, is_integer
 from .xref import IN_FILE, IN_OBJSTM, Revision, XrefEntry
@@ -54,7 +54,7 @@ def add_members(doc: Document, entries: dict[int, XrefEntry], known) -> None:
 def setup_security(doc: Document) -> None:
     """Know the file key before object streams are read (their members are encrypted): from
     the trailer in force, else from the first trailer candidate that has an /Encrypt."""
-    if "Encrypt" in doc.trailer or _ENCRYPT.search(doc.buf) is None:
+    if "Encrypt" in doc.trailer or source.search(doc.buf, _ENCRYPT) is None:
         doc.setup_security(doc.trailer)
         return
     for trailer, _ in repair.trailer_candidates(doc.buf, doc._scan_headers()):

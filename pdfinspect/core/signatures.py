@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from . import source
 from .objects import Array, Dict, Ref, Stream, String, is_integer
-from .parser import parse_object_at
 from .xref import IN_FILE
 
 _HEADER = re.compile(rb"(?<![0-9])(\d{1,10})[\x00\t\n\x0c\r ]+(\d{1,5})[\x00\t\n\x0c\r ]+obj\b")
@@ -85,7 +85,7 @@ def revision_ends(doc) -> tuple[int | None, ...]:
     xref section (``None`` for a revision rebuilt by scanning)."""
     out: list[int | None] = []
     for r in doc.revisions:
-        m = _EOF.search(doc.buf, r.startxref) if r.startxref >= 0 else None
+        m = source.search(doc.buf, _EOF, r.startxref) if r.startxref >= 0 else None
         out.append(m.end() if m else None)
     return tuple(out)
 
@@ -99,11 +99,11 @@ def appended_objects(doc) -> tuple[AppendedObject, ...]:
     listed = {e.a for r in doc.revisions for e in r.entries.values() if e.kind == IN_FILE}
     current = doc.xref()
     found = []
-    for m in _HEADER.finditer(doc.buf, last):
+    for m in source.finditer(doc.buf, _HEADER, last):
         if m.start() in listed:
             continue
         num, gen = int(m.group(1)), int(m.group(2))
-        value = parse_object_at(doc.buf, m.end(), min(doc.size, m.end() + 65536))[0]
+        value = source.parse_object_at(doc.buf, m.end(), min(doc.size, m.end() + 65536))[0]
         found.append(AppendedObject(num, gen, m.start(), _type_of(value),
                                     _type_of(doc.resolve(Ref(num, current[num].gen))) or "object"
                                     if num in current else None))

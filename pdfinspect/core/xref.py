@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
+from . import source
 from .diagnostics import Diagnostic, warning
 from .filters import decode, filter_chain
 from .numbers import read_int
@@ -75,17 +76,19 @@ def find_startxref(buf) -> tuple[int | None, int | None]:
         pos = buf.rfind(b"startxref")
     if pos < 0:
         return None, None
-    m = _STARTXREF.match(buf, pos)
+    with source.window(buf, pos, pos + 4096):
+        m = _STARTXREF.match(buf, pos)
     return pos, read_int(m.group(1)) if m else None
 
 
 def read_section(buf, offset: int) -> XrefSection | None:
     """Read the xref table or xref stream at ``offset``; ``None`` if neither is there."""
-    m = _XREF_KW.match(buf, offset)
+    with source.window(buf, offset, offset + 4096):
+        m = _XREF_KW.match(buf, offset)
     if m:
-        return _read_table(buf, offset, m.end())
-    p = Parser(buf, offset)
-    obj = p.parse_indirect()
+        pos = m.end()
+        return source.grown(buf, offset, lambda end: _read_table(buf, offset, pos, len(buf) if end is None else end))
+    obj = source.parse_indirect_at(buf, offset)
     if obj is None or not isinstance(obj.value, Stream):
         return None
     d = obj.value.dict
@@ -94,14 +97,14 @@ def read_section(buf, offset: int) -> XrefSection | None:
     return _read_stream(obj, offset)
 
 
-def _read_table(buf, offset: int, pos: int) -> XrefSection:
+def _read_table(buf, offset: int, pos: int, n: int) -> tuple[XrefSection, int]:
+    """The table whose entries start at ``pos``, read up to ``n``, and how far it was read."""
     entries: dict[int, XrefEntry] = {}
     diags: list[Diagnostic] = []
-    n = len(buf)
     while pos < n:
-        if _TRAILER.match(buf, pos):
+        if _TRAILER.match(buf, pos, n):
             break
-        sm = _SUBSECTION.match(buf, pos)
+        sm = _SUBSECTION.match(buf, pos, n)
         if not sm:
             diags.append(warning("xref-bad-subsection", "xref table: expected a subsection header or "
                                  "'trailer'", offset=pos, clause="7.5.4"))
@@ -110,7 +113,7 @@ def _read_table(buf, offset: int, pos: int) -> XrefSection:
         count = read_int(sm.group(2), diags, sm.start(2))
         pos = sm.end()
         for i in range(count):
-            em = _ENTRY.match(buf, pos)
+            em = _ENTRY.match(buf, pos, n)
             if not em:
                 diags.append(warning("xref-bad-entry", f"xref table: entry {i} of subsection "
                                      f"{first} {count} unreadable; subsection cut", offset=pos, clause="7.5.4"))
@@ -125,15 +128,17 @@ def _read_table(buf, offset: int, pos: int) -> XrefSection:
         else:
             continue
         # bad entry: resynchronise on 'trailer'
-        t = buf.find(b"trailer", pos)
+        t = buf.find(b"trailer", pos, n)
         if t < 0:
             break
         pos = t
     trailer = Dict()
-    tm = _TRAILER.match(buf, pos)
+    tm = _TRAILER.match(buf, pos, n)
+    reach = pos + 64  # where 'trailer' would have ended
     if tm:
-        p = Parser(buf, tm.end())
+        p = Parser(buf, tm.end(), n)
         value = p.parse_object()
+        reach = p.lexer.pos
         diags.extend(p.diagnostics)
         if isinstance(value, Dict):
             trailer = value
@@ -141,7 +146,7 @@ def _read_table(buf, offset: int, pos: int) -> XrefSection:
             diags.append(warning("trailer-bad", "trailer is not a dictionary", offset=tm.end(), clause="7.5.5"))
     else:
         diags.append(warning("trailer-missing", "no 'trailer' after the xref table", offset=pos, clause="7.5.5"))
-    return XrefSection(offset, "table", entries, trailer, diags)
+    return XrefSection(offset, "table", entries, trailer, diags), reach
 
 
 def _read_stream(obj, offset: int) -> XrefSection:

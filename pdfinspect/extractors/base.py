@@ -239,6 +239,14 @@ def space_widths(records: Iterable) -> dict:
     return out
 
 
+def optional_content(item: Item) -> tuple[tuple[str, bool], ...]:
+    """The optional content the glyph is drawn in, innermost last: for each ``/OC`` marked
+    content, form or annotation, the kind of rule it was judged by
+    (:data:`pdfinspect.core.optional.KINDS`) and whether the default view hides it by the
+    spec. Readers that honour optional content differ on the kinds."""
+    return tuple((m.oc, m.oc_hidden) for m in item.record.step.marked if m.oc is not None)
+
+
 def off_page(item: Item, page_box: Box | None, slack: float = 1.0) -> bool:
     """The glyph's origin lies outside the page box (by more than ``slack`` points)."""
     if page_box is None:

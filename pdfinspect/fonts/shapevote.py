@@ -220,6 +220,11 @@ class GlyphShapes:
         return self._procs[key]
 
 
+def _may_be_font(raw: bytes) -> bool:
+    """Whether bytes of an object may be a font dictionary (a name with ``#`` may spell /Font)."""
+    return b"Font" in raw or b"#" in raw
+
+
 def document_fonts(doc, limit: int = MAX_LEARN_FONTS) -> Iterable:
     """Every font dictionary of the document (``/Type /Font`` objects; descendant CIDFonts are read
     through their Type0 font), each loaded once, at most ``limit``."""
@@ -227,7 +232,7 @@ def document_fonts(doc, limit: int = MAX_LEARN_FONTS) -> Iterable:
 
     cache = FontCache(doc)
     n = 0
-    for obj in doc.iter_objects(cache=False):
+    for obj in doc.iter_objects(cache=False, looks=_may_be_font):
         value = obj.value
         if not isinstance(value, Dict) or value.get("Type") != Name("Font") \
                 or value.get("Subtype") in (Name("CIDFontType0"), Name("CIDFontType2")):

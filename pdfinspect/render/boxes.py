@@ -26,15 +26,19 @@ def draw_quads(image, view: View, quads, colour, width: int = 1) -> None:
         draw.line([(round(x), round(y)) for x, y in points + points[:1]], fill=colour, width=width)
 
 
-def draw_labels(image, view: View, labels, colour) -> None:
+def draw_labels(image, view: View, labels, colour, left_of: bool = False) -> None:
     """Write each ``(x, y, text)`` label (page space: a box's top-left corner) just above
     that point, on a white ground so it reads over the page (``render --boxes op`` numbers
-    the operators as ``ops`` and the stepper do)."""
+    the operators as ``ops`` and the stepper do); ``left_of``: ending at the point, centred
+    on it (the app's preview numbers lines so)."""
     draw = ImageDraw.Draw(image)
     font = ImageFont.load_default()
     for x, y, text in labels:
         px, py = view.to_pixel(x, y)
         left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
-        at = (round(px), max(round(py) - (bottom - top) - 2, 0))
+        if left_of:
+            at = (max(round(px) - (right - left) - 1, 0), max(round(py) - (bottom + top) // 2, 0))
+        else:
+            at = (round(px), max(round(py) - (bottom - top) - 2, 0))
         draw.rectangle((at[0], at[1] + top, at[0] + right - left, at[1] + bottom), fill=(255, 255, 255))
         draw.text(at, text, fill=colour, font=font)

@@ -67,6 +67,8 @@ _d = DIAGNOSTICS.add
 DIAGNOSTICS.group("File structure: header, cross-reference, trailer (core)")
 _d("file-empty", "the file is empty (0 bytes)")
 _d("file-unreadable", "the file cannot be read (the operating system's reason is given)")
+_d("file-changed", "a file over 256 MiB (read on demand) was truncated or rewritten while open: its bytes can no "
+   "longer be read as they were; reopen it (the app offers ctrl+r)")
 _d("file-not-regular", "the input is a FIFO, a device or a folder (or a link to one): refused before it is read")
 _d("not-a-pdf", "no %PDF- header, no xref, no trailer with a /Root and no catalog: not a PDF file")
 _d("no-objects", "no xref and no `N G obj` found: not a PDF file")
@@ -118,6 +120,8 @@ _d("dict-bad-key", "a dictionary key is not a name; the entry is skipped", "7.3.
 _d("endobj-missing", "`endobj` is missing after an object", "7.3.10")
 _d("reference-generation", "a reference's generation is not in the file; the object at another generation is used",
    "7.3.10")
+_d("ref-r-joined", "a reference's `R` is joined to its generation (`3 0R`); read as `3 0 R`, as MuPDF and pdf.js "
+   "read it", "7.3.10")
 _d("reference-loop", "an object is needed to read itself (an indirect /Length or object stream loop)")
 _d("name-bad-escape", "`#` in a name not followed by two hex digits; kept as is", "7.3.5")
 _d("number-out-of-range", "a number beyond ±2⁶³−1 (integers) or ±3.403×10³⁸ (reals); clamped to the limit", "Annex C")
@@ -146,6 +150,10 @@ _d("pages-missing", "the catalog has no /Pages", "7.7.2")
 _d("pages-none", "no page is reachable from the catalog", "7.7.3")
 _d("pages-root-direct", "the catalog's /Pages is a direct dictionary; its /Kids are read", "7.7.2")
 _d("pages-kid-direct", "a /Kids entry is not a reference to a page or page tree node; skipped", "7.7.3.2")
+_d("pages-kid-direct-page", "a /Kids entry is a page dictionary written directly, not a reference: read as the "
+   "page it is, under an object number no object has (as qpdf makes it indirect)", "7.7.3.2")
+_d("pages-kid-generation", "a /Kids reference names a generation no object has, while the xref lists the object at "
+   "another: that object is used, as MuPDF does", "7.3.10")
 _d("pages-kid-missing", "a /Kids entry does not lead to a dictionary; skipped", "7.7.3.2")
 _d("pages-loop", "a page tree node appears twice (a cycle or a page listed twice); the second skipped", "7.7.3.2")
 _d("pages-too-deep", "the page tree is deeper than pdfinspect's limit; the rest of the branch is skipped", "7.7.3.2")

@@ -35,6 +35,7 @@ from textual.signal import Signal
 from textual.widgets import Tree
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from pdfinspect.core.diagnostics import PdfError
 from pdfinspect.core.document import BackRef, Document
 from pdfinspect.core.objects import Dict, Ref
 from pdfinspect.core.pagelabels import page_labels, pages_named
@@ -392,12 +393,15 @@ class PdfInspectApp(App):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
+        from .screens.extractors import ExtractorsScreen
+
         groups = [("global", self.BINDINGS), ("overview", OverviewScreen.BINDINGS), ("browser", BrowserScreen.BINDINGS),
                   ("revisions", RevisionsScreen.BINDINGS), ("search", SearchScreen.BINDINGS),
                   ("lists", LineView.BINDINGS), ("tree", Tree.BINDINGS), ("go-to prompt", GotoBar.KEYS),
                   ("stepper", StepperScreen.BINDINGS), ("glyph inspector", GlyphScreen.BINDINGS),
                   ("fonts", [*GlyphsPickList.BINDINGS, *FontsScreen.BINDINGS]),
                   ("structure", [*GlyphsPickList.BINDINGS, *StructureScreen.BINDINGS]),
+                  ("extractors", ExtractorsScreen.BINDINGS),
                   ("bytes (g @OFFSET)", BytesScreen.BINDINGS), ("diagnostics", DiagnosticList.BINDINGS)]
         here = type(self.screen).BINDINGS  # the keys of the screen help is asked on come first
         self.push_screen(HelpScreen(sorted(groups, key=lambda group: group[1] is not here)))
@@ -488,6 +492,12 @@ class PdfInspectApp(App):
     def report_failure(self, worker: Worker) -> None:
         """Every worker failure ends here: traceback to the logs, one line on screen."""
         what = self.WORK_NAMES.get(worker.group, worker.name or worker.group)
+        if isinstance(worker.error, PdfError) and worker.error.diagnostic.code == "file-changed":
+            self._change_told = True  # a big file read on demand changed under us: no traceback, offer to reload
+            self.notify(f"{what} stopped: {safe_line(worker.error.diagnostic.message)}. ctrl+r reloads it.",
+                        severity="warning", timeout=30, markup=False)
+            self._fall_back(worker.group)
+            return
         report = failure_report(what, worker.error)
         self.log.error(report)
         unwritable = append_log(self.log_path, report)
@@ -495,7 +505,11 @@ class PdfInspectApp(App):
         if unwritable is not None:
             where = f" (log not written: {safe_line(unwritable)})"
         self.notify(f"{what} failed: {failure_line(worker.error)}{where}", severity="error", markup=False)
-        if worker.group == "numbers":  # browse what the xref lists, unchecked
+        self._fall_back(worker.group)
+
+    def _fall_back(self, group: str | None) -> None:
+        """What the app shows instead when its own ``group`` worker failed."""
+        if group == "numbers":  # browse what the xref lists, unchecked
             self._numbers_listed([])
-        elif worker.group == "backrefs":
+        elif group == "backrefs":
             self._backrefs_built(None)
