@@ -1,12 +1,15 @@
-"""pypdf ``PageObject.extract_text()`` (plain mode), pypdf 6.x–7.x.
+"""pypdf ``PageObject.extract_text()`` (plain mode), pypdf 7.1.1.
 
 Source: ``pypdf/_page.py`` (``_extract_text``) and ``pypdf/_text_extraction/_text_extractor.py``
 (``process_tj_offset``, ``_post_process_text_operation``) with ``crlf_space_check`` in
 ``pypdf/_text_extraction/__init__.py``. pypdf reads operators, not glyphs: inside a TJ array
 a number of at least ``TJ_SPACE_FACTOR`` × half the font's space width (thousandths of an em)
-adds a space; between text operators, a baseline move over ``LINE_FACTOR`` × the font size is
-a line break and a forward move of at least half a space width is a space. A form XObject's
-text is set off by line breaks (``Do``). Annotations are not read.
+adds a space; between text operators, text positions more than ``LINE_FACTOR`` × the font size
+apart across the page axis (x or y, as ``orient`` picks it) make a line break, and a move of at
+least half a space width along it, signed, a space. The space width is the font's /Widths entry
+for its space code (``_space_code``), else ``DEFAULT_SPACE``. A composite font with Identity-H/V
+and no ToUnicode reads its codes as UTF-16BE (``_cmap.py`` ``_predefined_cmap``). A form
+XObject's text is set off by line breaks (``Do``). Annotations are not read.
 """
 from __future__ import annotations
 
