@@ -167,3 +167,25 @@ def test_pypdf_breaks_lines_across_the_page_axis_in_vertical_text(tmp_path):
     content = b"BT /F1 30 Tf 300 700 Td <04cd> Tj 0 -30 Td <04ce> Tj ET"
     path = _save(tmp_path, _cid_font(True, True), content, "v3.pdf")
     _agrees_with_real(path, "pypdf", ["\u96e8", "\u98a8"])
+
+
+def test_pdfminer_leaves_out_text_of_an_embedded_cmap_it_does_not_know(tmp_path):
+    # an embedded CMap stream named /Custom-H: pdfminer.six looks the name up among its
+    # predefined CMaps instead of parsing the stream, finds none, and decodes the codes to
+    # nothing (MuPDF reads the stream)
+    def font(pdf):
+        cid = pikepdf.Dictionary(Type=N.Font, Subtype=N.CIDFontType2, BaseFont=N.Arial, DW=500,
+                                 CIDSystemInfo=pikepdf.Dictionary(Registry="Adobe", Ordering="Identity", Supplement=0))
+        tu = pdf.make_stream(b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /U def\n"
+                             b"1 begincodespacerange\n<00> <ff>\nendcodespacerange\n1 beginbfrange\n"
+                             b"<41> <42> <0041>\nendbfrange\nendcmap end end")
+        enc = pdf.make_stream(b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Custom-H def\n"
+                              b"1 begincodespacerange\n<00> <ff>\nendcodespacerange\n1 begincidrange\n<00> <ff> 0\n"
+                              b"endcidrange\nendcmap CMapName currentdict /CMap defineresource pop end end",
+                              Type=N.CMap, CMapName=N("/Custom-H"),
+                              CIDSystemInfo=pikepdf.Dictionary(Registry="Adobe", Ordering="Identity", Supplement=0))
+        return pikepdf.Dictionary(Type=N.Font, Subtype=N.Type0, BaseFont=N.Arial, Encoding=enc,
+                                  DescendantFonts=[pdf.make_indirect(cid)], ToUnicode=tu)
+    path = _save(tmp_path, font, b"BT /F1 12 Tf 72 700 Td (AB) Tj ET", "cm.pdf")
+    assert _emulated(path, "mupdf").split() == ["AB"]
+    _agrees_with_real(path, "pdfminer", [])

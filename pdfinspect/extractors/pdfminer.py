@@ -13,17 +13,21 @@ Annotations are not read.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from ..fonts.agl import glyph_to_unicode
 from ..fonts.codes import ENCODING
 from ..fonts.encodings import BUILTIN_FONT_ENCODINGS, base_encoding
+from ..fonts.predefined import predefined_cmap
 from . import base
 
 SOURCE = "pdfminer.six 20260107 pdfminer/layout.py"
 LINE_OVERLAP = 0.5  # LAParams.line_overlap
 CHAR_MARGIN = 2.0  # LAParams.char_margin
 WORD_MARGIN = 0.1  # LAParams.word_margin
+IDENTITY_CMAPS = ("Identity-H", "Identity-V", "OneByteIdentityH", "OneByteIdentityV")  # cmapdb.py CMapDB.get_cmap
+CMAP_ALIASES = {"DLIdent-H": "Identity-H", "DLIdent-V": "Identity-V"}  # pdffont.py IDENTITY_ENCODER
 VERTICAL_VX = 0.5  # layout.py LTChar: vx = fontsize * 0.5 when the font gives none (pdffont.py default_disp)
 VERTICAL_VY = 0.88  # pdffont.py PDFCIDFont: DW2 default (880, -1000): vy = (1000 - 880) × size / 1000
 
@@ -44,7 +48,20 @@ def _standard_base(record) -> str | None:
     return glyph_to_unicode(name).unicode if name else ""
 
 
+@functools.lru_cache(maxsize=256)
+def _known_cmap(name: str) -> bool:
+    """``pdffont.py`` ``PDFCIDFont.get_cmap_from_spec`` and ``cmapdb.py`` ``CMapDB.get_cmap``:
+    pdfminer.six never parses an embedded CMap; it looks the /CMapName up among the identity
+    names and its packaged predefined CMaps. Any other name gives an empty ``CMap()``, which
+    decodes the shown strings to no character codes at all: the font's text is not output."""
+    name = CMAP_ALIASES.get(name, name)
+    return name in IDENTITY_CMAPS or predefined_cmap(name) is not None
+
+
 def text(record) -> tuple[str, str]:
+    font = record.step.font
+    if font is not None and font.is_type0 and font.cmap is not None and not _known_cmap(font.cmap.name or ""):
+        return "", "cmap-unknown"
     standard = _standard_base(record)
     if standard is not None:
         return (standard, "standard-encoding") if standard else (f"(cid:{base.code_of(record)})", "cid-placeholder")
