@@ -189,3 +189,15 @@ def test_pdfminer_leaves_out_text_of_an_embedded_cmap_it_does_not_know(tmp_path)
     path = _save(tmp_path, font, b"BT /F1 12 Tf 72 700 Td (AB) Tj ET", "cm.pdf")
     assert _emulated(path, "mupdf").split() == ["AB"]
     _agrees_with_real(path, "pdfminer", [])
+
+
+def test_pypdf_writes_replacement_characters_for_a_font_that_is_not_a_dictionary(tmp_path):
+    # /F1 is a number, not a font dictionary: pypdf's Tf falls back to its unknown font, whose
+    # encoding gives "�" for every byte
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=5))
+    page.Contents = pdf.make_stream(b"BT /F1 12 Tf 72 700 Td (AB) Tj ET")
+    path = tmp_path / "nd.pdf"
+    pdf.save(path)
+    _agrees_with_real(str(path), "pypdf", ["\ufffd\ufffd"])

@@ -22,11 +22,20 @@ TJ_SPACE_FACTOR = 0.95  # _page.py: _confirm_space_width = extractor._space_widt
 HALF_SPACE = 0.5  # _text_extractor.py _handle_tf: self._space_width = self.font.space_width / 2
 LINE_FACTOR = 0.8  # __init__.py crlf_space_check: threshold = 0.8 * min(str_height, font_size)
 ORIENT_EPSILON = 1e-6  # _text_extraction/__init__.py orient: m[3] > 1e-6 → 0, < -1e-6 → 180, else 90/270
+UNKNOWN_FONT_SPACE = 0.25  # _text_extractor.py _handle_tf: Font("Unknown", space_width=250)
 DEFAULT_SPACE = 0.2  # _page.py _extract_text(space_width=200.0) when the font's space code has no width
+
+
+def _unknown(font) -> bool:
+    """The font resource is not a dictionary: pypdf cannot load it (``_page.py`` skips it) and
+    Tf falls back to its unknown font (``_text_extractor.py`` ``_handle_tf``)."""
+    return font is not None and any(d.code == "font-not-dict" for d in font.diagnostics)
 
 
 def text(record) -> tuple[str, str]:
     font = record.step.font
+    if _unknown(font):  # _handle_tf: encoding=dict.fromkeys(range(256), "�")
+        return "\ufffd" * len(record.glyph.code), "unknown-font"
     if font is not None and font.is_type0 and font.tounicode is None and font.encoding_desc.startswith("Identity") \
             and record.resolution.method == CID_COLLECTION:
         # _cmap.py _predefined_cmap: /Identity-H and -V decode as "utf-16-be"; no collection is read
@@ -62,6 +71,9 @@ def _space_widths(records) -> dict:
     for r in records:
         font = r.step.font
         if font is None or font in out and (out[font] or not font.is_type0):
+            continue
+        if _unknown(font):
+            out[font] = UNKNOWN_FONT_SPACE
             continue
         if font.is_type0:
             out[font] = r.glyph.width if r.unicode == " " else 0.0
