@@ -5,9 +5,11 @@ the mutated corpus (every input recorded exactly once after an interrupted run i
     python bench/bench_audit.py [--corpus DIR] [--files N] [--pages first|all] [--repeat R] [--mutated DIR]
     python bench/bench_audit.py --per-core [--corpus DIR] [--files N]
 
-``--per-core``: pages per core-second (CPU of the whole process tree) of `audit --pages all`
-with the local pool and with Dask (2 workers each, also with `--page-records`), beside a
-`pdftotext` loop over the same files, and the ratio of each to the loop.
+``--per-core``: pages per core-second (CPU of the whole process tree) of `audit --pages all
+--page-records` over every file of the corpus (or its first N) with the local pool (2 workers)
+and with Dask (a `dask scheduler` and two `dask worker` processes started by this script, the
+audit connecting with `--scheduler`), beside a `pdftotext` loop over the same files, and the
+ratio of each to the loop. Run it under `nice -n 10` on a shared machine.
 
 The corpus defaults to ../shared/corpus-pdfjs (its first N files, symlinked into a temporary
 directory), the mutated corpus to bench/data/mutated (`python bench/make_mutated.py`).
@@ -27,6 +29,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,24 +113,98 @@ def cpu_of(cmds: list[list[str]]) -> float:
     return total
 
 
-def per_core(corpus: Path, n: int, tmp: Path) -> None:
-    """Pages per core-second: the audit's engines beside a pdftotext loop over the same files."""
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def dask_cluster(workers: int = 2):
+    """``dask scheduler`` and ``workers`` single-threaded ``dask worker`` processes on loopback,
+    as a cluster is run (the audit only connects to it): (address, [their psutil processes]).
+    Each is a session of its own, killed at the end with everything it started."""
+    import distributed
+    import psutil
+
+    env = dict(ENV, DASK_DISTRIBUTED__WORKER__DAEMON="False")  # workers start the audit's children
+
+    def start(*args: str) -> psutil.Popen:
+        return psutil.Popen(["dask", *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    procs = [start("scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard")]
+    try:
+        procs += [start("worker", address, "--nthreads", "1", "--nworkers", "1", "--host", "127.0.0.1",
+                        "--no-dashboard", "--death-timeout", "120") for _ in range(workers)]
+        with distributed.Client(address, timeout="120s") as client:
+            client.wait_for_workers(workers, timeout=120)
+        yield address, procs
+    finally:
+        for proc in reversed(procs):
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(30)
+
+
+def tree_cpu(procs) -> float:
+    """CPU seconds of long-running processes and everything under them so far: each live
+    process's own time plus what its reaped children took."""
+    import psutil
+
+    total = 0.0
+    for root in procs:
+        try:
+            tree = [root, *root.children(recursive=True)]
+        except psutil.Error:
+            continue
+        for p in tree:
+            try:
+                t = p.cpu_times()
+                total += t.user + t.system + t.children_user + t.children_system
+            except psutil.Error:
+                pass
+    return total
+
+
+def audit_cmd(src: Path, out: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "pdfinspect", "audit", str(src), "-o", str(out), "--pages", "all", *extra]
+
+
+def per_core(corpus: Path, n: int, tmp: Path, timeout: float) -> None:
+    """Pages per core-second, every page of every file with page records: the local pool and a
+    Dask cluster (a scheduler and two workers started here; their CPU counted while the audit
+    runs, not their start-up) beside a pdftotext loop over the same files."""
     src = sample(corpus, n, tmp)
     files = sorted(src.glob("*.pdf"))
+    limits = ["--timeout", str(timeout), "--page-records"]
     loop = cpu_of([["pdftotext", str(f), "-"] for f in files])
     runs = {}
-    for label, extra in (("local", ["--engine", "local"]), ("dask", ["--engine", "dask"]),
-                         ("local --page-records", ["--engine", "local", "--page-records"])):
-        out = tmp / f"per-core-{label.replace(' ', '')}"
-        cpu = cpu_of([[sys.executable, "-m", "pdfinspect", "audit", str(src), "-o", str(out), "--workers", "2",
-                       "--pages", "all", *extra]])
-        runs[label] = (cpu, sum(r["pages_audited"] or 0 for r in records(out)))
-    pages = runs["local"][1]
-    print(f"{len(files)} files, {pages} pages audited; pdftotext loop: {loop:.1f} core-s = {pages / loop:.0f} pages "
-          "per core-second")
-    for label, (cpu, audited) in runs.items():
-        print(f"  audit {label:22}: {cpu:6.1f} core-s = {audited / cpu:6.0f} pages per core-second, "
-              f"{(audited / cpu) / (pages / loop):.2f}x the pdftotext loop")
+    out = tmp / "per-core-local"
+    runs["local pool, 2 workers"] = (cpu_of([audit_cmd(src, out, "--workers", "2", *limits)]), out)
+    with dask_cluster(2) as (address, procs):
+        before = tree_cpu(procs)
+        out = tmp / "per-core-dask"
+        client = cpu_of([audit_cmd(src, out, "--engine", "dask", "--scheduler", address, *limits)])
+        runs["dask, 2 workers"] = (client + tree_cpu(procs) - before, out)
+    local = records(runs["local pool, 2 workers"][1])
+    pages = sum(r["pages_audited"] or 0 for r in local)
+    failed = Counter(r["error_class"] for r in local if r["status"] == "failed")
+    print(f"{len(files)} files, {pages} pages audited with page records ({sum(failed.values())} files failed: "
+          f"{', '.join(f'{k} {v}' for k, v in failed.most_common()) or 'none'}); "
+          f"pdftotext loop: {loop:.1f} core-s = {pages / loop:.0f} pages per core-second")
+    for label, (cpu, out) in runs.items():
+        audited = sum(r["pages_audited"] or 0 for r in records(out))
+        print(f"  audit, {label:22}: {cpu:6.1f} core-s = {audited / cpu:6.1f} pages per core-second, "
+              f"{(audited / cpu) / (pages / loop):.2f}x the pdftotext loop ({audited} pages, "
+              f"{len(records(out, 'pages'))} page records)")
+    print("\nwhat the local audit found (audit --summary): the share of files and of distinct font programs per reason")
+    subprocess.run([sys.executable, "-m", "pdfinspect", "audit", "--summary", str(runs["local pool, 2 workers"][1]),
+                    "--top", "20"], env=ENV, check=False)
 
 
 def robustness(mutated: Path, tmp: Path) -> None:
@@ -158,20 +235,21 @@ def robustness(mutated: Path, tmp: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=CORPUS)
-    ap.add_argument("--files", type=int, default=120)
+    ap.add_argument("--files", type=int, default=None, help="the first N files (default: 120; all with --per-core)")
     ap.add_argument("--pages", default="first")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--mutated", type=Path, default=MUTATED)
     ap.add_argument("--per-core", action="store_true", help="pages per core-second beside a pdftotext loop")
+    ap.add_argument("--timeout", type=float, default=300, help="--timeout of the audits of --per-core (seconds a file)")
     args = ap.parse_args()
     print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores "
           "(the machine is shared: figures are only comparable within one run)")
     with tempfile.TemporaryDirectory() as tmp:
         if args.per_core:
-            per_core(args.corpus, args.files, Path(tmp))
+            per_core(args.corpus, args.files or 10**9, Path(tmp), args.timeout)
             return
         if args.corpus.is_dir():
-            throughput(args.corpus, args.files, args.pages, args.repeat, Path(tmp))
+            throughput(args.corpus, args.files or 120, args.pages, args.repeat, Path(tmp))
         else:
             print(f"{args.corpus} absent: throughput skipped")
         if args.mutated.is_dir():

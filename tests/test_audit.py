@@ -402,3 +402,23 @@ def test_an_output_folder_in_a_missing_folder_is_a_one_line_error(tmp_path, caps
     assert run_cli("audit", SAMPLES / "minimal.pdf", "-o", missing) == 1
     err = capsys.readouterr().err
     assert "does not exist" in err and len(err.strip().splitlines()) == 1 and not (tmp_path / "no").exists()
+
+
+def test_font_and_page_records_share_the_documents_caches(monkeypatch):
+    """With page records, one resolver and one font cache serve the font records and every
+    page: each font is read, each code resolved and the document's glyph shapes learned
+    (fonts.shapevote, seconds on a file of many embedded fonts) once a file."""
+    from pdfinspect.fonts import font, resolve
+
+    made = {"Resolver": 0, "FontCache": 0}
+    for module, name in ((resolve, "Resolver"), (font, "FontCache")):
+        cls = getattr(module, name)
+        init = cls.__init__
+
+        def counted(self, *a, _init=init, _name=name, **k):
+            made[_name] += 1
+            _init(self, *a, **k)
+        monkeypatch.setattr(cls, "__init__", counted)
+    result = audit_file(str(SAMPLES / "pages.pdf"), Options(page_records=True))
+    assert result.file["status"] == "ok" and len(result.pages) == result.file["pages_audited"] > 1
+    assert made == {"Resolver": 1, "FontCache": 1}

@@ -131,9 +131,11 @@ def _audit(path: str, sha: str | None, options: Options) -> FileResult:
     with Document.open(path, password=options.password) as doc:
         count = doc.page_count()
         pages = options.page_numbers(count)
-        resolver = Resolver(doc)
+        # the document's shared caches, which the page records use too: each font is read, each code
+        # resolved and the document's glyph shapes learned once for both
+        resolver = Resolver.of(doc)
         fonts = [font_record(path, sha, font_facts(r, resolver), program_fingerprint(doc, r.font))
-                 for r in font_reports(doc, pages, resolver)]
+                 for r in font_reports(doc, pages, resolver, fonts=FontCache.of(doc))]
         rec = base_record(path, sha)
         rec.update(producer=_info_text(doc, "Producer"), creator=_info_text(doc, "Creator"),
                    pdf_version=doc.version or doc.header_version, encrypted=doc.security is not None,

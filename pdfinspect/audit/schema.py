@@ -69,7 +69,7 @@ PAGE_FIELDS = (
     ("private_use", "int", "private-use characters in the text"),
     ("control", "int", "control characters in the text"),
     ("hidden", "int", "glyphs drawn but not seen by a reader (`content.visibility`: clipped, off the page, "
-                      "invisible render mode, transparent, tiny, covered, background-coloured, duplicate)"),
+                      "invisible render mode, transparent, tiny, covered, background-coloured, duplicate, in a layer that is off)"),
 )
 FIELDS = {"files": FILE_FIELDS, "fonts": FONT_FIELDS, "pages": PAGE_FIELDS}
 EXAMPLE_CODES = 8  # example codes kept per reason

@@ -65,12 +65,14 @@ class _Tally:
 
 
 def font_reports(doc, pages: Iterable[int] | None = None, resolver: Resolver | None = None, *,
-                 annots: bool = True, progress: Callable[[int, int], object] | None = None) -> list[FontReport]:
+                 annots: bool = True, progress: Callable[[int, int], object] | None = None,
+                 fonts: FontCache | None = None) -> list[FontReport]:
     """One :class:`FontReport` per font used on ``pages`` (1-based numbers; ``None``: all),
     annotation appearances included unless ``annots`` is false; ``progress(done, total)`` after
-    each page."""
+    each page. ``fonts`` (with ``resolver``): the document's shared caches, when the caller
+    interprets its pages afterwards too (:meth:`FontCache.of`, :meth:`Resolver.of`)."""
     resolver = resolver or Resolver(doc)
-    fonts = FontCache(doc)
+    fonts = fonts or FontCache(doc)
     numbers = range(1, doc.page_count() + 1) if pages is None else list(pages)
     tally = _Tally(resolver)
     refs = doc.page_refs()  # walked once: page_ref(n) per page reads a flat /Kids of 10^5 pages n times

@@ -52,34 +52,62 @@ def format_label(style: str | None, prefix: str, value: int) -> str:
     return prefix + number
 
 
-def page_labels(doc: Document) -> list[str | None] | None:
-    """The label of every page (index 0 = page 1; ``None`` before the first range), or
-    ``None`` when the document has no /PageLabels. Problems are noted on ``doc``."""
+def _ranges(doc: Document) -> dict[int, object] | None:
+    """The /PageLabels number tree (first page index → label dictionary), or ``None`` when the
+    document has none. Problems are noted on ``doc``."""
     root = doc.catalog.get("PageLabels")
     if root is None:
         return None
     ranges, diags = number_tree(doc, root, "/PageLabels")
     for d in diags:
         doc.note(d)
+    return ranges
+
+
+def _numbering(doc: Document, start: int, entry: object) -> tuple[str | None, str, int]:
+    """(style, prefix, first value) of the range starting at page index ``start``."""
+    spec = doc.resolve(entry)
+    if not isinstance(spec, Dict):
+        doc.note(warning("pagelabel-invalid", f"/PageLabels entry for page index {start} is not a dictionary",
+                         clause="12.4.2"))
+        spec = Dict()
+    s = doc.resolve(spec.get("S"))
+    p = doc.resolve(spec.get("P"))
+    st = doc.resolve(spec.get("St"))
+    style = str(s) if isinstance(s, Name) else None
+    prefix = decode_text(p.value) if isinstance(p, String) else ""
+    return style, prefix, st if is_integer(st) and st >= 1 else 1
+
+
+def page_labels(doc: Document) -> list[str | None] | None:
+    """The label of every page (index 0 = page 1; ``None`` before the first range), or
+    ``None`` when the document has no /PageLabels. Problems are noted on ``doc``."""
+    ranges = _ranges(doc)
+    if ranges is None:
+        return None
     count = doc.page_count()
     labels: list[str | None] = [None] * count
     starts = sorted(k for k in ranges if 0 <= k < count)
     for i, start in enumerate(starts):
-        spec = doc.resolve(ranges[start])
-        if not isinstance(spec, Dict):
-            doc.note(warning("pagelabel-invalid", f"/PageLabels entry for page index {start} is not a dictionary",
-                             clause="12.4.2"))
-            spec = Dict()
-        s = doc.resolve(spec.get("S"))
-        p = doc.resolve(spec.get("P"))
-        st = doc.resolve(spec.get("St"))
-        style = str(s) if isinstance(s, Name) else None
-        prefix = decode_text(p.value) if isinstance(p, String) else ""
-        first = st if is_integer(st) and st >= 1 else 1
+        style, prefix, first = _numbering(doc, start, ranges[start])
         end = starts[i + 1] if i + 1 < len(starts) else count
         for index in range(start, end):
             labels[index] = format_label(style, prefix, first + index - start)
     return labels
+
+
+def page_label(doc: Document, index: int) -> str | None:
+    """The label of the page at ``index`` (0-based, a page the document has) alone, as
+    :func:`page_labels` gives it, without counting the pages (a walk of the whole page tree:
+    0.4 s over source3.pdf's 1,611 pages)."""
+    ranges = _ranges(doc)
+    if not ranges:
+        return None
+    start = max((k for k in ranges if 0 <= k <= index), default=None)
+    if start is None:
+        return None
+    style, prefix, first = _numbering(doc, start, ranges[start])
+    return format_label(style, prefix, first + index - start)
 
 
 def pages_labelled(labels: list[str | None], label: str) -> list[int]:

@@ -76,6 +76,12 @@ def iter_page_refs(doc: Document) -> Iterator[Ref]:
     else:
         yield from walk(root, 0)
 
+
+def declared_count(doc: Document) -> int | None:
+    """The page tree root's /Count (what the file says, before any walk), when usable."""
+    root = doc.resolve(doc.catalog.get("Pages"))
+    return _count(doc, root)
+
 def page_ref(doc: Document, n: int) -> Ref | None:
     """Page ``n`` (1-based), descending by /Count so only one branch is parsed."""
     node_ref = doc.catalog.get("Pages")

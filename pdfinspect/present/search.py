@@ -146,12 +146,13 @@ class TextIndex:
     def __init__(self) -> None:
         self.pages: dict[int, tuple[Ref, str, array, str, array | None]] = {}
 
-    def page(self, doc, n: int, resolver: Resolver | None = None,
-             budget: Budget | None = None) -> tuple[Ref, str, array, str, array | None] | None:
-        """Page ``n`` (1-based) from the index, laid out (within ``budget``) on first use."""
+    def page(self, doc, n: int, resolver: Resolver | None = None, budget: Budget | None = None,
+             ref: Ref | None = None) -> tuple[Ref, str, array, str, array | None] | None:
+        """Page ``n`` (1-based; its object ``ref`` when known) from the index, laid out (within
+        ``budget``) on first use."""
         got = self.pages.get(n)
         if got is None:
-            ref = doc.page_ref(n)
+            ref = ref or doc.page_ref(n)
             if ref is None:
                 return None
             text, owners = layout_spans(page_glyphs(doc, ref, resolver, budget=budget, boxes=False))
@@ -161,9 +162,9 @@ class TextIndex:
         return got
 
     def search(self, doc, n: int, pattern: re.Pattern[str], resolver: Resolver | None = None,
-               budget: Budget | None = None) -> list[PageHit]:
-        """Hits of ``pattern`` in the text of page ``n``."""
-        got = self.page(doc, n, resolver, budget)
+               budget: Budget | None = None, ref: Ref | None = None) -> list[PageHit]:
+        """Hits of ``pattern`` in the text of page ``n`` (object ``ref``, when known)."""
+        got = self.page(doc, n, resolver, budget, ref)
         if got is None:
             return []
         ref, text, steps, folded, where = got

@@ -6,7 +6,7 @@ terminal-safe. Revisions are numbered from 0 (the original file).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.check import CheckReport
 from ..core.diagnostics import Diagnostic, Severity, warning
@@ -86,10 +86,7 @@ def document_summary(doc, numbers: list[int] | None = None) -> Summary:
     facts.append(Row("Pages", str(doc.page_count())))
     linearized = " (linearized: first-page and main sections form revision 0)" if doc.linearized else ""
     facts.append(Row("Revisions", f"{len(doc.revisions)}{linearized}"))
-    size = doc.trailer.get("Size")
-    declared = f"/Size {safe_line(str(size))}" if size is not None else "no /Size in the trailer"
-    facts.append(Row("Objects", f"{len(numbers):,} in use ({declared})" if numbers is not None
-                      else f"counting… ({declared})"))
+    facts.append(objects_row(doc, numbers))
     report = signature_report(doc)
     repairs = tuple(d for d in doc.diagnostics if d.repair)
     warnings = tuple(d for d in doc.diagnostics if not d.repair) + appended_warnings(report)
@@ -102,6 +99,19 @@ def document_summary(doc, numbers: list[int] | None = None) -> Summary:
     if report.signatures or report.appended:
         facts.append(signature_row(report))
     return Summary(tuple(facts), revision_lines(doc), security_lines(doc), repairs, warnings)
+
+
+def objects_row(doc, numbers: list[int] | None) -> Row:
+    """How many objects are in use (``numbers``; ``None`` while they are being counted) beside /Size."""
+    size = doc.trailer.get("Size")
+    declared = f"/Size {safe_line(str(size))}" if size is not None else "no /Size in the trailer"
+    return Row("Objects", f"{len(numbers):,} in use ({declared})" if numbers is not None else f"counting… ({declared})")
+
+
+def with_objects(summary: Summary, doc, numbers: list[int] | None) -> Summary:
+    """``summary`` with its object count from ``numbers`` (the rest as it was: no page tree walked again)."""
+    row = objects_row(doc, numbers)
+    return replace(summary, facts=tuple(row if f.label == row.label else f for f in summary.facts))
 
 
 def signature_row(report: SignatureReport) -> Row:

@@ -23,14 +23,16 @@ log and to ``log_path`` (``--log FILE``), one line to the screen.
 """
 from __future__ import annotations
 
+import importlib
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.signal import Signal
 from textual.widgets import Tree
 from textual.worker import Worker, WorkerState, get_current_worker
@@ -38,7 +40,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from pdfinspect.core.diagnostics import PdfError
 from pdfinspect.core.document import BackRef, Document
 from pdfinspect.core.objects import Dict, Ref
-from pdfinspect.core.pagelabels import page_labels, pages_named
+from pdfinspect.core.pagelabels import page_label, page_labels, pages_named
 from pdfinspect.present import goto
 from pdfinspect.present.goto import GoTo, parse_goto
 from pdfinspect.present.text import safe_line
@@ -47,19 +49,25 @@ from .commands import PdfCommands
 from .failures import Cancelled, append_log, failure_line, failure_report
 from .memory import building
 from .messages import ContentView, ObjectRequested, Reload, Target, object_ref
-from .screens.browser import BrowserScreen
-from .screens.bytes import BytesScreen
-from .screens.fonts import FontsScreen
-from .screens.structure import StructureScreen
-from .screens.help import HelpScreen
 from .screens.overview import DiagnosticList, OverviewScreen
-from .screens.revisions import RevisionsScreen
-from .screens.search import SearchScreen, hit_target
-from .screens.glyphs import GlyphScreen
-from .screens.stepper import StepperScreen
 from .widgets.column_list import GlyphsPickList
 from .widgets.goto_bar import GotoBar
 from .widgets.line_view import LineView
+
+
+def screen_class(module: str, name: str) -> type[Screen]:
+    """Screen class ``name`` of ``.screens.<module>``, imported on first use: start-up imports
+    only the screen it shows (the browser alone pulls in the renderer and the interpreter)."""
+    return getattr(importlib.import_module(f"{__package__}.screens.{module}"), name)
+
+
+def lazy_mode(module: str, name: str) -> Callable[[], Screen]:
+    """A ``MODES`` entry that imports its screen when the mode is first shown."""
+    def make() -> Screen:
+        return screen_class(module, name)()
+
+    make.__qualname__ = make.__name__ = name
+    return make
 
 
 class PdfInspectApp(App):
@@ -67,9 +75,10 @@ class PdfInspectApp(App):
 
     CSS_PATH = "app.tcss"
     TITLE = "pdfinspect"
-    MODES = {"overview": OverviewScreen, "browser": BrowserScreen, "revisions": RevisionsScreen,
-             "search": SearchScreen, "stepper": StepperScreen, "glyphs": GlyphScreen, "fonts": FontsScreen,
-             "structure": StructureScreen}
+    MODES = {"overview": OverviewScreen, "browser": lazy_mode("browser", "BrowserScreen"),
+             "revisions": lazy_mode("revisions", "RevisionsScreen"), "search": lazy_mode("search", "SearchScreen"),
+             "stepper": lazy_mode("stepper", "StepperScreen"), "glyphs": lazy_mode("glyphs", "GlyphScreen"),
+             "fonts": lazy_mode("fonts", "FontsScreen"), "structure": lazy_mode("structure", "StructureScreen")}
     DEFAULT_MODE = "overview"
     COMMANDS = App.COMMANDS | {PdfCommands}
     BINDINGS = [
@@ -100,13 +109,16 @@ class PdfInspectApp(App):
 
     def __init__(self, doc: Document, password: str | bytes = "", start: Target | None = None,
                  start_view: tuple[str, int] | None = None, log_path: str | Path | None = None) -> None:
+        if start_view is not None:  # the first screen shown is the only one made: not the overview first
+            self.DEFAULT_MODE = start_view[0]
         super().__init__()
         self.doc = doc
         self.password = password
         self.log_path = log_path
         self.start = start
         self.start_view = start_view  # ("stepper" or "glyphs", page), or (mode, 0) for a mode
-        self.content_page: int | None = None  # the page the stepper and glyph inspector show
+        # the page the stepper and glyph inspector show (the start page: shown when the screen first resumes)
+        self.content_page: int | None = start_view[1] if start_view is not None and start_view[1] else None
         self.current: Target | ContentView | None = None
         self.last_target: Target | None = None  # what the browser showed last
         self.pending_step: int | None = None  # the operator the stepper shows first (a page-text hit)
@@ -125,8 +137,10 @@ class PdfInspectApp(App):
         self.backrefs_progress = Signal(self, "backrefs-progress")
         self._loader_doc: Document | None = None
         self._loader_lock = threading.Lock()
-        self.numbers: list[int] | None = None  # in-use object numbers, listed by a worker at start
+        self.numbers: list[int] | None = None  # in-use object numbers, listed by a worker (want_numbers)
         self.numbers_ready = Signal(self, "numbers-ready")
+        self._numbers_asked = False
+        self._change_told = False  # (set here: the first screen's workers may run before on_mount)
         self._labels: list[str | None] | None = None  # page labels, read when a page is first named
         self.sub_title = (Path(doc.path).name if doc.path else "") + (
             "  [locked: no key, strings and streams stay encrypted]" if doc.locked else "")
@@ -138,15 +152,11 @@ class PdfInspectApp(App):
 
     def on_mount(self) -> None:
         self.on_resize(events.Resize(self.size, self.size))
-        self.list_numbers()
-        self._change_told = False
         self.set_interval(2.0, self.check_file)
-        if self.start_view is not None:
-            mode, page = self.start_view
-            if mode in ("stepper", "glyphs"):  # --page N --step / --glyphs
-                self.open_content_view(mode, page)
-            else:  # ("revisions", 0): a fixed copy just written
-                self.switch_mode(mode)
+        if self.start_view is not None:  # --page N --step / --glyphs, or ("revisions", 0): a fixed copy just written
+            mode, page = self.start_view  # the start mode's screen is up already (DEFAULT_MODE)
+            if mode in ("stepper", "glyphs"):
+                self.visit(ContentView(mode, page), True)
         elif self.start is not None:
             self.show_target(self.start)
 
@@ -180,7 +190,7 @@ class PdfInspectApp(App):
     def show_target(self, target: Target, push: bool = True) -> None:
         """Show ``target`` in the browser, recording where we were for ``back``."""
         self.visit(target, push)
-        if self.current_mode == "browser" and isinstance(self.screen, BrowserScreen):
+        if self.current_mode == "browser" and isinstance(self.screen, screen_class("browser", "BrowserScreen")):
             self.screen.display_target(target)
         else:
             self.switch_mode("browser")
@@ -200,6 +210,8 @@ class PdfInspectApp(App):
             return
         self.hit_index = (self.hit_index + delta) % len(self.hits)
         self.notify(f"hit {self.hit_index + 1} of {len(self.hits)}", timeout=1.5)
+        from .screens.search import hit_target
+
         self.show_target(hit_target(self.hits[self.hit_index]))
 
     def action_back(self) -> None:
@@ -272,7 +284,7 @@ class PdfInspectApp(App):
         elif target.kind == goto.FONTS:
             self.goto_fonts(target.num)
         elif target.kind == goto.OFFSET:
-            self.push_screen(BytesScreen(target.num))
+            self.push_screen(screen_class("bytes", "BytesScreen")(target.num))
         else:
             self.open_content_view("stepper" if target.kind == goto.STEP else "glyphs", target.num)
 
@@ -350,8 +362,13 @@ class PdfInspectApp(App):
 
     def page_name(self, n: int) -> str:
         """``page 3``, or ``page 3 (iii)`` when the document labels its pages (12.4.2)."""
-        labels = self.known_labels()
-        label = labels[n - 1] if 0 < n <= len(labels) else None
+        if self._labels is not None:
+            label = self._labels[n - 1] if 0 < n <= len(self._labels) else None
+        else:  # this page's label alone: every page's needs the whole page tree walked (on this thread)
+            try:
+                label = page_label(self.doc, n - 1)
+            except Exception:  # a broken /PageLabels: numbers only
+                label = None
         return f"page {n}" + (f" ({safe_line(label)})" if label is not None and label != str(n) else "")
 
     def page_ref(self, n: int) -> Ref | None:
@@ -385,12 +402,22 @@ class PdfInspectApp(App):
     def start_search(self, query: str, only: Ref | None = None) -> None:
         """Run ``query`` on the search screen: over every object, or over ``only``."""
         self.pending_search = (query, only)
-        if self.current_mode == "search" and isinstance(self.screen, SearchScreen):
+        if self.current_mode == "search" and isinstance(self.screen, screen_class("search", "SearchScreen")):
             self.screen.on_screen_resume()
         else:
             self.switch_mode("search")
 
     def action_help(self) -> None:
+        from .screens.browser import BrowserScreen
+        from .screens.bytes import BytesScreen
+        from .screens.fonts import FontsScreen
+        from .screens.glyphs import GlyphScreen
+        from .screens.help import HelpScreen
+        from .screens.revisions import RevisionsScreen
+        from .screens.search import SearchScreen
+        from .screens.stepper import StepperScreen
+        from .screens.structure import StructureScreen
+
         if isinstance(self.screen, HelpScreen):
             return
         from .screens.extractors import ExtractorsScreen
@@ -439,6 +466,14 @@ class PdfInspectApp(App):
             if self._loader_doc is None:
                 self._loader_doc = self.worker_doc()
             yield self._loader_doc
+
+    def want_numbers(self) -> None:
+        """List the object numbers, once, for the screens that show them (the overview's count, the
+        browser's object list): a screen that does not (the glyph inspector opened by ``--glyphs``)
+        does not pay for it while it starts."""
+        if not self._numbers_asked:
+            self._numbers_asked = True
+            self.list_numbers()
 
     @work(thread=True, exclusive=True, group="numbers", exit_on_error=False)
     def list_numbers(self) -> None:

@@ -114,6 +114,7 @@ class BrowserScreen(ReportsFailures, Screen):
         self.app.backrefs_ready.subscribe(self, self.on_backrefs_ready)
         self.app.backrefs_progress.subscribe(self, self.on_backrefs_progress)
         self.app.numbers_ready.subscribe(self, self.on_numbers_ready)
+        self.app.want_numbers()
         self.query_one(ObjectTree).load(self.app.doc)
         if self.app.numbers is not None:
             self.on_numbers_ready(self.app.numbers)

@@ -24,15 +24,14 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
-from pdfinspect.content.interpreter import Budget
 from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.extractors import emulate, oracle, page_frame
 from pdfinspect.present.readingorder import OURS, ExtractorOrder, OrderTable, extractor_orders, real_order
 from pdfinspect.present.text import safe_line
 
+from ..budget import page_budget
 from ..failures import ReportsFailures, failure_line
 from ..widgets.column_list import Column, ColumnList, PickList
-from .stepper import BUDGET_BYTES, BUDGET_OPERATORS
 
 
 class ExtractorsScreen(ReportsFailures, Screen):
@@ -87,7 +86,7 @@ class ExtractorsScreen(ReportsFailures, Screen):
     def load(self, n: int, path: str | None) -> None:
         doc = self.app.worker_doc()
         ref = doc.page_ref(n)
-        records = list(page_glyphs(doc, ref, budget=Budget(BUDGET_OPERATORS, BUDGET_BYTES)))
+        records = list(page_glyphs(doc, ref, budget=page_budget()))
         frame = page_frame(doc, ref)
         results = []
         for name in oracle.REAL:

@@ -19,7 +19,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
 
-from pdfinspect.content.interpreter import Budget
 from pdfinspect.content.structure import mcid_key
 from pdfinspect.core.structtree import mcid_parents
 from pdfinspect.fonts.embedded import FontProgram
@@ -31,14 +30,13 @@ from pdfinspect.present.glyphs import (FILTERS, CodeRow, code_rows, font_diagnos
 from pdfinspect.present.shapes import GlyphPicture, glyph_picture
 from pdfinspect.present.text import safe_line
 
+from ..budget import page_budget
 from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, OpenRevisions, Target
 from ..widgets.column_list import Column, ColumnList, PickList
 from ..widgets.glyph_panels import GLYPH_COLUMNS, PagePrompt, PathList, font_panel, glyph_cells
 from ..widgets.line_view import LineView, note
 from ..widgets.preview import PagePreview, PreviewHost, glyph_layers
-from .fix import FixScreen
-from .stepper import BUDGET_BYTES, BUDGET_OPERATORS
 
 VISIBILITY_MODES = ("all", "visible", "hidden")
 TABLE_COLUMNS = (*GLYPH_COLUMNS[:3], Column("count", 5, 6, 3, right=True), *GLYPH_COLUMNS[3:],
@@ -123,7 +121,7 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
     def load(self, n: int, ref) -> None:
         doc = self.app.worker_doc()
         resolver = Resolver.of(doc)
-        budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
+        budget = page_budget()
         facts = page_glyph_facts(doc, ref, resolver, budget=budget)
         records = facts.records
         rows = code_rows(records)
@@ -284,6 +282,8 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             self.notify("put the cursor on a font (an indirect font dictionary) first", severity="warning",
                         markup=False)
             return
+        from .fix import FixScreen  # (its writer and font fixer only when asked for)
+
         self.app.push_screen(FixScreen(font.ref, self.font_name(font)), self._fixed_copy_written)
 
     def _fixed_copy_written(self, path: str | None) -> None:

@@ -22,7 +22,7 @@ from pdfinspect.core.check import CheckReport, check
 
 from pdfinspect.core.objects import Ref
 from pdfinspect.present.goto import OFFSET, GoTo
-from pdfinspect.present.summary import WARN, Summary, check_rows, diagnostic_parts, document_summary
+from pdfinspect.present.summary import WARN, Summary, check_rows, diagnostic_parts, document_summary, with_objects
 from pdfinspect.present.text import safe_line
 
 from ..failures import Cancelled, ReportsFailures
@@ -159,19 +159,21 @@ class OverviewScreen(ReportsFailures, Screen):
 
     def on_mount(self) -> None:
         doc = self.app.doc
-        self.show_summary()
-        self.load_summary()
+        self.show_summary()  # "reading the document…": on_screen_resume (also at the first showing) loads it
         try:
             items = entry_points(self.app)
         except Exception as e:  # keep the screen up whatever the core did
             items = [(Content(f"error: {safe_line(str(e))}").stylize("$text-error"), None, None)]
         self.app.numbers_ready.subscribe(self, self.on_numbers_ready)
+        self.call_after_refresh(self.app.want_numbers)  # after the first paint, as the summary
         self.query_one("#diagnostics", DiagnosticList).show(doc)
         self.query_one("#entry-points", RefList).set_items(items)
         self.query_one("#entry-points").focus()
 
     def on_numbers_ready(self, _) -> None:
-        self.load_summary()
+        """The object count, into the summary shown (computing it again would walk the page tree again)."""
+        if self.facts is not None:
+            self._summary_ready(self.facts)
 
     def on_resize(self) -> None:
         self.show_summary()  # the facts are wrapped for the width
@@ -179,7 +181,11 @@ class OverviewScreen(ReportsFailures, Screen):
             self._check_done(self.report)
 
     def show_summary(self) -> None:
-        self.query_one("#summary", Static).update(summary(self.facts, self.query_one("#summary").content_region.width))
+        panel = self.query_one("#summary", Static)
+        width = panel.content_region.width
+        panel.update(summary(self.facts, width))
+        if self.facts is not None:  # the facts may bring the pane's scroll bar: wrap them again for it
+            self.call_after_refresh(lambda: panel.content_region.width != width and self.show_summary())
 
     @work(thread=True, exclusive=True, group="summary", exit_on_error=False)
     def load_summary(self) -> None:
@@ -192,12 +198,15 @@ class OverviewScreen(ReportsFailures, Screen):
         self.app.call_from_thread(self._summary_ready, facts)
 
     def _summary_ready(self, facts: Summary) -> None:
+        if self.app.numbers is not None:  # counted meanwhile
+            facts = with_objects(facts, self.app.doc, self.app.numbers)
         self.facts = facts
         self.show_summary()
 
     def on_screen_resume(self) -> None:
-        # repairs can be found lazily after opening (objects parsed since, by any worker)
-        self.load_summary()
+        # repairs can be found lazily after opening (objects parsed since, by any worker); the worker
+        # starts once the screen is painted (a thread computing meanwhile would slow the first paint)
+        self.call_after_refresh(self.load_summary)
         self.query_one("#diagnostics", DiagnosticList).show(self.app.doc)
 
     def action_check(self) -> None:

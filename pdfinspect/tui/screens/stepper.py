@@ -21,7 +21,7 @@ from textual.worker import Worker, get_current_worker
 
 from pdfinspect.content.gaps import glyph_layouts
 from pdfinspect.content.geometry import Geometry
-from pdfinspect.content.interpreter import Budget, Step, iter_steps
+from pdfinspect.content.interpreter import Step, iter_steps
 from pdfinspect.content.structure import mcid_key
 from pdfinspect.content.textlayout import GlyphRecord, layout, step_records
 from pdfinspect.core.objects import Ref
@@ -31,6 +31,7 @@ from pdfinspect.present.content import CODE_BREAK, DIAGNOSTIC, FONT_BREAK, break
 from pdfinspect.present.glyphs import gap_text
 from pdfinspect.present.text import Row, safe, safe_line
 
+from ..budget import page_budget
 from ..failures import ReportsFailures, failure_line
 from ..memory import building
 from ..widgets.column_list import ColumnList, PickList
@@ -40,8 +41,6 @@ from ..widgets.op_list import OpList
 from ..widgets.preview import PagePreview, PreviewHost, step_request
 from ..widgets.source_excerpt import source_excerpt
 
-BUDGET_OPERATORS = 200_000  # the app interprets at most this many operators of a page…
-BUDGET_BYTES = 4 * 1024 * 1024  # …and decodes at most this much content (page and forms together)
 FIRST_BATCH = 500  # steps in the worker's first hand-over: the first operators show at once
 BATCH = 10_000  # steps per later hand-over (each costs the UI a redraw and blocks the worker)
 YIELD_EVERY = 10  # steps between the worker's looks at whether the UI thread wants the GIL
@@ -193,7 +192,7 @@ class StepperScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         doc = self.app.worker_doc()
         resolver = Resolver.of(doc)
         geometry = Geometry(doc)
-        budget = Budget(BUDGET_OPERATORS, BUDGET_BYTES)
+        budget = page_budget()
         sources: dict[Ref, bytes] = {}  # the content each step's span indexes, as the interpreter ran it
         owners = mcid_parents(doc, ref)
         if owners and not worker.is_cancelled:
