@@ -5,9 +5,14 @@ recall and F1 micro-averaged over the files, the real outputs read from its cach
 ~/.cache/pdfinspect-lens, which lens_agree.py fills), but every emulation runs in this
 process over one glyph pass per file instead of one `pdfinspect` process per file and
 extractor: a minute instead of an hour on a busy 2-core machine. Files whose real output
-is not cached are skipped (run lens_agree.py once first).
+is not cached are skipped (run lens_agree.py once first), unless ``--fill``: then the real
+extractor runs for them (``pdfinspect.extractors.oracle.run``, the same commands and 60 s
+timeout as lens_agree.py) and its output is cached; a failed run is cached as empty output,
+which is skipped. The held-out set: ``python bench/bench_lens.py "$(python bench/heldout.py)" --fill``.
 
-usage: python bench/bench_lens.py [DIR ...] [--page N] [--only pdfminer,pypdf,…] [--worst K]
+With several folders it prints each folder's figures, then all of them together.
+
+usage: python bench/bench_lens.py [DIR ...] [--page N] [--only pdfminer,pypdf,…] [--worst K] [--fill]
 """
 from __future__ import annotations
 
@@ -23,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pdfinspect.content.textlayout import page_glyphs  # noqa: E402
 from pdfinspect.core.document import Document  # noqa: E402
-from pdfinspect.extractors import emulate, page_frame  # noqa: E402
+from pdfinspect.extractors import emulate, oracle, page_frame  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 CACHE = Path.home() / ".cache" / "pdfinspect-lens"
@@ -35,10 +40,13 @@ def main() -> None:
     ap.add_argument("--page", type=int, default=1)
     ap.add_argument("--only", default="pdfminer,pypdf,pdfium,poppler,mupdf")
     ap.add_argument("--worst", type=int, default=5)
+    ap.add_argument("--fill", action="store_true", help="run the real extractor where its output is not cached")
     a = ap.parse_args()
+    a.dirs = [os.path.normpath(d) for d in a.dirs]
     names = a.only.split(",")
     files = sorted(os.path.join(d, f) for d in a.dirs for f in os.listdir(d) if f.lower().endswith(".pdf"))
-    stats = {x: [0, 0, 0, []] for x in names}
+    # (folder or "" for all of them, extractor) → [common words, real words, our words, [(words differ, file)]]
+    stats = {(d, x): [0, 0, 0, []] for d in [*(a.dirs if len(a.dirs) > 1 else []), ""] for x in names}
 
     def timeout(*_):
         raise TimeoutError
@@ -49,6 +57,11 @@ def main() -> None:
         refs = {}
         for x in names:
             cached = CACHE / f"{x}-{digest}-p{a.page}.txt"
+            if not cached.exists() and a.fill and x in oracle.REAL:
+                CACHE.mkdir(parents=True, exist_ok=True)
+                tmp = cached.with_suffix(".part")
+                tmp.write_text(oracle.run(x, f, a.page).text or "", encoding="utf-8")
+                tmp.replace(cached)
             if cached.exists():
                 text = cached.read_text(encoding="utf-8", errors="replace")
                 if text.split():
@@ -69,16 +82,18 @@ def main() -> None:
         for x, text in refs.items():
             real, mine = collections.Counter(text.split()), collections.Counter(ours[x].split())
             common = sum((real & mine).values())
-            s = stats[x]
-            s[0] += common
-            s[1] += sum(real.values())
-            s[2] += sum(mine.values())
-            s[3].append((sum(real.values()) + sum(mine.values()) - 2 * common, os.path.basename(f)))
-    for x, (common, real_n, our_n, worst) in stats.items():
+            for key in {(os.path.dirname(f), x), ("", x)} & stats.keys():
+                s = stats[key]
+                s[0] += common
+                s[1] += sum(real.values())
+                s[2] += sum(mine.values())
+                s[3].append((sum(real.values()) + sum(mine.values()) - 2 * common, os.path.basename(f)))
+    for (d, x), (common, real_n, our_n, worst) in stats.items():
         p = common / our_n if our_n else 0.0
         r = common / real_n if real_n else 0.0
         f1 = 2 * p * r / (p + r) if p + r else 0.0
-        print(f"{x}: precision {p:.4f} recall {r:.4f} F1 {f1:.4f} over {len(worst)} pages; worst: "
+        print(f"{os.path.basename(d) + ' ' if d else 'together ' if len(a.dirs) > 1 else ''}"
+              f"{x}: precision {p:.4f} recall {r:.4f} F1 {f1:.4f} over {len(worst)} pages; worst: "
               + ", ".join(f"{n} ({d} words differ)" for d, n in sorted(worst, reverse=True)[:a.worst]))
 
 

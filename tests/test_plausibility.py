@@ -196,3 +196,123 @@ def test_font_verdicts():
     assert plaus.judge_font(list("abcdef"), evidence=list("অআইঈউ")) == plaus.SCRIPT_CONTRADICTS_FONT
     assert plaus.constant_offset(list("3UHQGH"), list("Prende")) == 29
     assert plaus.constant_offset(list("abcdef"), list("abcdef")) is None
+
+
+def test_cids_read_as_code_points_need_the_fonts_widths_to_back_them():
+    # the same CIDs, but the widths the font gives them are not those letters' (glyph ids of some
+    # other order): nothing in the font backs the code-point reading, so it is a guess
+    text = "Hello world"
+    letters = sorted(set(text) - {" "})
+    widths = {ord(ch): HELVETICA[letters[-1 - i]] for i, ch in enumerate(letters)}  # every width another letter's
+    widths[ord(" ")] = 900
+    got, methods = text_of(page_showing([ord(ch) for ch in text], widths, None))
+    assert got == "" and methods == {("CIDAsUnicode", "guess")}
+    doc = Document(page_showing([ord(ch) for ch in text], widths, None))
+    step = next(iter(page_glyphs(doc, doc.page_ref(1)))).path[-1]
+    assert "no_evidence" in step.detail
+
+
+def test_cjk_cids_read_as_code_points_need_wide_widths():
+    text = "日本語の文章です。"
+    cids = [ord(ch) for ch in text]
+    got, methods = text_of(page_showing(cids, {c: 1000 for c in cids}, None))
+    assert got == text and methods == {("CIDAsUnicode", "heuristic")}
+    got, methods = text_of(page_showing(cids, {c: 450 + 50 * (i % 2) for i, c in enumerate(cids)}, None))
+    assert got == "" and methods == {("CIDAsUnicode", "guess")}  # narrow, as no CJK font draws them
+
+
+def test_east_asian_widths():
+    assert plaus.east_asian_widths_fit([(ch, 1000) for ch in "日本語の文章"] + [("a", 500)])
+    assert not plaus.east_asian_widths_fit([(ch, 500) for ch in "日本語の文章"])
+    # Adobe-Japan1 CIDs read as code points: Greek, Cyrillic, Latin Extended, all 1 em wide
+    assert not plaus.east_asian_widths_fit([(chr(c), 1000) for c in range(0x3E8, 0x400)])
+
+
+def test_a_font_that_keeps_only_ascii_in_the_macintosh_order_is_read_so_up_to_glyph_97():
+    # Open Sans and many fonts since: glyphs 3–97 are ASCII in the Macintosh order, the rest their own
+    widths = {gid: HELVETICA[ch] for ch, gid in MAC.items()}
+    widths.update({98 + i: w for i, w in enumerate((1000, 200, 1000, 200, 1000, 200, 1000, 200, 1000, 200))})
+    shown = [MAC[ch] for ch in TEXT] + [99]
+    doc = Document(page_showing(shown, widths, None))
+    records = list(page_glyphs(doc, doc.page_ref(1)))
+    assert "".join(r.unicode for r in records[:-1]) == TEXT
+    assert {r.method for r in records[:-1]} == {"MacGlyphOrder"}
+    last = records[-1]
+    assert last.method != "MacGlyphOrder" and last.unicode == ""
+    mac = next(s for s in last.path if s.method == "MacGlyphOrder")
+    assert mac.result == "miss" and "ASCII glyphs (3–97) only" in mac.detail
+
+
+PANGRAM = "The quick brown fox jumps over the lazy dog"
+
+
+def pangram_page(shift: int) -> bytes:
+    """CIDs that are the pangram's code points, the widths Helvetica's, and a ToUnicode whose text
+    is ``shift`` code points above the letters: no program, no names, only the widths to judge by."""
+    cids = sorted({ord(ch) for ch in PANGRAM})
+    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <0000> <ffff> "
+            b"endcodespacerange %d beginbfchar " % len(cids)
+            + b" ".join(b"<%04X> <%04X>" % (c, c + shift if c != 0x20 else c) for c in cids)
+            + b" endbfchar endcmap end end")
+    return page_showing([ord(ch) for ch in PANGRAM], {c: HELVETICA[chr(c)] for c in cids}, None, tounicode=cmap)
+
+
+@pytest.mark.parametrize("shift", [1, -3, -29])
+def test_a_tounicode_shifted_by_a_constant_is_caught_by_the_fonts_widths(shift):
+    from pdfinspect.content.fontreports import font_reports
+
+    (report,) = font_reports(Document(pangram_page(shift)), [1])
+    found = report.reason("tounicode_shifted")
+    assert found is not None
+    assert f"{abs(shift)} code point" in found.detail and f"moved {shift:+d}" in found.detail
+    assert len(found.codes) >= 20
+
+
+def test_an_unshifted_tounicode_is_not_flagged_by_the_widths():
+    from pdfinspect.content.fontreports import font_reports
+
+    (report,) = font_reports(Document(pangram_page(0)), [1])
+    assert report.reason("tounicode_shifted") is None
+
+
+def test_a_tounicode_one_constant_away_from_cids_that_are_code_points_is_shifted():
+    # Word-style CIDs (code points, the widths Helvetica's), ToUnicode moved by 1 for every CID
+    from pdfinspect.fonts.resolve import tounicode_cid_shift
+
+    doc = Document(pangram_page(1))
+    font = next(iter(page_glyphs(doc, doc.page_ref(1)))).step.font
+    found = tounicode_cid_shift(font)
+    assert found is not None and found.offset == 1 and len(found.codes) >= 20
+    doc = Document(pangram_page(0))
+    assert tounicode_cid_shift(next(iter(page_glyphs(doc, doc.page_ref(1)))).step.font) is None
+
+
+def private_cmap_page(widths_of) -> bytes:
+    """A Type0 font whose embedded one-byte CMap maps codes 0x20–0x7E to CIDs 1–95, no ToUnicode,
+    no program: only the code read as a code point (CodeAsUnicode) gives text."""
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page()
+    cmap = pdf.make_stream(b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Private-H def "
+                           b"1 begincodespacerange <00> <ff> endcodespacerange "
+                           b"1 begincidrange <20> <7e> 1 endcidrange endcmap end end")
+    cmap.Type, cmap.CMapName = pikepdf.Name.CMap, pikepdf.Name("/Private-H")
+    cmap.CIDSystemInfo = pikepdf.Dictionary(Registry=pikepdf.String("Prince"), Ordering=pikepdf.String("X"),
+                                            Supplement=0)
+    w = [1, [widths_of(chr(c)) for c in range(0x20, 0x7F)]]
+    cid = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.CIDFontType2, BaseFont=pikepdf.Name("/X"),
+                             CIDSystemInfo=cmap.CIDSystemInfo, DW=1000, W=w)
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type0, BaseFont=pikepdf.Name("/X"),
+                              Encoding=cmap, DescendantFonts=[pdf.make_indirect(cid)])
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
+    page.Contents = pdf.make_stream(b"BT /F1 10 Tf 10 10 Td (" + PANGRAM.encode() + b") Tj ET")
+    buf = io.BytesIO()
+    pdf.save(buf)
+    return buf.getvalue()
+
+
+def test_codes_of_a_private_cmap_read_as_code_points_need_the_widths_too():
+    got, methods = text_of(private_cmap_page(lambda ch: HELVETICA.get(ch, 500)))
+    assert got == PANGRAM and methods == {("CodeAsUnicode", "heuristic")}
+    # the codes 29 away from the letters the widths are (a Prince export read as code points)
+    got, methods = text_of(private_cmap_page(lambda ch: HELVETICA.get(chr(ord(ch) + 29), 500)))
+    assert got == "" and methods == {("CodeAsUnicode", "guess")}

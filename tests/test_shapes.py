@@ -37,8 +37,35 @@ def _curve(pen, upem: int) -> None:
     pen.closePath()
 
 
+def _bar(pen, upem: int) -> None:
+    u = upem / 1000
+    pen.moveTo((100 * u, 300 * u))
+    pen.lineTo((500 * u, 300 * u))
+    pen.lineTo((500 * u, 380 * u))
+    pen.lineTo((100 * u, 380 * u))
+    pen.closePath()
+
+
+def _wedge(pen, upem: int) -> None:
+    u = upem / 1000
+    pen.moveTo((100 * u, 0))
+    pen.lineTo((600 * u, 0))
+    pen.lineTo((100 * u, 700 * u))
+    pen.closePath()
+
+
+def _square_nudged(pen, upem: int) -> None:
+    """The square of another version of the typeface: its right side 6 units further out."""
+    u = upem / 1000
+    pen.moveTo((100 * u, 0))
+    pen.lineTo((606 * u, 0))
+    pen.lineTo((606 * u, 700 * u))
+    pen.lineTo((100 * u, 700 * u))
+    pen.closePath()
+
+
 DRAW = {"square": lambda p, upem: _square(p, upem), "ring": lambda p, upem: _square(p, upem, hole=True),
-        "arch": _curve}
+        "arch": _curve, "bar": _bar, "wedge": _wedge, "square2": _square_nudged}
 
 
 def truetype(order: list[str], upem: int = 1000) -> bytes:

@@ -11,12 +11,17 @@ Without ``preserve-ligatures`` the ligatures U+FB00–FB06 are expanded; without
 """
 from __future__ import annotations
 
+import dataclasses
+
+from ..fonts.agl import glyph_to_unicode
+from ..fonts.codes import ENCODING
 from . import base
 
 SOURCE = "MuPDF 1.21.1 source/fitz/stext-device.c"
 SPACE_DIST = 0.15  # stext-device.c SPACE_DIST
 SPACE_MAX_DIST = 0.8  # stext-device.c SPACE_MAX_DIST
 BASE_MAX_DIST = 0.8  # stext-device.c: fabsf(base_offset) < size * 0.8f
+BARE_CFF = ("CIDFontType0C", "Type1C")  # FontFile3 subtypes: no vmtx for FreeType's vertical layout
 # Which optional content MuPDF hides, by the kind of rule (core.optional.KINDS) → its verdict
 # from the spec's (pdf-layer.c pdf_is_hidden_ocg, checked with mutool 1.21.1 on a built page
 # of every kind): a visibility expression /VE is never evaluated (visible), /P /AllOn
@@ -29,7 +34,31 @@ LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\
              "\ufb05": "ft", "\ufb06": "st"}  # stext-device.c fz_add_stext_char (not FZ_STEXT_PRESERVE_LIGATURES)
 
 
+def _number_name(name: str) -> str:
+    """``fz_unicode_from_glyph_name`` past its AGL table (``source/fitz/encodings.c``, 1.21.1):
+    ``uniXXXX``, ``uXXXX`` (hex), ``aNN…`` (decimal, three characters at least), else the whole
+    name as a decimal number; U+FFFD when that gives nothing. No ITC Zapf Dingbats list."""
+    base_name = name.split(".", 1)[0].split("_", 1)[0]
+    try:
+        if base_name.startswith("uni") and len(base_name) == 7:
+            code = int(base_name[3:], 16)
+        elif base_name.startswith("u"):
+            code = int(base_name[1:], 16)
+        elif base_name.startswith("a") and len(base_name) >= 3:
+            code = int(base_name[1:], 10)
+        else:
+            code = int(base_name, 10)
+    except ValueError:
+        code = 0
+    return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code < 0xE000 else "\ufffd"
+
+
 def text(record) -> tuple[str, str]:
+    font = record.step.font
+    if font is not None and not font.is_type0 and record.method == ENCODING and len(record.glyph.code) == 1:
+        name = font.glyph_name(record.glyph.code[0])
+        if name and not glyph_to_unicode(name).unicode and glyph_to_unicode(name, zapf_dingbats=True).unicode:
+            return "".join(" " if c.isspace() else c for c in _number_name(name)), "glyph-name-number"
     t = base.spec_text(record, "mupdf", actual_text=False)
     if t is None:
         return "\ufffd", "replacement-character"
@@ -55,9 +84,21 @@ def decide(prev: base.Item, cur: base.Item, prev_text: str, t: str) -> tuple[str
     return base.SPACE, "gap", f"gap {base.em(along, size)} ≥ SPACE_DIST {SPACE_DIST} ({SOURCE})"
 
 
+def _vertical_advance(item: base.Item) -> base.Item:
+    """MuPDF takes a vertical glyph's advance from the font program (``fz_advance_glyph``,
+    ``source/fitz/font.c``: FreeType with ``FT_LOAD_VERTICAL_LAYOUT``), not from /W2: a bare CFF
+    program (FontFile3 ``CIDFontType0C`` or ``Type1C``) has no vertical metrics and advances 0,
+    so the next glyph lies a whole advance past the pen. A substitute (non-embedded) font uses the
+    PDF widths."""
+    font = item.record.step.font
+    if item.vertical and font is not None and font.program_kind in BARE_CFF:
+        return dataclasses.replace(item, end=item.origin)
+    return item
+
+
 def emulate(records, page: base.Page | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=True)
-    items = [base.make_item(r) for r in recs]
+    items = [_vertical_advance(base.make_item(r)) for r in recs]
     texts = [text(r) for r in recs]
     drops: list[tuple[str, str]] = []
     pen = None

@@ -13,15 +13,58 @@ Annotations are not read.
 """
 from __future__ import annotations
 
+import functools
+import math
+
+from ..fonts.agl import glyph_to_unicode
+from ..fonts.codes import ENCODING
+from ..fonts.encodings import BUILTIN_FONT_ENCODINGS, base_encoding
+from ..fonts.predefined import predefined_cmap
 from . import base
 
 SOURCE = "pdfminer.six 20260107 pdfminer/layout.py"
 LINE_OVERLAP = 0.5  # LAParams.line_overlap
 CHAR_MARGIN = 2.0  # LAParams.char_margin
 WORD_MARGIN = 0.1  # LAParams.word_margin
+IDENTITY_CMAPS = ("Identity-H", "Identity-V", "OneByteIdentityH", "OneByteIdentityV")  # cmapdb.py CMapDB.get_cmap
+CMAP_ALIASES = {"DLIdent-H": "Identity-H", "DLIdent-V": "Identity-V"}  # pdffont.py IDENTITY_ENCODER
+VERTICAL_VX = 0.5  # layout.py LTChar: vx = fontsize * 0.5 when the font gives none (pdffont.py default_disp)
+VERTICAL_VY = 0.88  # pdffont.py PDFCIDFont: DW2 default (880, -1000): vy = (1000 - 880) × size / 1000
+
+
+def _standard_base(record) -> str | None:
+    """The text of a non-embedded Symbol or ZapfDingbats glyph whose font names no base encoding:
+    ``pdffont.py`` ``PDFSimpleFont`` takes StandardEncoding for any Type1 font without
+    /BaseEncoding (only an embedded FontFile's encoding replaces it), never a standard font's
+    built-in encoding; ``None`` when the rule does not apply."""
+    font = record.step.font
+    if font is None or font.is_type0 or record.method != ENCODING \
+            or font.encoding_base != BUILTIN_FONT_ENCODINGS.get(font.standard_name or ""):
+        return None
+    if len(record.glyph.code) != 1:
+        return None
+    code = record.glyph.code[0]
+    name = font.differences.get(code) or base_encoding("StandardEncoding")[code]
+    return glyph_to_unicode(name).unicode if name else ""
+
+
+@functools.lru_cache(maxsize=256)
+def _known_cmap(name: str) -> bool:
+    """``pdffont.py`` ``PDFCIDFont.get_cmap_from_spec`` and ``cmapdb.py`` ``CMapDB.get_cmap``:
+    pdfminer.six never parses an embedded CMap; it looks the /CMapName up among the identity
+    names and its packaged predefined CMaps. Any other name gives an empty ``CMap()``, which
+    decodes the shown strings to no character codes at all: the font's text is not output."""
+    name = CMAP_ALIASES.get(name, name)
+    return name in IDENTITY_CMAPS or predefined_cmap(name) is not None
 
 
 def text(record) -> tuple[str, str]:
+    font = record.step.font
+    if font is not None and font.is_type0 and font.cmap is not None and not _known_cmap(font.cmap.name or ""):
+        return "", "cmap-unknown"
+    standard = _standard_base(record)
+    if standard is not None:
+        return (standard, "standard-encoding") if standard else (f"(cid:{base.code_of(record)})", "cid-placeholder")
     t = base.spec_text(record, "pdfminer", actual_text=False)
     if t is None:
         return f"(cid:{base.code_of(record)})", "cid-placeholder"
@@ -32,12 +75,15 @@ def _box(item: base.Item, page: base.Page) -> tuple[float, float, float, float]:
     """LTChar's box: advance w0 by the font size, from the descent; axis-aligned in the page
     turned by /Rotate."""
     left, bottom, right, top = item.rect
-    if item.vertical:
-        corners = [page.upright(x, y) for x in (left, right) for y in (bottom, top)]
-        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
-        return min(xs), min(ys), max(xs), max(ys)
     ux, uy = item.direction
     ox, oy = item.origin
+    if item.vertical:  # layout.py LTChar: (-vx, vy + adv) to (-vx + size, vy), adv the (negative) w1y
+        adv = math.hypot(item.end[0] - ox, item.end[1] - oy)
+        vx, vy = VERTICAL_VX * item.size, (1 - VERTICAL_VY) * item.size
+        corners = [page.upright(ox - a * uy - b * ux, oy + a * ux - b * uy)
+                   for a in (-vx, -vx + item.size) for b in (vy - adv, vy)]
+        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+        return min(xs), min(ys), max(xs), max(ys)
     descent = min(0.0, (bottom - oy) if abs(uy) < 1e-6 else 0.0)
     corners = []
     for a in (0.0, item.width):

@@ -87,9 +87,13 @@ MAC_GLYPH_NAMED = _s("mac_glyph_named", "hit: the CID read as a glyph id of the 
                      "name the AGL maps (the font's widths follow that order)")
 MAC_GLYPH_UNNAMED = _s("mac_glyph_unnamed", "miss: the CID has no name in the standard Macintosh order (258 names)")
 MAC_ORDER_UNFIT = _s("mac_order_unfit", "miss: the font's widths do not follow the Macintosh order well enough "
-                     "to read its CIDs as glyph ids in it (the detail gives the rank correlations)")
+                     "to read its CIDs as glyph ids in it, or follow it only for its ASCII glyphs (3–97) and the CID "
+                     "is past them (the detail gives the rank correlations)")
 SHAPE_VOTE = _s("shape_vote", "hit: fonts with spec-grade mappings that draw the same outline clearly read it as "
                 "this text")
+SHAPE_VOTE_COARSE = _s("shape_vote_coarse", "hit: the exact outline is in no font of the table, and fonts with "
+                       "spec-grade mappings that draw nearly the same outline (the coarse key: contours, size in "
+                       "1/20 em, an 8×8 fill) read it as this text, two fonts or more and 97% of them")
 STEPS.group("Other")
 ACTUAL_TEXT_REPLACES = _s("actual_text", "hit: /ActualText replaces the text of the glyphs it covers", "14.9.4")
 

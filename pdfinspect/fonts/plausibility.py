@@ -19,7 +19,12 @@ Three tests, each with a reason code:
 - ``script_contradicts_font``: the spec's methods give this font's other codes letters of one set
   of scripts and the heuristic gives letters of none of them (per font);
 - ``constant_offset``: another reading of the same codes (the Macintosh glyph order) gives letters
-  that are one constant code-point offset away from the heuristic's for most codes (per font).
+  that are one constant code-point offset away from the heuristic's for most codes (per font);
+- ``no_evidence``: Identity CIDs read as code points, where nothing in the font backs that reading
+  (per font): read so, its widths neither follow a standard font's widths (Helvetica's or Times's,
+  :func:`east_asian_widths_fit` for CJK) — a font whose CIDs are glyph ids gives letters whose
+  widths are unrelated to theirs. Where one width serves all CIDs, a font not embedded or with a
+  /CIDToGIDMap stream is believed (the resolver decides).
 
 Pure functions over text; the resolver decides which codes make up "the font's codes".
 """
@@ -33,11 +38,13 @@ CONTROL_OR_PRIVATE_USE = "control_or_private_use"
 MIXED_SCRIPTS = "mixed_scripts"
 SCRIPT_CONTRADICTS_FONT = "script_contradicts_font"
 CONSTANT_OFFSET = "constant_offset"
+NO_EVIDENCE = "no_evidence"
 VERDICTS = {
     CONTROL_OR_PRIVATE_USE: "a control, surrogate or private-use character, or U+FFFD",
     MIXED_SCRIPTS: "the font's codes read as letters of three or more scripts (or lone combining marks)",
     SCRIPT_CONTRADICTS_FONT: "the font's other codes are letters of another script",
     CONSTANT_OFFSET: "another reading of the same codes is one constant offset away and spells letters",
+    NO_EVIDENCE: "read as code points, the font's CIDs get widths unlike those letters' in any standard font",
 }
 
 # unicodedata names start with the script for most letters; these words name one script each
@@ -128,3 +135,21 @@ def plausible_letters(texts: Sequence[str]) -> bool:
     alnum = sum(1 for c in chars if c.isalnum())
     found = scripts(texts)
     return alnum * 10 >= len(chars) * 6 and 0 < len(found) <= 2
+
+
+def east_asian_widths_fit(pairs: Sequence[tuple[str, float]]) -> bool:
+    """Whether characters and the widths a font gives them (1/1000 em) look like a CJK font's: at
+    least five wide or full-width characters (East Asian Width W or F), which take 0.8 em or more,
+    making up four in five of the characters, the narrow ones (Na or H) taking under 0.8 em. A font
+    whose CIDs are glyph ids, read as code points, strews them over Latin, Greek, Cyrillic and other
+    blocks of neutral width instead."""
+    wide = narrow = fit = 0
+    for ch, width in pairs:
+        eaw = unicodedata.east_asian_width(ch) if len(ch) == 1 else "N"
+        if eaw in ("W", "F"):
+            wide += 1
+            fit += width >= 800
+        elif eaw in ("Na", "H"):
+            narrow += 1
+            fit += 0 < width < 800
+    return wide >= 5 and (wide + narrow) * 5 >= len(pairs) * 4 and fit * 10 >= (wide + narrow) * 9

@@ -26,7 +26,7 @@ from .font import Font
 from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, GUESS, HEURISTIC, NO_CONFIDENCE, NUMERIC_GLYPH_NAME,
                          is_lead_byte, legacy_cjk_codec)
 from .resolve import (CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, TOUNICODE, Resolution, Resolver,
-                      format_unicode, no_text)
+                      format_unicode, no_text, tounicode_cid_shift, tounicode_width_shift)
 
 NUMERIC_METHOD, CODE_AS_UNICODE_METHOD = NUMERIC_GLYPH_NAME.method, CODE_AS_UNICODE.method
 
@@ -170,7 +170,7 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
                              f"disagree on {len(conflicts)} codes"
                              + (f" ({compat} only as ligature or compatibility forms, e.g. ffi vs ﬃ)" if compat else "")))
         found.append(_degenerate(resolutions))
-        found.append(_shifted(resolutions))
+        found.append(_shifted(resolutions) or _width_shifted(font))
         if not font.is_type0 and font.tounicode.codespace and all(len(c.low) > 1 for c in font.tounicode.codespace):
             found.append(out("tounicode_multibyte_on_simple_font", missed,
                              f"the {font.subtype} font's codes are one byte; ToUnicode's codespace is "
@@ -262,6 +262,26 @@ def _shifted(resolutions) -> Reason | None:
                   f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} what "
                   f"{', '.join(sorted({c.method for r, c in pairs}))} give{'s' * (len({c.method for r, c in pairs}) == 1)} "
                   f"for {len(codes)} codes")
+
+
+def _width_shifted(font: Font) -> Reason | None:
+    """The shift the font's own widths show (:func:`.resolve.tounicode_width_shift`), or that of
+    the ToUnicode from CIDs the widths say are code points (:func:`.resolve.tounicode_cid_shift`),
+    where no other method or outline gives the letters to compare the ToUnicode with."""
+    found = tounicode_width_shift(font)
+    if found is None:
+        cids = tounicode_cid_shift(font)
+        if cids is None:
+            return None
+        k = cids.offset
+        return Reason("tounicode_shifted", cids.codes,
+                      f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} "
+                      f"the CIDs for {len(cids.codes)} codes, and the font's widths say its CIDs are code points")
+    k = found.offset
+    return Reason("tounicode_shifted", found.codes,
+                  f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} the "
+                  f"letters the font's widths fit: moved {k:+d}, {len(found.codes)} letters' widths follow a standard "
+                  f"font's with a rank correlation of {found.fit:.2f}, as given {found.unshifted:.2f}")
 
 
 def _degenerate(resolutions) -> Reason | None:

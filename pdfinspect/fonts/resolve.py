@@ -37,7 +37,7 @@ from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, CIDFont, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
-from .shapevote import GlyphShapes, ShapeTable, letter_key
+from .shapevote import EMPTY, GlyphShapes, ShapeTable, letter_key
 
 SPEC_METHODS = (TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM)
 HEURISTIC_METHODS = tuple(x.method for x in h.HEURISTICS)
@@ -162,7 +162,8 @@ class Resolver:
         self._programs: dict[Font, FontProgram | None] = {}
         self._numeric: dict[tuple[Font, bool], h.NumericNames | None] = {}
         self._verdicts: dict[tuple[Font, str], str | None] = {}
-        self._mac: dict[Font, tuple[bool, str]] = {}
+        self._mac: dict[Font, tuple[int, str]] = {}
+        self._blanks: dict[Font, int] = {}
 
     @classmethod
     def of(cls, doc) -> "Resolver":
@@ -222,17 +223,33 @@ class Resolver:
         if font.program_ref is None and font.subtype != "Type3":
             return res
         fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
+        if fp == EMPTY and self._blank_glyphs(font) > 2:
+            return res  # a font of many glyphs that draw nothing (an OCR text layer's): they are not spaces
         table = self._table(learn=fp is not None)
         vote = table.vote(fp) if table is not None and fp is not None else None
+        key = fp
+        if vote is None and table is not None and fp is not None and fp != EMPTY:
+            key = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code, coarse=True)
+            vote = table.vote(key) if key is not None else None
         if vote is None or not vote.clear or (res.confidence == HEURISTIC and letter_key(vote.text) == letter_key(res.unicode)):
             return res
-        step = _heuristic_step(h.GLYPH_SHAPE, font.program_ref or font.ref, "glyph outline", f"outline {fp}",
-                               HIT, codes.SHAPE_VOTE, f"{vote.describe()} → {format_unicode(vote.text)}", vote.text)
+        step = _heuristic_step(h.GLYPH_SHAPE, font.program_ref or font.ref, "glyph outline", f"outline {key}",
+                               HIT, codes.SHAPE_VOTE_COARSE if vote.coarse else codes.SHAPE_VOTE,
+                               f"{vote.describe()} → {format_unicode(vote.text)}", vote.text)
         given = res.unicode or (res.path[-1].unicode if res.confidence == GUESS else "")
         conflicts = res.conflicts + ((Conflict(res.method, given),) if given else ())
         flags = tuple(f for f in res.flags if f.code != codes.UNRESOLVED)
         return replace(res, unicode=vote.text, method=step.method, path=res.path + (step,), conflicts=conflicts,
                        flags=flags, confidence=HEURISTIC, heuristic=step.method, used_by=())
+
+    def _blank_glyphs(self, font: Font) -> int:
+        """How many distinct glyphs that draw nothing the font's codes (those its widths name) select."""
+        if font not in self._blanks:
+            shapes = self.glyph_shapes()
+            self._blanks[font] = len({(r.gid, r.glyph_name) for code, cid in _font_codes(font)
+                                      if shapes.fingerprint(font, (r := self._raw_resolve(font, code, cid)).gid,
+                                                            r.glyph_name, code) == EMPTY})
+        return self._blanks[font]
 
     def _against_shape(self, font: Font, res: Resolution) -> Resolution:
         """A spec-grade text that a clear shape vote of other fonts contradicts is flagged."""
@@ -240,10 +257,10 @@ class Resolver:
         if table is None or (font.program_ref is None and font.subtype != "Type3"):
             return res
         fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
-        vote = table.vote(fp) if fp is not None else None
+        vote = table.vote(fp) if fp not in (None, EMPTY) else None
         if vote is None or not vote.clear or vote.fonts < 2 or letter_key(vote.text) == letter_key(res.unicode):
             return res
-        return replace(res, flags=res.flags + (Flag(
+        return replace(res, conflicts=res.conflicts + (Conflict(h.GLYPH_SHAPE.method, vote.text),), flags=res.flags + (Flag(
             codes.MAPPING_CONTRADICTS_SHAPE, f"mapping contradicts shape: {res.method} gives "
             f"{format_unicode(res.unicode)}, but the glyph's outline is {format_unicode(vote.text)} "
             f"({vote.describe()})"),))
@@ -294,14 +311,21 @@ class Resolver:
             verdict = plaus.judge_font(outputs, evidence)
             if verdict is None and alternatives and plaus.constant_offset(outputs, alternatives) is not None:
                 verdict = plaus.CONSTANT_OFFSET
+            if verdict is None and method == h.CID_AS_UNICODE.method and not _cid_values_fit(font):
+                verdict = plaus.NO_EVIDENCE
+            if verdict is None and method == h.CODE_AS_UNICODE.method and font.is_type0 \
+                    and not _code_values_fit(font):
+                verdict = plaus.NO_EVIDENCE
             self._verdicts[key] = verdict
         return self._verdicts[key]
 
-    def mac_glyph_order(self, font: Font) -> tuple[bool, str]:
-        """Whether this Identity-mapped TrueType CIDFont's CIDs are glyph ids in the standard
-        Macintosh order, and why: read that way, the widths the font gives its CIDs follow the
-        widths of the same letters in Helvetica (Arial's metrics) far better than the CIDs read as
-        code points do, and the letters pass :func:`.plausibility.plausible_letters`."""
+    def mac_glyph_order(self, font: Font) -> tuple[int, str]:
+        """Up to which CID this Identity-mapped TrueType CIDFont's CIDs are glyph ids in the standard
+        Macintosh order (0: none), and why: read that way, the widths the font gives its CIDs follow
+        the widths of the same letters in Helvetica or Times (Arial's and Times New Roman's metrics)
+        far better than the CIDs read as code points do, and the letters pass
+        :func:`.plausibility.plausible_letters`. Fonts that keep only ASCII in the Macintosh
+        positions (glyphs 3–97) are read so up to glyph 97."""
         if font not in self._mac:
             self._mac[font] = _mac_order_fits(font)
         return self._mac[font]
@@ -455,14 +479,16 @@ class Resolver:
                 return ()
             steps: tuple[PathStep, ...] = ()
             if font.cid_font is not None and font.cid_font.subtype == "CIDFontType2":
-                fits, why = self.mac_glyph_order(font)
+                last, why = self.mac_glyph_order(font)
+                fits = cid <= last
                 name = h.mac_glyph_name(cid) if fits else None
                 text = glyph_to_unicode(name).unicode if name else ""
                 mac = _heuristic_step(
                     h.MAC_GLYPH_ORDER, source, f"{font.encoding_desc}, TrueType", f"CID {cid}", HIT if text else MISS,
                     codes.MAC_GLYPH_NAMED if text else codes.MAC_GLYPH_UNNAMED if fits else codes.MAC_ORDER_UNFIT,
                     f"glyph {cid} of the standard Macintosh order is /{name} → {format_unicode(text)} ({why})" if text
-                    else f"glyph {cid} has no name in the standard Macintosh order (258 names)" if fits else why,
+                    else f"glyph {cid} has no name in the standard Macintosh order (258 names)" if fits
+                    else f"glyph {cid} is past the part of the order the font follows ({why})" if last else why,
                     text or None)
                 if text:
                     return (mac,)
@@ -624,11 +650,35 @@ def _font_codes(font: Font) -> list[tuple[bytes, int | None]]:
     font with another CMap) gives none: nothing lists its codes."""
     if font.is_type0:
         cf = font.cid_font
-        if cf is None or not font.encoding_desc.startswith("Identity"):
+        if cf is None:
             return []
+        if not font.encoding_desc.startswith("Identity"):
+            return _cmap_codes(font)
         return [(c.to_bytes(2, "big"), c) for c, _ in _cid_widths(cf) if 0 <= c <= 0xFFFF]
     return [(bytes([font.first_char + i]), None) for i, w in enumerate(font.widths)
             if w and 0 <= font.first_char + i <= 255]
+
+
+def _cmap_codes(font: Font) -> list[tuple[bytes, int | None]]:
+    """``(code, CID)`` for the codes an embedded CMap maps (its cidchar and cidrange entries) to
+    CIDs the font's /W lists, the first :data:`MAX_SAMPLE`."""
+    cmap = font.cmap
+    out: list[tuple[bytes, int | None]] = []
+    if cmap is None or cmap.identity or font.cid_font is None:
+        return out
+    listed = {cid for cid, _ in _cid_widths(font.cid_font)}  # the CIDs its /W names, as for Identity
+    for entry in cmap.entries:
+        if entry.kind not in ("cidchar", "cidrange") or len(entry.low) != len(entry.high):
+            continue
+        low, high = int.from_bytes(entry.low, "big"), int.from_bytes(entry.high, "big")
+        for n in range(low, min(high, low + MAX_SAMPLE) + 1):
+            code = n.to_bytes(len(entry.low), "big")
+            cid = font.cid(code)
+            if cid in listed:
+                out.append((code, cid))
+                if len(out) == MAX_SAMPLE:
+                    return out
+    return out
 
 
 def _cid_widths(cf: CIDFont) -> Iterator[tuple[int, float]]:
@@ -671,30 +721,149 @@ def _rank_correlation(pairs: list[tuple[float, float]]) -> float:
     return cov / (va * vb) ** 0.5 if va and vb else 0.0
 
 
-def _mac_order_fits(font: Font) -> tuple[bool, str]:
+MAC_ASCII_LAST = 97  # glyphs 3–97 of the standard Macintosh order are ASCII's space to tilde, in order
+WIDTHS_FOLLOW = 0.6  # rank correlation with a standard font's widths that makes a reading believable
+
+
+def _standard_widths() -> tuple[dict[str, int], ...]:
     from pdfminer.fontmetrics import FONT_METRICS
 
+    return FONT_METRICS["Helvetica"][1], FONT_METRICS["Times-Roman"][1]
+
+
+def widths_follow(pairs: list[tuple[str, float]]) -> tuple[float, int]:
+    """How well the widths a font gives characters follow the same characters' widths in Helvetica
+    or in Times (Arial's and Times New Roman's metrics): the better rank correlation of the two and
+    the number of characters both know."""
+    best, n = 0.0, 0
+    for metrics in _standard_widths():
+        known = [(w, float(metrics[t])) for t, w in pairs if t in metrics]
+        fit = _rank_correlation(known)
+        if fit > best or not n:
+            best, n = max(best, fit), len(known)
+    return best, n
+
+
+def _mac_order_fits(font: Font) -> tuple[int, str]:
+    """The highest CID read in the Macintosh order (0: the order does not fit; 257: the whole order;
+    :data:`MAC_ASCII_LAST`: its ASCII part only, as in fonts that keep ASCII in the Macintosh
+    positions and order the rest their own way), and why."""
     cf = font.cid_font
     if cf is None or not cf.widths:
-        return False, "no /W widths to judge whether the CIDs are glyph ids in the Macintosh order"
-    helvetica = FONT_METRICS["Helvetica"][1]
-    mac: list[tuple[float, float]] = []
-    as_unicode: list[tuple[float, float]] = []
-    letters: list[str] = []
-    for cid, width in _cid_widths(cf):
-        text = _mac_text(cid)
-        if text in helvetica:
-            mac.append((width, helvetica[text]))
-            letters.append(text)
-        if 0x20 <= cid < 0x110000 and chr(cid) in helvetica:
-            as_unicode.append((width, helvetica[chr(cid)]))
-    if len(mac) < 5 or not plaus.plausible_letters(letters):
-        return False, "read as glyph ids in the Macintosh order, the font's CIDs are not letters"
-    fit, other = _rank_correlation(mac), _rank_correlation(as_unicode)
-    how = f"rank correlation of the widths with Helvetica's {fit:.2f}; as code points {other:.2f}"
-    if fit >= 0.6 and fit > other + 0.2:
-        return True, f"the font's widths follow that order: {how}"
-    return False, f"the font's widths do not follow the Macintosh order: {how}"
+        return 0, "no /W widths to judge whether the CIDs are glyph ids in the Macintosh order"
+    widths = list(_cid_widths(cf))
+    mac = [(t, w) for cid, w in widths if (t := _mac_text(cid))]
+    as_unicode = [(chr(cid), w) for cid, w in widths if 0x20 <= cid < 0x110000]
+    other, _ = widths_follow(as_unicode)
+    known = _standard_widths()
+    letters = [t for t, _ in mac if any(t in m for m in known)]
+    if not plaus.plausible_letters(letters):
+        return 0, "read as glyph ids in the Macintosh order, the font's CIDs are not letters"
+    fit, n = widths_follow(mac)
+    how = f"rank correlation of the widths with a standard font's {fit:.2f}; as code points {other:.2f}"
+    if n >= 5 and fit >= WIDTHS_FOLLOW and fit > other + 0.2:
+        return 257, f"the font's widths follow that order: {how}"
+    ascii_part = [(t, w) for cid, w in widths if cid <= MAC_ASCII_LAST and (t := _mac_text(cid)) and t.isalnum()]
+    part, k = widths_follow(ascii_part)
+    if k >= 8 and part >= WIDTHS_FOLLOW + 0.1 and part > other + 0.2:
+        return MAC_ASCII_LAST, (f"the font's widths follow that order for its ASCII glyphs (3–{MAC_ASCII_LAST}) only: "
+                                f"rank correlation of their widths {part:.2f}; {how}")
+    return 0, f"the font's widths do not follow the Macintosh order: {how}"
+
+
+MAX_SHIFT = 32  # the largest constant shift of a ToUnicode looked for in the widths
+SHIFT_LETTERS = 12  # distinct letters of a ToUnicode the standard fonts must know to judge it by widths
+
+
+@dataclass(frozen=True)
+class WidthShift:
+    """A ToUnicode whose letters' widths follow a standard font's once moved by ``offset`` code
+    points (the table's text is ``offset`` above the glyphs'), far better than as they are."""
+
+    offset: int
+    fit: float  # rank correlation of the widths with the moved letters'
+    unshifted: float  # the same for the table's letters as they are
+    codes: tuple[bytes, ...]  # the codes whose ToUnicode text is one letter the metrics know once moved
+
+
+def tounicode_width_shift(font: Font) -> WidthShift | None:
+    """Whether the font's ToUnicode is shifted by a constant, judged by the font's own widths (/W
+    or /Widths) alone: read through the table, the widths of :data:`SHIFT_LETTERS` distinct letters
+    or more (Latin, known to the standard fonts) follow
+    Helvetica's or Times's (:func:`widths_follow`) poorly, and read ``k`` code points lower
+    (|k| ≤ :data:`MAX_SHIFT`) closely. ``None`` when the widths say nothing (no widths, a
+    monospaced font, letters the standard fonts lack) or the table reads best as it is."""
+    if font.tounicode is None or not (font.cid_font.widths if font.cid_font is not None else font.widths):
+        return None
+    given: list[tuple[bytes, str, float]] = []
+    for code, cid in _font_codes(font):
+        text, _ = font.tounicode.lookup_unicode(code)
+        if text is not None and len(text) == 1 and text.isalpha() and ord(text) < 0x300:
+            given.append((code, text, font.glyph_width(code, cid) * 1000))
+    if len({t for _, t, _ in given}) < SHIFT_LETTERS:
+        return None  # (digits are left out: their widths are one in every standard font, so say nothing)
+    unshifted, n0 = widths_follow([(t, w) for _, t, w in given])
+    if n0 < SHIFT_LETTERS or unshifted >= WIDTHS_FOLLOW:
+        return None
+    best: WidthShift | None = None
+    for k in range(-MAX_SHIFT, MAX_SHIFT + 1):
+        moved = [(c, chr(ord(t) - k), w) for c, t, w in given if k and 0x20 <= ord(t) - k]
+        fit, n = widths_follow([(t, w) for _, t, w in moved])
+        if n >= SHIFT_LETTERS and fit >= WIDTHS_FOLLOW + 0.15 and fit >= unshifted + 0.35 and (best is None or fit > best.fit):
+            known = _standard_widths()
+            best = WidthShift(k, fit, unshifted, tuple(sorted(c for c, t, _ in moved
+                                                               if any(t in m for m in known))))
+    return best
+
+
+def tounicode_cid_shift(font: Font) -> WidthShift | None:
+    """Whether an Identity CIDFont's CIDs are code points (its widths say so: :func:`_cid_values_fit`)
+    and its ToUnicode gives, for four in five of them and ten at least, the CID moved by one constant."""
+    if font.tounicode is None or not font.is_type0 or not _cid_values_fit(font):
+        return None
+    deltas: dict[bytes, int] = {}
+    for code, cid in _font_codes(font):
+        text, _ = font.tounicode.lookup_unicode(code)
+        if cid is not None and text is not None and len(text) == 1 and cid >= 0x20:
+            deltas[code] = ord(text) - cid
+    if not deltas:
+        return None
+    k = max(set(deltas.values()), key=list(deltas.values()).count)
+    moved = tuple(sorted(c for c, d in deltas.items() if d == k))
+    if k == 0 or len(moved) < 10 or len(moved) * 5 < len(deltas) * 4:
+        return None
+    fit, _ = widths_follow([(chr(ord(font.tounicode.lookup_unicode(c)[0] or " ") - k), font.glyph_width(c) * 1000)
+                            for c in moved])
+    return WidthShift(k, fit, 0.0, moved)
+
+
+def _code_values_fit(font: Font) -> bool:
+    """Whether the widths a Type0 font with a private CMap gives its codes (through their CIDs),
+    read as code points, are those characters' widths (as :func:`_cid_values_fit`)."""
+    pairs = [(chr(n), font.glyph_width(code, cid) * 1000) for code, cid in _cmap_codes(font)
+             if 0x20 <= (n := int.from_bytes(code, "big")) < 0x110000]
+    if len({w for _, w in pairs}) <= 1:
+        return not font.embedded
+    fit, n = widths_follow(pairs)
+    return (n >= 5 and fit >= WIDTHS_FOLLOW) or (n == 4 and fit >= 0.9) or plaus.east_asian_widths_fit(pairs)
+
+
+def _cid_values_fit(font: Font) -> bool:
+    """Whether the widths an Identity CIDFont gives its CIDs, read as code points, are those
+    characters' widths: they follow Helvetica's or Times's (Latin text), or a CJK font's wide and
+    narrow characters (:func:`.plausibility.east_asian_widths_fit`)."""
+    cf = font.cid_font
+    if cf is None:
+        return False
+    pairs = [(chr(cid), w) for cid, w in _cid_widths(cf) if 0x20 <= cid < 0x110000]
+    if len({w for _, w in pairs}) <= 1:
+        # one width for all (a monospaced font, or /DW alone): the widths cannot tell. An embedded
+        # program whose CIDs are its GIDs (/CIDToGIDMap /Identity) then needs its GIDs in Unicode
+        # order, which nothing shows; a font not embedded, or one mapping chosen CIDs to GIDs by a
+        # /CIDToGIDMap stream, is taken at its producer's word, as every extractor takes it
+        return not font.embedded or isinstance(cf.cid_to_gid, bytes)
+    fit, n = widths_follow(pairs)
+    return (n >= 5 and fit >= WIDTHS_FOLLOW) or (n == 4 and fit >= 0.9) or plaus.east_asian_widths_fit(pairs)
 
 
 def _code_as_text(code: bytes) -> str:

@@ -26,6 +26,7 @@ GRID = 4  # fingerprint coordinates are rounded to this many units (1/250 em)
 CURVE_STEPS = 6  # segments a curve is flattened into
 MAX_GLYPHS = 65536  # glyphs read from one program at most
 MAX_POINTS = 20000  # points kept for one glyph; a larger outline is cut there
+COARSE = 8  # cells a side of the grid of Outline.coarse_key
 
 Point = tuple[float, float]
 
@@ -61,6 +62,24 @@ class Outline:
         for pts in contours:
             h.update(b"C" + ",".join(f"{x} {y}" for x, y in pts).encode())
         return h.hexdigest()
+
+
+    def coarse_key(self) -> str | None:
+        """A fuzzier key than :meth:`fingerprint`, ``"~"`` and a hex digest: the number of contours,
+        the height, depth and width of the outline in 1/20 em, and the outline filled on a
+        :data:`COARSE` × :data:`COARSE` grid fitted to its bounds. Versions of one typeface whose
+        outlines differ by a few units share it where their fingerprints differ; so may look-alikes
+        (l, I and | in a sans serif), which is why a vote on it asks for more (see
+        :mod:`.shapevote`). ``None`` for an empty outline."""
+        box = self.bounds()
+        if box is None or self.empty:
+            return None
+        x0, y0, x1, y1 = box
+        cells = raster(self, COARSE, COARSE)
+        h = hashlib.blake2b(digest_size=12)
+        h.update(f"{len(self.contours)} {round(y0 / 50)} {round(y1 / 50)} {round((x1 - x0) / 50)}|".encode())
+        h.update("".join("1" if c else "0" for row in cells for c in row).encode())
+        return "~" + h.hexdigest()
 
 
 def _canonical(points: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -12,7 +12,11 @@ The table file is JSON (optionally gzip-compressed when its name ends in ``.gz``
      "shapes": {"<fingerprint>": {"<text>": [fonts, files], …}, …}}
 
 ``fonts`` counts the distinct font programs and ``files`` the files that drew that outline with
-that text. A vote is *clear* when one text holds :data:`CLEAR_SHARE` of the fonts; letters that
+that text. Keys that start with ``~`` are coarse keys (:meth:`.shapes.Outline.coarse_key`), asked
+only when a glyph's exact fingerprint is in no entry, and only a vote of :data:`COARSE_SHARE` of two
+fonts or more is clear on them. Glyphs that draw nothing share the fingerprint ``"empty"`` (:data:`EMPTY`), learned only
+from white space: a glyph of an embedded program that draws nothing reads as what such glyphs are
+mapped to (a space); it is never taken to contradict a mapping. A vote is *clear* when one text holds :data:`CLEAR_SHARE` of the fonts; letters that
 only differ by script (Latin A, Greek Α, Cyrillic А share outlines in most fonts) count as one.
 """
 from __future__ import annotations
@@ -33,8 +37,10 @@ from .shapes import Outline, ShapeError, glyph_order, program_outlines, type3_fi
 
 FORMAT, VERSION = "pdfinspect-shapes", 1
 CLEAR_SHARE = 0.9  # share of the fonts one text must hold for a vote to be clear
+COARSE_SHARE = 0.97  # the same for a vote on the coarse key (Outline.coarse_key), which also needs two fonts
 MAX_LEARN_FONTS = 500  # fonts of one document read to learn its shapes
 MAX_LEARN_CODES = 4096  # codes of one font learned
+EMPTY = "empty"  # the fingerprint of a glyph of an embedded program that draws nothing
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,15 +51,28 @@ class Vote:
     fonts: int  # fonts whose mapping gives ``text`` for this outline
     files: int
     total_fonts: int  # fonts that drew the outline at all
+    runner_up: str = ""  # the text the next most fonts give (another letter), "" when none
+    runner_up_fonts: int = 0
+    coarse: bool = False  # a vote on the coarse key: the exact outline was nowhere
 
     @property
     def clear(self) -> bool:
+        """One text holds :data:`CLEAR_SHARE` of the fonts (a coarse vote: :data:`COARSE_SHARE`, two
+        fonts at least): a fingerprint several characters vote for is no clear vote."""
+        if self.coarse:
+            return self.fonts >= 2 and self.fonts >= COARSE_SHARE * self.total_fonts
         return self.fonts >= 1 and self.fonts >= CLEAR_SHARE * self.total_fonts
 
+    @property
+    def margin(self) -> int:
+        """Fonts for the text minus fonts for the runner-up."""
+        return self.fonts - self.runner_up_fonts
+
     def describe(self) -> str:
-        return (f"same outline as {_name(self.text)} in {self.fonts} font{'s' * (self.fonts != 1)} of "
-                f"{self.files} file{'s' * (self.files != 1)}"
-                + (f" ({self.total_fonts - self.fonts} other)" if self.total_fonts > self.fonts else ""))
+        return (f"{'nearly the same' if self.coarse else 'same'} outline as {_name(self.text)} in {self.fonts} "
+                f"font{'s' * (self.fonts != 1)} of {self.files} file{'s' * (self.files != 1)}"
+                + (f" (runner-up {_name(self.runner_up)} in {self.runner_up_fonts}, "
+                   f"{self.total_fonts - self.fonts} other in all)" if self.total_fonts > self.fonts else ""))
 
 
 def _name(text: str) -> str:
@@ -104,8 +123,11 @@ class ShapeTable:
             entry[2] += files
             if fonts > entry[3]:  # the text most fonts give speaks for its group
                 entry[0], entry[3] = text, fonts
-        text, fonts, files, _ = max(by_key.values(), key=lambda e: (e[1], e[2]))
-        return Vote(text, fonts, files, sum(f for f, _ in texts.values()))
+        ranked = sorted(by_key.values(), key=lambda e: (e[1], e[2]), reverse=True)
+        text, fonts, files, _ = ranked[0]
+        runner_up, runner_up_fonts = (str(ranked[1][0]), int(ranked[1][1])) if len(ranked) > 1 else ("", 0)
+        return Vote(text, fonts, files, sum(f for f, _ in texts.values()), runner_up, runner_up_fonts,
+                    (fingerprint or "").startswith("~"))
 
     # -- the file ------------------------------------------------------------------------------
     def to_json(self) -> dict:
@@ -146,26 +168,29 @@ class GlyphShapes:
 
     def __init__(self, doc):
         self.doc = doc
-        self._programs: dict[tuple[int, int], tuple[dict[str, str | None], tuple[str, ...]] | None] = {}
+        self._programs: dict[tuple[int, int], tuple[dict[str, str], dict[str, str], tuple[str, ...]] | None] = {}
         self._procs: dict[tuple[int, int], str | None] = {}
         self._last: tuple[tuple[int, int], dict[str, Outline], tuple[str, ...]] | None = None  # for pictures
 
-    def fingerprint(self, font, gid: int | None, glyph_name: str | None, code: bytes = b"") -> str | None:
+    def fingerprint(self, font, gid: int | None, glyph_name: str | None, code: bytes = b"",
+                    coarse: bool = False) -> str | None:
         """The fingerprint of the glyph a code selects: by GID (TrueType, CID-keyed CFF) or by
-        glyph name (Type 1, CFF, a Type3 procedure); ``None`` when nothing is embedded or readable."""
+        glyph name (Type 1, CFF, a Type3 procedure); ``None`` when nothing is embedded or readable.
+        With ``coarse``, its :meth:`.shapes.Outline.coarse_key` (none for Type3 procedures)."""
         if font.subtype == "Type3":
             name = glyph_name or (font.glyph_name(code[0]) if code else None)
             ref = font.charprocs.get(name or "")
-            return self._proc(ref) if ref is not None else None
+            return self._proc(ref) if ref is not None and not coarse else None
         if font.program_ref is None:
             return None
         program = self._program(font)
         if program is None:
             return None
-        prints, order = program
+        prints, coarse_keys, order = program
+        table = coarse_keys if coarse else prints
         if gid is not None and 0 <= gid < len(order):
-            return prints.get(order[gid])
-        return prints.get(glyph_name or "")
+            return table.get(order[gid])
+        return table.get(glyph_name or "")
 
     def outline(self, font, gid: int | None, glyph_name: str | None) -> Outline | None:
         """The outline of the glyph (by GID, else by name) of an embedded program, or ``None``; the
@@ -209,7 +234,8 @@ class GlyphShapes:
                     order = glyph_order(data, font.program_key or "", font.program_kind)
                 except ShapeError:
                     return None
-                self._programs[key] = ({n: o.fingerprint() for n, o in outlines.items()}, order)
+                self._programs[key] = ({n: o.fingerprint() or EMPTY for n, o in outlines.items()},
+                                       {n: c for n, o in outlines.items() if (c := o.coarse_key())}, order)
         return self._programs[key]
 
     def _proc(self, ref: Ref) -> str | None:
@@ -271,14 +297,16 @@ def learn(doc, resolver, shapes: GlyphShapes | None = None) -> ShapeTable:
         key = shapes.program_key(font) or repr(font.ref)
         for code, cid in font_codes(font):
             res = resolver.judged(font, code, cid)
-            if res.confidence != SPEC or res.conflicts or not res.unicode or plaus.judge_text(res.unicode) \
-                    or res.unicode.isspace():
+            if res.confidence != SPEC or res.conflicts or not res.unicode or plaus.judge_text(res.unicode):
                 continue
             fp = shapes.fingerprint(font, res.gid, res.glyph_name, code)
-            if fp is None or (fp, res.unicode, key) in seen:
+            if fp is None or (fp, res.unicode, key) in seen or res.unicode.isspace() != (fp == EMPTY):
                 continue
             seen.add((fp, res.unicode, key))
             table.add(fp, res.unicode, 1, 0)
+            coarse = shapes.fingerprint(font, res.gid, res.glyph_name, code, coarse=True)
+            if coarse is not None:
+                table.add(coarse, res.unicode, 1, 0)
     for texts in table.entries.values():  # this document is one file for every outline it drew
         for counts in texts.values():
             counts[1] = 1
