@@ -166,3 +166,20 @@ def test_the_index_reads_text_by_the_scan_and_operators_only_for_a_page_with_a_h
     assert index.pages[2][2] is not None and not index.needs_doc(2, compile_text_query("page", False))
     assert list(iter_steps(doc, doc.page_ref(2)))[hit.step].op in ("Tj", "TJ", "'", '"')
     assert [h.step for h in index.search(None, 2, compile_text_query("page", False))] == [hit.step]  # no file read
+
+
+def test_the_index_reads_a_page_within_the_budget_it_is_given():
+    """The app's page budget bounds the scan as it bounds the interpreter: a page past half of it
+    is left to the interpreter, which stops where the budget says (the text it read, no more)."""
+    from test_textscan import page_doc
+
+    from pdfinspect.content.interpreter import Budget
+    from pdfinspect.content.textlayout import layout_spans, page_glyphs
+    from pdfinspect.present.search import TextIndex
+
+    doc = page_doc(b"BT /F1 12 Tf 72 700 Td (one) Tj 0 -14 Td (two) Tj 0 -14 Td (three) Tj ET")
+    cut = layout_spans(page_glyphs(doc, doc.page_ref(1), budget=Budget(6), boxes=False))[0]
+    assert cut and "three" not in cut
+    got = TextIndex().page(doc, 1, budget=Budget(6))
+    assert got is not None and got[1] == cut and got[2] is not None  # read by the interpreter
+    assert TextIndex().page(doc, 1, budget=Budget(100))[2] is None  # within half of it: the scan
