@@ -68,3 +68,35 @@ async def run_command(pilot, text: str) -> None:
     await settle(pilot)
     await pilot.press("enter")
     await settle(pilot)
+
+
+def helvetica_pdf(tmp_path: Path, content: bytes, name: str = "page.pdf") -> str:
+    """The path of a one-page PDF written at ``tmp_path / name`` that draws ``content`` with
+    Helvetica (WinAnsiEncoding, not embedded) as ``/F1``."""
+    pikepdf = pytest.importorskip("pikepdf")
+    pdf = pikepdf.new()
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                              BaseFont=pikepdf.Name.Helvetica, Encoding=pikepdf.Name.WinAnsiEncoding)
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
+    page.Contents = pdf.make_stream(content)
+    path = tmp_path / name
+    pdf.save(path)
+    return str(path)
+
+
+def emulation(path: str, name: str):
+    """Extractor ``name``'s emulated output (an ``Emulation``) for page 1 of ``path``."""
+    from pdfinspect.content.textlayout import page_glyphs
+    from pdfinspect.core.document import Document
+    from pdfinspect.extractors import emulate, page_frame
+
+    doc = Document.open(path)
+    ref = doc.page_ref(1)
+    return emulate(name, list(page_glyphs(doc, ref)), page_frame(doc, ref))
+
+
+def emulated_text(path: str, name: str) -> str:
+    """Extractor ``name``'s emulated text of page 1 of ``path``."""
+    text: str = emulation(path, name).text
+    return text

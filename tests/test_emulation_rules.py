@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pdfinspect.content.textlayout import page_glyphs
-from pdfinspect.core.document import Document
-from pdfinspect.extractors import emulate, oracle, page_frame
+from conftest import emulated_text, helvetica_pdf
+from pdfinspect.extractors import oracle
 
 pikepdf = pytest.importorskip("pikepdf")
 N = pikepdf.Name
@@ -23,14 +22,8 @@ def _save(tmp_path, font, content: bytes, name: str) -> str:
     return str(path)
 
 
-def _emulated(path: str, name: str) -> str:
-    doc = Document.open(path)
-    ref = doc.page_ref(1)
-    return emulate(name, list(page_glyphs(doc, ref)), page_frame(doc, ref)).text
-
-
 def _agrees_with_real(path: str, name: str, words: list[str]) -> None:
-    assert _emulated(path, name).split() == words
+    assert emulated_text(path, name).split() == words
     if not oracle.available(name):
         return
     real = oracle.run(name, path, 1)
@@ -102,7 +95,7 @@ def _cid_font(vertical: bool, tounicode: bool, ascent: int = 723, descent: int =
 def test_pypdf_identity_without_tounicode_reads_codes_as_utf16(tmp_path):
     # CID 1229 is 雨 in Adobe-Japan1, but pypdf reads an Identity-H code as UTF-16BE (_cmap.py)
     path = _save(tmp_path, _cid_font(False, False), b"BT /F1 20 Tf 72 700 Td <04cd> Tj ET", "id.pdf")
-    assert _emulated(path, "mupdf").strip() == "\u96e8"
+    assert emulated_text(path, "mupdf").strip() == "\u96e8"
     _agrees_with_real(path, "pypdf", ["\u04cd"])
 
 
@@ -119,7 +112,7 @@ def test_pdfminer_zapfdingbats_reads_standard_encoding(tmp_path):
     def font(pdf):
         return pikepdf.Dictionary(Type=N.Font, Subtype=N.Type1, BaseFont=N.ZapfDingbats)
     path = _save(tmp_path, font, b"BT /F1 12 Tf 72 700 Td (!\") Tj ET", "zd.pdf")
-    assert _emulated(path, "mupdf").split() != ["!\""]
+    assert emulated_text(path, "mupdf").split() != ["!\""]
     _agrees_with_real(path, "pdfminer", ["!\""])
 
 
@@ -155,7 +148,7 @@ def test_mupdf_vertical_bare_cff_advances_zero():
     path = Path(__file__).resolve().parents[2] / "shared" / "corpus-pdfjs" / "issue6387.pdf"
     if not path.exists():
         pytest.skip("../shared/corpus-pdfjs is not here")
-    lines = _emulated(str(path), "mupdf").split("\n")
+    lines = emulated_text(str(path), "mupdf").split("\n")
     assert lines[:3] == ["\u3042", "\u306e", "\u30a4"]
     if oracle.available("mupdf"):
         assert oracle.run("mupdf", str(path), 1).text.split()[:3] == lines[:3]
@@ -187,7 +180,7 @@ def test_pdfminer_leaves_out_text_of_an_embedded_cmap_it_does_not_know(tmp_path)
         return pikepdf.Dictionary(Type=N.Font, Subtype=N.Type0, BaseFont=N.Arial, Encoding=enc,
                                   DescendantFonts=[pdf.make_indirect(cid)], ToUnicode=tu)
     path = _save(tmp_path, font, b"BT /F1 12 Tf 72 700 Td (AB) Tj ET", "cm.pdf")
-    assert _emulated(path, "mupdf").split() == ["AB"]
+    assert emulated_text(path, "mupdf").split() == ["AB"]
     _agrees_with_real(path, "pdfminer", [])
 
 

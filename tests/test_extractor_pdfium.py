@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import emulated_text, helvetica_pdf
 from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.core.document import Document
 from pdfinspect.extractors import base, emulate, oracle, page_frame
@@ -13,27 +14,10 @@ from pdfinspect.extractors.pdfium import ACROSS, DOWNWARD, _objects, textline_di
 pikepdf = pytest.importorskip("pikepdf")
 
 
-def _pdf(tmp_path, content: bytes, name: str) -> str:
-    pdf = pikepdf.new()
-    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
-                              BaseFont=pikepdf.Name.Helvetica, Encoding=pikepdf.Name.WinAnsiEncoding)
-    page = pdf.add_blank_page(page_size=(612, 792))
-    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
-    page.Contents = pdf.make_stream(content)
-    path = tmp_path / name
-    pdf.save(path)
-    return str(path)
-
-
 def _records(path: str):
     doc = Document.open(path)
     ref = doc.page_ref(1)
     return list(page_glyphs(doc, ref)), page_frame(doc, ref)
-
-
-def _emulated(path: str) -> str:
-    records, frame = _records(path)
-    return emulate("pdfium", records, frame).text
 
 
 def _real(path: str) -> str:
@@ -49,13 +33,13 @@ BACKWARDS = b"BT /F1 10 Tf 150 700 Td (world) Tj ET BT /F1 10 Tf 72 700 Td (hell
 
 
 def test_objects_of_one_line_in_order_of_their_start(tmp_path):
-    path = _pdf(tmp_path, BACKWARDS, "backwards.pdf")
-    assert _emulated(path).split() == ["hello", "world"]
+    path = helvetica_pdf(tmp_path, BACKWARDS, "backwards.pdf")
+    assert emulated_text(path, "pdfium").split() == ["hello", "world"]
 
 
 def test_objects_of_one_line_in_order_real(tmp_path):
-    path = _pdf(tmp_path, BACKWARDS, "backwards.pdf")
-    assert _real(path).split() == _emulated(path).split() == ["hello", "world"]
+    path = helvetica_pdf(tmp_path, BACKWARDS, "backwards.pdf")
+    assert _real(path).split() == emulated_text(path, "pdfium").split() == ["hello", "world"]
 
 
 def _table(rows: int = 20, shift: float = 0.0) -> bytes:
@@ -72,9 +56,9 @@ def _table(rows: int = 20, shift: float = 0.0) -> bytes:
 
 
 def test_page_direction_from_the_boxes(tmp_path):
-    records, frame = _records(_pdf(tmp_path, _table(), "table.pdf"))
+    records, frame = _records(helvetica_pdf(tmp_path, _table(), "table.pdf"))
     assert textline_direction(_objects(_items(records), frame), frame) == DOWNWARD
-    records, frame = _records(_pdf(tmp_path, _table(1), "row.pdf"))
+    records, frame = _records(helvetica_pdf(tmp_path, _table(1), "row.pdf"))
     assert textline_direction(_objects(_items(records), frame), frame) == ACROSS
 
 
@@ -86,19 +70,19 @@ def _items(records):
 def test_one_glyph_object_leaves_a_downward_line(tmp_path, shift):
     # an object of one glyph takes the page's direction; its box leaves the line's box sideways
     # (boxes that meet within rounding do not overlap: pdfium's end at the outline)
-    lines = _emulated(_pdf(tmp_path, _table(shift=shift), "table.pdf")).splitlines()
+    lines = emulated_text(helvetica_pdf(tmp_path, _table(shift=shift), "table.pdf"), "pdfium").splitlines()
     assert lines[:4] == ["ab cd", "]", "ab cd", "]"]
-    records, frame = _records(_pdf(tmp_path, _table(), "table.pdf"))
+    records, frame = _records(helvetica_pdf(tmp_path, _table(), "table.pdf"))
     bracket = next(d for d in emulate("pdfium", records, frame).decisions if d.text == "]")
     assert (bracket.before, bracket.rule) == ("\n", "line") and "EndVerticalLine" in bracket.detail
     # a single row runs across: the bracket stays on its line
-    assert _emulated(_pdf(tmp_path, _table(1), "row.pdf")).split("\n")[0] == "ab cd]"
+    assert emulated_text(helvetica_pdf(tmp_path, _table(1), "row.pdf"), "pdfium").split("\n")[0] == "ab cd]"
 
 
 def test_one_glyph_object_real(tmp_path):
     for rows, shift, name in ((20, 0.0, "table.pdf"), (20, -0.004, "shifted.pdf"), (1, 0.0, "row.pdf")):
-        path = _pdf(tmp_path, _table(rows, shift), name)
-        assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")
+        path = helvetica_pdf(tmp_path, _table(rows, shift), name)
+        assert _real(path).split("\n") == emulated_text(path, "pdfium").rstrip("\n").split("\n")
 
 
 # Tc: alone it never makes a space (pdfium 8149), even on two glyphs; after a TJ number it
@@ -109,13 +93,13 @@ SPACED = (b"BT /F1 10 Tf 5 Tc 72 700 Td (ab) Tj 0 -20 Td [(a) -50 (b)] TJ 0 -20 
 
 
 def test_character_spacing_against_the_base_space(tmp_path):
-    path = _pdf(tmp_path, SPACED, "spaced.pdf")
-    assert _emulated(path).split("\n")[:4] == ["ab", "a b", "abc", "abcd"]
+    path = helvetica_pdf(tmp_path, SPACED, "spaced.pdf")
+    assert emulated_text(path, "pdfium").split("\n")[:4] == ["ab", "a b", "abc", "abcd"]
 
 
 def test_character_spacing_real(tmp_path):
-    path = _pdf(tmp_path, SPACED, "spaced.pdf")
-    assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")
+    path = helvetica_pdf(tmp_path, SPACED, "spaced.pdf")
+    assert _real(path).split("\n") == emulated_text(path, "pdfium").rstrip("\n").split("\n")
 
 
 def _widths_pdf(tmp_path, content: bytes, name: str) -> str:
@@ -138,15 +122,15 @@ UNMAPPED = b"BT /F1 10 Tf 72 700 Td [(ab\\003cd)] TJ ET"
 
 def test_glyph_without_text_makes_no_space(tmp_path):
     path = _widths_pdf(tmp_path, UNMAPPED, "unmapped.pdf")
-    assert _emulated(path).split("\n")[0] == "abcd"
+    assert emulated_text(path, "pdfium").split("\n")[0] == "abcd"
 
 
 def test_glyph_without_text_real(tmp_path):
     path = _widths_pdf(tmp_path, UNMAPPED, "unmapped.pdf")
-    assert _real(path).split() == _emulated(path).split() == ["abcd"]
+    assert _real(path).split() == emulated_text(path, "pdfium").split() == ["abcd"]
 
 
-def _type3_pdf(tmp_path, name: str, tounicode: bytes | None = None) -> str:
+def _type3helvetica_pdf(tmp_path, name: str, tounicode: bytes | None = None) -> str:
     """A Type3 font whose /Differences name code 11 /ff and code 66 /A (a box each)."""
     pdf = pikepdf.new()
     proc = pdf.make_stream(b"500 0 0 0 400 600 d1 0 0 400 600 re f")
@@ -173,15 +157,15 @@ TYPE3_TOUNICODE = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincma
 
 def test_type3_encoding_gives_no_unicode(tmp_path):
     # CPDF_Type3Font::LoadGlyphMap is empty: the codes themselves, control code included
-    assert _emulated(_type3_pdf(tmp_path, "t3.pdf")).split("\n")[0] == "\x0bB"
+    assert emulated_text(_type3helvetica_pdf(tmp_path, "t3.pdf"), "pdfium").split("\n")[0] == "\x0bB"
     # its ToUnicode is read (and the ligature expanded)
-    assert _emulated(_type3_pdf(tmp_path, "t3u.pdf", TYPE3_TOUNICODE)).split("\n")[0] == "ffB"
+    assert emulated_text(_type3helvetica_pdf(tmp_path, "t3u.pdf", TYPE3_TOUNICODE), "pdfium").split("\n")[0] == "ffB"
 
 
 def test_type3_encoding_real(tmp_path):
     for name, tounicode in (("t3.pdf", None), ("t3u.pdf", TYPE3_TOUNICODE)):
-        path = _type3_pdf(tmp_path, name, tounicode)
-        assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")
+        path = _type3helvetica_pdf(tmp_path, name, tounicode)
+        assert _real(path).split("\n") == emulated_text(path, "pdfium").rstrip("\n").split("\n")
 
 
 # code 16 has no character in WinAnsi: inside an object pdfium writes the code itself; as an
@@ -191,12 +175,12 @@ CONTROL_CODES = b"BT /F1 10 Tf 72 700 Td (ab\\020cd) Tj 0 -20 Td (ab) Tj (\\020)
 
 def test_code_without_character(tmp_path):
     path = _widths_pdf(tmp_path, CONTROL_CODES, "codes.pdf")
-    assert _emulated(path).split("\n")[:2] == ["ab\x10cd", "ab cd"]
+    assert emulated_text(path, "pdfium").split("\n")[:2] == ["ab\x10cd", "ab cd"]
 
 
 def test_code_without_character_real(tmp_path):
     path = _widths_pdf(tmp_path, CONTROL_CODES, "codes.pdf")
-    assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")
+    assert _real(path).split("\n") == emulated_text(path, "pdfium").rstrip("\n").split("\n")
 
 
 # the same text object drawn again at the same place (fake bold, a layer repeating the page):
@@ -207,16 +191,16 @@ REPEATED = (b"BT /F1 10 Tf 72 700 Td (hello) Tj ET BT /F1 10 Tf 74 700 Td (hello
 
 
 def test_repeated_object_left_out(tmp_path):
-    path = _pdf(tmp_path, REPEATED, "repeated.pdf")
-    assert _emulated(path).split() == ["hello", "hello"]
+    path = helvetica_pdf(tmp_path, REPEATED, "repeated.pdf")
+    assert emulated_text(path, "pdfium").split() == ["hello", "hello"]
     records, frame = _records(path)
     rules = {d.rule for d in emulate("pdfium", records, frame).decisions if not d.kept}
     assert rules == {"same-object"}
 
 
 def test_repeated_object_real(tmp_path):
-    path = _pdf(tmp_path, REPEATED, "repeated.pdf")
-    assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")
+    path = helvetica_pdf(tmp_path, REPEATED, "repeated.pdf")
+    assert _real(path).split("\n") == emulated_text(path, "pdfium").rstrip("\n").split("\n")
 
 
 HEBREW_TOUNICODE = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /X def "
@@ -247,13 +231,13 @@ RIGHT_TO_LEFT = (b"BT /F1 10 Tf 72 700 Td (abc) Tj 0 -20 Td (xy abc) Tj 0 -20 Td
 def test_right_to_left_runs(tmp_path):
     path = _hebrew_pdf(tmp_path, RIGHT_TO_LEFT, "rtl.pdf")
     gimel_bet_alef = "\u05d2\u05d1\u05d0"
-    assert _emulated(path).split("\n")[:4] == [gimel_bet_alef, f"xy {gimel_bet_alef}", f"xy {gimel_bet_alef} xy",
+    assert emulated_text(path, "pdfium").split("\n")[:4] == [gimel_bet_alef, f"xy {gimel_bet_alef}", f"xy {gimel_bet_alef} xy",
                                                f"xy {gimel_bet_alef} {gimel_bet_alef}"]
 
 
 def test_right_to_left_runs_real(tmp_path):
     path = _hebrew_pdf(tmp_path, RIGHT_TO_LEFT, "rtl.pdf")
-    assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")
+    assert _real(path).split("\n") == emulated_text(path, "pdfium").rstrip("\n").split("\n")
 
 
 # a skewed text matrix and a font size that doubles between two objects: the gap is measured
@@ -262,13 +246,13 @@ SKEWED = (b"16 0 0 16 0 0 cm BT /F1 1 Tf 1.4 -0.7 0.7 0.7 10 40 Tm (Lorem ip) Tj
 
 
 def test_gap_in_the_previous_text_space(tmp_path):
-    path = _pdf(tmp_path, SKEWED, "skewed.pdf")
-    assert _emulated(path).split() == ["Lorem", "ipsum", "dolor"]
+    path = helvetica_pdf(tmp_path, SKEWED, "skewed.pdf")
+    assert emulated_text(path, "pdfium").split() == ["Lorem", "ipsum", "dolor"]
 
 
 def test_gap_in_the_previous_text_space_real(tmp_path):
-    path = _pdf(tmp_path, SKEWED, "skewed.pdf")
-    assert _real(path).split() == _emulated(path).split()
+    path = helvetica_pdf(tmp_path, SKEWED, "skewed.pdf")
+    assert _real(path).split() == emulated_text(path, "pdfium").split()
 
 
 def test_ligature_name_gives_no_character(tmp_path):
@@ -284,9 +268,9 @@ def test_ligature_name_gives_no_character(tmp_path):
     page.Contents = pdf.make_stream(b"BT /F1 10 Tf 72 700 Td (a\\005b) Tj ET")
     path = str(tmp_path / "ligature.pdf")
     pdf.save(path)
-    assert _emulated(path).split("\n")[0] == "a\x05b"
+    assert emulated_text(path, "pdfium").split("\n")[0] == "a\x05b"
     if oracle.available("pdfium"):
-        assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")
+        assert _real(path).split("\n") == emulated_text(path, "pdfium").rstrip("\n").split("\n")
 
 
 def test_glyph_of_no_width_measured_by_its_outline(tmp_path):
@@ -302,6 +286,6 @@ def test_glyph_of_no_width_measured_by_its_outline(tmp_path):
     page.Contents = pdf.make_stream(b"BT /F1 10 Tf 72 700 Td [(a) -300 (b)] TJ ET")
     path = str(tmp_path / "nowidth.pdf")
     pdf.save(path)
-    assert _emulated(path).split("\n")[0] == "a b"
+    assert emulated_text(path, "pdfium").split("\n")[0] == "a b"
     if oracle.available("pdfium"):
-        assert _real(path).split("\n") == _emulated(path).rstrip("\n").split("\n")
+        assert _real(path).split("\n") == emulated_text(path, "pdfium").rstrip("\n").split("\n")

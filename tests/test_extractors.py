@@ -10,9 +10,10 @@ import sys
 
 import pytest
 
+from conftest import emulated_text, helvetica_pdf
 from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.core.document import Document
-from pdfinspect.extractors import emulate, oracle, page_frame
+from pdfinspect.extractors import emulate, oracle
 from pdfinspect.fonts import heuristics
 
 pikepdf = pytest.importorskip("pikepdf")
@@ -23,43 +24,25 @@ EXPECTED = {"pdfminer": "ab cd", "poppler": "ab cd", "pypdf": "abcd", "pdfium": 
             "pdfjs": "ab cd", "pdfbox": "abcd"}
 
 
-def _pdf(tmp_path, content: bytes, name: str = "gap.pdf") -> str:
-    pdf = pikepdf.new()
-    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
-                              BaseFont=pikepdf.Name.Helvetica, Encoding=pikepdf.Name.WinAnsiEncoding)
-    page = pdf.add_blank_page(page_size=(612, 792))
-    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
-    page.Contents = pdf.make_stream(content)
-    path = tmp_path / name
-    pdf.save(path)
-    return str(path)
-
-
-def _emulated(path: str, name: str) -> str:
-    doc = Document.open(path)
-    ref = doc.page_ref(1)
-    return emulate(name, list(page_glyphs(doc, ref)), page_frame(doc, ref)).text
-
-
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_gap_of_011_em(tmp_path, name):
-    path = _pdf(tmp_path, GAP_TEXT)
-    assert _emulated(path, name).split("\n")[0] == EXPECTED[name]
+    path = helvetica_pdf(tmp_path, GAP_TEXT)
+    assert emulated_text(path, name).split("\n")[0] == EXPECTED[name]
 
 
 @pytest.mark.parametrize("name", oracle.REAL)
 def test_gap_of_011_em_real(tmp_path, name):
     if not oracle.available(name):
         pytest.skip(f"{name} is not installed here")
-    path = _pdf(tmp_path, GAP_TEXT)
+    path = helvetica_pdf(tmp_path, GAP_TEXT)
     real = oracle.run(name, path, 1)
     assert real.text is not None, real.error
     assert real.text.split() == EXPECTED[name].split()
-    assert oracle.agreement(_emulated(path, name), real.text) == 1.0
+    assert oracle.agreement(emulated_text(path, name), real.text) == 1.0
 
 
 def test_each_decision_names_rule_and_constant(tmp_path):
-    doc = Document.open(_pdf(tmp_path, GAP_TEXT))
+    doc = Document.open(helvetica_pdf(tmp_path, GAP_TEXT))
     records = list(page_glyphs(doc, doc.page_ref(1)))
     c = next(d for d in emulate("pdfminer", records).decisions if d.record.unicode == "c")
     assert (c.before, c.rule) == (" ", "word-margin") and "word_margin 0.1" in c.detail
@@ -84,9 +67,9 @@ def test_unmapped_code_per_extractor(tmp_path):
     page.Contents = pdf.make_stream(b"BT /F1 10 Tf 72 700 Td <00410042> Tj ET")
     path = tmp_path / "cid.pdf"
     pdf.save(path)
-    assert _emulated(str(path), "pdfminer").strip() == "A(cid:66)"
-    assert _emulated(str(path), "mupdf").strip() == "A\ufffd"
-    assert _emulated(str(path), "pypdf").strip() == "AB"
+    assert emulated_text(str(path), "pdfminer").strip() == "A(cid:66)"
+    assert emulated_text(str(path), "mupdf").strip() == "A\ufffd"
+    assert emulated_text(str(path), "pypdf").strip() == "AB"
 
 
 def test_heuristic_users_come_from_one_table():
@@ -101,7 +84,7 @@ def _cli(*args) -> subprocess.CompletedProcess:
 
 
 def test_text_as(tmp_path):
-    path = _pdf(tmp_path, GAP_TEXT)
+    path = helvetica_pdf(tmp_path, GAP_TEXT)
     assert _cli("text", path, "--as", "pdfminer").stdout.strip() == "ab cd"
     assert _cli("text", path, "--as", "pypdf").stdout.strip() == "abcd"
     assert _cli("text", path, "--as", "nope").returncode == 2
@@ -110,7 +93,7 @@ def test_text_as(tmp_path):
 def test_extractors_command(tmp_path):
     if not oracle.available("pypdf"):
         pytest.skip("pypdf is not installed here")
-    path = _pdf(tmp_path, b"BT /F1 10 Tf 72 700 Td [(T) -200 (ower)] TJ ET")
+    path = helvetica_pdf(tmp_path, b"BT /F1 10 Tf 72 700 Td [(T) -200 (ower)] TJ ET")
     done = _cli("extractors", path, "--only", "pypdf,pdfminer", "--json")
     result = json.loads(done.stdout)
     pypdf = result["extractors"]["pypdf"]
@@ -120,7 +103,7 @@ def test_extractors_command(tmp_path):
 
 
 def test_extractors_command_explains_why_they_differ(tmp_path):
-    path = _pdf(tmp_path, GAP_TEXT)
+    path = helvetica_pdf(tmp_path, GAP_TEXT)
     done = _cli("extractors", path, "--only", "pypdf,pdfminer", "--json")
     [between] = json.loads(done.stdout)["disagreements"]
     assert between["glyph"] == 2 and between["unicode"] == "c"
@@ -129,7 +112,7 @@ def test_extractors_command_explains_why_they_differ(tmp_path):
 
 
 def test_align_explains_a_missing_space(tmp_path):
-    path = _pdf(tmp_path, GAP_TEXT)
+    path = helvetica_pdf(tmp_path, GAP_TEXT)
     doc = Document.open(path)
     em = emulate("pypdf", list(page_glyphs(doc, doc.page_ref(1))))
     [d] = oracle.align(em, "ab cd")

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import emulation, helvetica_pdf
 from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.core.document import Document
-from pdfinspect.extractors import emulate, oracle, page_frame
+from pdfinspect.extractors import oracle
 
 pikepdf = pytest.importorskip("pikepdf")
 
@@ -34,28 +35,10 @@ PAGES = {
 }
 
 
-def _pdf(tmp_path, name: str, content: bytes) -> str:
-    pdf = pikepdf.new()
-    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
-                              BaseFont=pikepdf.Name.Helvetica, Encoding=pikepdf.Name.WinAnsiEncoding)
-    page = pdf.add_blank_page(page_size=(612, 792))
-    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
-    page.Contents = pdf.make_stream(content)
-    path = tmp_path / f"{name}.pdf"
-    pdf.save(path)
-    return str(path)
-
-
-def _emulated(path: str):
-    doc = Document.open(path)
-    ref = doc.page_ref(1)
-    return emulate("poppler", list(page_glyphs(doc, ref)), page_frame(doc, ref))
-
-
 @pytest.mark.parametrize("name", sorted(PAGES))
 def test_poppler_layout(tmp_path, name):
     content, words = PAGES[name]
-    assert sorted(_emulated(_pdf(tmp_path, name, content)).text.split()) == sorted(words)
+    assert sorted(emulation(helvetica_pdf(tmp_path, content, f"{name}.pdf"), "poppler").text.split()) == sorted(words)
 
 
 @pytest.mark.parametrize("name", sorted(PAGES))
@@ -63,18 +46,18 @@ def test_poppler_layout_real(tmp_path, name):
     if not oracle.available("poppler"):
         pytest.skip("pdftotext is not on the PATH")
     content, words = PAGES[name]
-    real = oracle.run("poppler", _pdf(tmp_path, name, content), 1)
+    real = oracle.run("poppler", helvetica_pdf(tmp_path, content, f"{name}.pdf"), 1)
     assert real.text is not None, real.error
     assert sorted(real.text.split()) == sorted(words)
 
 
 def test_poppler_decisions_name_their_rule(tmp_path):
-    em = _emulated(_pdf(tmp_path, "superscript", PAGES["superscript"][0]))
+    em = emulation(helvetica_pdf(tmp_path, PAGES["superscript"][0], "superscript.pdf"), "poppler")
     two = next(d for d in em.decisions if d.text == "2")
     assert two.before == "" and two.rule == "joined" and "maxCharSpacing 0.03" in two.detail
-    em = _emulated(_pdf(tmp_path, "fake-bold", PAGES["fake-bold"][0]))
+    em = emulation(helvetica_pdf(tmp_path, PAGES["fake-bold"][0], "fake-bold.pdf"), "poppler")
     assert [d.rule for d in em.decisions if not d.kept] == ["duplicate"] * 4
-    em = _emulated(_pdf(tmp_path, "hyphen", PAGES["hyphen"][0]))
+    em = emulation(helvetica_pdf(tmp_path, PAGES["hyphen"][0], "hyphen.pdf"), "poppler")
     assert next(d for d in em.decisions if d.record.unicode == "-").rule == "hyphenated"
 
 
@@ -121,7 +104,7 @@ def test_truetype_without_encoding_reads_winansi(tmp_path):
     pdf.save(path)
     doc = Document.open(path)
     assert [r.unicode for r in page_glyphs(doc, doc.page_ref(1))] == ["A", "\u2019", "A"]  # ours: the program
-    em = _emulated(path)
+    em = emulation(path, "poppler")
     assert em.text.split() == ["A\u00d5A"]
     assert next(d for d in em.decisions if d.text == "\u00d5").text_rule == "truetype-winansi"
     if oracle.available("poppler"):
@@ -149,7 +132,7 @@ def test_name_outside_the_glyph_list_passes_the_code_through(tmp_path):
     path = _page_with(tmp_path, "cmex", font, b"BT /F1 10 Tf 72 700 Td (AXB) Tj ET")
     doc = Document.open(path)
     assert [r.unicode for r in page_glyphs(doc, doc.page_ref(1))] == ["A", "\u2211", ""]
-    em = _emulated(path)
+    em = emulation(path, "poppler")
     assert em.text.split() == ["AXB"]
     assert {d.text_rule for d in em.decisions if d.text in "XB"} == {"code-pass-through"}
     if oracle.available("poppler"):
@@ -167,7 +150,7 @@ def test_type3_font_size_from_its_letter_width(tmp_path):
                 Widths=[1000, 1000], Encoding=pikepdf.Dictionary(Differences=[97, pikepdf.Name.a, pikepdf.Name.b]),
                 Resources=pikepdf.Dictionary())
     path = _page_with(tmp_path, "type3", font, b"BT /F1 10 Tf 72 700 Td [(ab) -150 (ab)] TJ ET", pdf)
-    assert _emulated(path).text.split() == ["abab"]
+    assert emulation(path, "poppler").text.split() == ["abab"]
     if oracle.available("poppler"):
         assert oracle.run("poppler", path, 1).text.split() == ["abab"]
 
@@ -193,7 +176,7 @@ def test_right_to_left_run_reversed_between_embedding_marks(tmp_path):
                                             3: "\u05d2"},
                        b"BT /F1 10 Tf 72 700 Td <0041004200430044> Tj 60 0 Td <000300020001> Tj ET")
     words = ["ABCD", "\u202b\u05d0\u05d1\u05d2\u202c"]
-    assert _emulated(path).text.split() == words
+    assert emulation(path, "poppler").text.split() == words
     if oracle.available("poppler"):
         assert oracle.run("poppler", path, 1).text.split() == words
 
@@ -212,7 +195,7 @@ def test_type3_procedure_text_is_not_read(tmp_path):
     path = _page_with(tmp_path, "type3text", font, b"BT /F1 10 Tf 72 700 Td (aa) Tj ET", pdf)
     doc = Document.open(path)
     assert "Z" in "".join(r.unicode for r in page_glyphs(doc, doc.page_ref(1)))
-    assert _emulated(path).text.split() == ["aa"]
+    assert emulation(path, "poppler").text.split() == ["aa"]
     if oracle.available("poppler"):
         assert oracle.run("poppler", path, 1).text.split() == ["aa"]
 
@@ -239,7 +222,7 @@ def test_optional_content_off_is_not_read(tmp_path):
     doc = Document.open(path)
     ref = doc.page_ref(1)
     assert {r.unicode for r in page_glyphs(doc, ref)} >= set("secretformtext")
-    em = _emulated(path)
+    em = emulation(path, "poppler")
     assert em.text.split() == ["shown"]
     assert {d.rule for d in em.decisions if not d.kept} == {"optional_content_off"}
     if oracle.available("poppler"):
@@ -253,8 +236,8 @@ def test_blocks_in_reading_order(tmp_path):
     content = (b"BT /F1 10 Tf 300 730 Td (right one) Tj 0 -12 Td (right two) Tj 0 -12 Td (right three) Tj "
                b"0 -12 Td (right four) Tj ET BT /F1 10 Tf 72 712 Td (left one) Tj 0 -12 Td (left two) Tj ET "
                b"BT /F1 14 Tf 72 760 Td (Heading) Tj ET")
-    path = _pdf(tmp_path, "columns", content)
+    path = helvetica_pdf(tmp_path, content, "columns.pdf")
     words = "Heading left one left two right one right two right three right four".split()
-    assert _emulated(path).text.split() == words
+    assert emulation(path, "poppler").text.split() == words
     if oracle.available("poppler"):
         assert oracle.run("poppler", path, 1).text.split() == words
