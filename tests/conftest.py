@@ -70,13 +70,16 @@ async def run_command(pilot, text: str) -> None:
     await settle(pilot)
 
 
-def helvetica_pdf(tmp_path: Path, content: bytes, name: str = "page.pdf") -> str:
+def helvetica_pdf(tmp_path: Path, content: bytes, name: str = "page.pdf", **entries) -> str:
     """The path of a one-page PDF written at ``tmp_path / name`` that draws ``content`` with
-    Helvetica (WinAnsiEncoding, not embedded) as ``/F1``."""
+    Helvetica (WinAnsiEncoding, not embedded) as ``/F1``; ``entries`` add to or replace the
+    font dictionary's (``Widths=…``, ``Encoding=…``)."""
     pikepdf = pytest.importorskip("pikepdf")
     pdf = pikepdf.new()
     font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
                               BaseFont=pikepdf.Name.Helvetica, Encoding=pikepdf.Name.WinAnsiEncoding)
+    for key, value in entries.items():
+        font[f"/{key}"] = value
     page = pdf.add_blank_page(page_size=(612, 792))
     page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
     page.Contents = pdf.make_stream(content)

@@ -104,16 +104,7 @@ def test_character_spacing_real(tmp_path):
 
 def _widths_pdf(tmp_path, content: bytes, name: str) -> str:
     """Helvetica with /Widths 500 for codes 1–127 (code 3 has no glyph name, no Unicode)."""
-    pdf = pikepdf.new()
-    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
-                              BaseFont=pikepdf.Name.Helvetica, Encoding=pikepdf.Name.WinAnsiEncoding,
-                              FirstChar=1, LastChar=127, Widths=[500] * 127)
-    page = pdf.add_blank_page(page_size=(612, 792))
-    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
-    page.Contents = pdf.make_stream(content)
-    path = tmp_path / name
-    pdf.save(path)
-    return str(path)
+    return helvetica_pdf(tmp_path, content, name, FirstChar=1, LastChar=127, Widths=[500] * 127)
 
 
 # a glyph with no text between two others of one TJ: its advance is no TJ number, so no space
@@ -257,17 +248,10 @@ def test_gap_in_the_previous_text_space_real(tmp_path):
 
 def test_ligature_name_gives_no_character(tmp_path):
     # /Differences names code 5 f_f_i: a glyph name gives pdfium one character or none
-    pdf = pikepdf.new()
-    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica,
-                              Encoding=pikepdf.Dictionary(Type=pikepdf.Name.Encoding,
-                                                          BaseEncoding=pikepdf.Name.WinAnsiEncoding,
-                                                          Differences=[5, pikepdf.Name("/f_f_i")]),
-                              FirstChar=1, LastChar=127, Widths=[500] * 127)
-    page = pdf.add_blank_page(page_size=(612, 792))
-    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
-    page.Contents = pdf.make_stream(b"BT /F1 10 Tf 72 700 Td (a\\005b) Tj ET")
-    path = str(tmp_path / "ligature.pdf")
-    pdf.save(path)
+    encoding = pikepdf.Dictionary(Type=pikepdf.Name.Encoding, BaseEncoding=pikepdf.Name.WinAnsiEncoding,
+                                  Differences=[5, pikepdf.Name("/f_f_i")])
+    path = helvetica_pdf(tmp_path, b"BT /F1 10 Tf 72 700 Td (a\\005b) Tj ET", "ligature.pdf",
+                         Encoding=encoding, FirstChar=1, LastChar=127, Widths=[500] * 127)
     assert emulated_text(path, "pdfium").split("\n")[0] == "a\x05b"
     if oracle.available("pdfium"):
         assert _real(path).split("\n") == emulated_text(path, "pdfium").rstrip("\n").split("\n")
@@ -276,16 +260,10 @@ def test_ligature_name_gives_no_character(tmp_path):
 def test_glyph_of_no_width_measured_by_its_outline(tmp_path):
     # the space is 0.5 em wide (more than a third): the threshold is a fraction of the glyph's
     # width, and "b" has none in /Widths: pdfium measures its outline (INK_WIDTH stands for it)
-    pdf = pikepdf.new()
     widths = [500] * 127
     widths[ord("b") - 1] = 0
-    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica,
-                              Encoding=pikepdf.Name.WinAnsiEncoding, FirstChar=1, LastChar=127, Widths=widths)
-    page = pdf.add_blank_page(page_size=(612, 792))
-    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
-    page.Contents = pdf.make_stream(b"BT /F1 10 Tf 72 700 Td [(a) -300 (b)] TJ ET")
-    path = str(tmp_path / "nowidth.pdf")
-    pdf.save(path)
+    path = helvetica_pdf(tmp_path, b"BT /F1 10 Tf 72 700 Td [(a) -300 (b)] TJ ET", "nowidth.pdf",
+                         FirstChar=1, LastChar=127, Widths=widths)
     assert emulated_text(path, "pdfium").split("\n")[0] == "a b"
     if oracle.available("pdfium"):
         assert _real(path).split("\n") == emulated_text(path, "pdfium").rstrip("\n").split("\n")
