@@ -14,6 +14,7 @@ a diagnostic on the step where it happened (or on an operator-less step, ``op ==
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Iterator
@@ -26,7 +27,7 @@ from ..core.textstrings import decode_text
 from ..fonts.font import Font, FontCache
 from ..spec.operators import OPERATORS, TEXT_SHOWING_OPERATORS
 from .state import IDENTITY, GraphicsState, MarkedContent, Matrix, TextState, multiply, replace, transform, translate
-from .tokenizer import iter_operations, join_contents
+from .tokenizer import QUICK, QUICK_PATH_OP, Operation, iter_operations, iter_quick, join_contents
 
 MAX_FORM_DEPTH = 12  # forms, appearance streams and Type3 glyph procedures nested in each other
 MAX_SAVED_STATES = 1000  # q nesting beyond this is reported and ignored
@@ -136,9 +137,16 @@ def page_resources(doc, page: Dict) -> Dict:
 
 
 def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budget | None = None, *,
-               annots: bool = True, content: bool = True) -> Iterator[Step]:
+               annots: bool = True, content: bool = True, drawn_only: bool = False) -> Iterator[Step]:
     """Interpret the content of the page ``page_ref`` (unless ``content`` is false), then
     (``annots``) its annotations' appearance streams; one :class:`Step` per operator.
+
+    With ``drawn_only``, the operators of vector art that neither show glyphs nor paint
+    (path construction, colours, ``cm``, ``q``/``Q``, line styles: the tokenizer's
+    :data:`~.tokenizer.QUICK`) are run on a fast path that builds no step and checks no
+    operands, and so are the painting operators that paint nothing; every step yielded is the
+    one a full run yields (same index, state and diagnostics), and none that shows glyphs or
+    paints (``Step.painted``) is left out.
 
     The run stops when the ``budget`` is spent and ``budget.stopped`` says where. Without
     one, the document's limits (:mod:`pdfinspect.core.budget`) bound the run, and a stop is
@@ -151,7 +159,7 @@ def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budge
     if budget is None:
         budget = getattr(doc, "limits", DEFAULT_LIMITS).budget()
     resources = page_resources(doc, page)
-    run = _Run(doc, fonts or FontCache.of(doc), budget)
+    run = _Run(doc, fonts or FontCache.of(doc), budget, drawn_only)
     if content:
         data, diags = page_content(doc, page, budget)
         run.pending.extend(diags)
@@ -183,11 +191,14 @@ def annotation_matrix(bbox, matrix: Matrix, rect) -> Matrix:
 class _Run:
     """Mutable interpreter state for one page; snapshots handed out are immutable."""
 
-    def __init__(self, doc, fonts: FontCache, budget: Budget | None = None):
+    def __init__(self, doc, fonts: FontCache, budget: Budget | None = None, drawn_only: bool = False):
         self.doc = doc
         self.fonts = fonts
         self.budget = budget
+        self.quick = QUICK if drawn_only else None
         self.gs = GraphicsState()
+        # fields of ``gs`` the fast path changed since its last snapshot (see settle)
+        self.changes: dict[str, object] = {}
         self.stack: list[tuple[GraphicsState, Font | None]] = []
         self.tm: Matrix | None = None
         self.tlm: Matrix | None = None
@@ -214,11 +225,57 @@ class _Run:
     # -- the loop ---------------------------------------------------------------------
     def content(self, data: bytes, resources: Dict, depth: int, source: Ref | None) -> Iterator[Step]:
         budget = self.budget
-        for operation in iter_operations(data):
+        for operation in iter_quick(data, self.quick):
+            if not isinstance(operation, Operation):  # operators of the fast path (drawn_only)
+                kind = operation.lastgroup
+                if kind == "pe" or kind == "pp":
+                    text = data[operation.start("s"):operation.end("pe")]
+                    count = len(text.translate(None, _NOT_PATH_OPS))
+                    if budget is not None and (budget.halted or self.index + count + (kind == "pp") > budget.operators):
+                        self.quick_to_budget(operation, depth, source)
+                        return
+                    self.quick_path(text)
+                    self.index += count
+                    if self.pending:
+                        self.pending = []
+                    if kind == "pe":
+                        continue
+                    op = operation.group("pp")
+                elif budget is not None and (budget.halted or self.index >= budget.operators):
+                    self.quick_to_budget(operation, depth, source)
+                    return
+                elif kind == "paint":
+                    op = operation.group("paint")
+                    if op == b"W" or op == b"W*":
+                        self.clipping = True
+                        self.index += 1
+                        self.pending = []
+                        continue
+                else:
+                    _QUICK_RUN[kind](self, operation)  # type: ignore[index]
+                    self.index += 1
+                    if self.pending:
+                        self.pending = []
+                    continue
+                self.painted = None
+                self.paint(op not in _STROKES)
+                if self.painted is None:
+                    self.index += 1
+                    if self.pending:
+                        self.pending = []
+                    continue
+                self.settle()
+                diags, self.pending = self.pending, []
+                yield Step(self.index, _OP_NAMES[op], (), (operation.start(kind), operation.end()), depth, source,
+                           self.gs, self.tm, self.tlm, self.marked, None, (), tuple(diags), self.annotation,
+                           self.charproc, self.text_object, self.painted, data)
+                self.index += 1
+                continue
             if budget is not None and (budget.halted or self.index >= budget.operators):
-                budget.stop("operator", budget.operators, f"at offset {operation.start} of "
-                            f"{'form ' + str(source) if depth else 'the page content'}")
+                self.stop_at(operation.start, depth, source)
                 return
+            if self.changes:
+                self.settle()
             op = _OP_NAMES.get(operation.op) or operation.op.decode("latin-1")
             if self.pending:
                 diags, self.pending = self.pending + list(operation.diagnostics), []
@@ -252,8 +309,37 @@ class _Run:
                 for proc in procs:
                     yield from self.run_charproc(proc, resources, depth)
 
+    def stop_at(self, offset: int, depth: int, source: Ref | None) -> None:
+        """The operator budget is spent (or the run halted) at ``offset``."""
+        budget = self.budget
+        assert budget is not None
+        budget.stop("operator", budget.operators, f"at offset {offset} of "
+                    f"{'form ' + str(source) if depth else 'the page content'}")
+
+    def quick_to_budget(self, m: re.Match[bytes], depth: int, source: Ref | None) -> None:
+        """A fast-path match that the budget stops in: its operators up to the budget, then the stop."""
+        budget = self.budget
+        assert budget is not None
+        if m.lastgroup in ("pe", "pp"):  # a path: its operators one by one
+            for op in QUICK_PATH_OP.finditer(m.string, m.start("s"), m.end("pe")):
+                if budget.halted or self.index >= budget.operators:
+                    self.stop_at(op.start(1), depth, source)
+                    return
+                self.quick_path(op.group(1))
+                self.index += 1
+            self.stop_at(m.start("pp"), depth, source)  # (the budget stops before the paint, if any)
+            return
+        self.stop_at(m.start("s"), depth, source)
+
+    def settle(self) -> None:
+        """Apply the fast path's changes to the graphics state: a snapshot of it is wanted."""
+        if self.changes:
+            self.gs = replace(self.gs, **self.changes)
+            self.changes = {}
+
     def note(self, source: Ref | None, depth: int) -> Step:
         """An operator-less step carrying the pending diagnostics."""
+        self.settle()
         step = Step(self.index, "", (), (0, 0), depth, source, self.gs, self.tm, self.tlm, self.marked,
                     diagnostics=tuple(self.pending), annotation=self.annotation, charproc=self.charproc)
         self.index += 1
@@ -265,6 +351,7 @@ class _Run:
         obj = self.doc.get(ref.num, ref.gen)
         if obj is None:
             return
+        self.settle()
         data = self.decode(obj, f"form {ref}", offset)
         matrix = _matrix(self.doc, stream.dict.get("Matrix"))
         resources = self.doc.resolve(stream.dict.get("Resources"))
@@ -307,6 +394,7 @@ class _Run:
         if budget is not None and self.invoked > budget.invocations:
             budget.stop("form and glyph procedure invocation", budget.invocations, f"at {ref}")
             return
+        self.settle()
         saved = (self.gs, self.stack, self.tm, self.tlm, self.font, self.marked, self.bt_marked)
         self.gs = replace(self.gs, ctm=ctm)
         if bbox is not None:
@@ -323,6 +411,7 @@ class _Run:
         finally:
             self.forms.pop()
             self.gs, self.stack, self.tm, self.tlm, self.font, self.marked, self.bt_marked = saved
+            self.changes = {}
 
     def run_charproc(self, proc, resources: Dict, depth: int) -> Iterator[Step]:
         """A Type3 glyph procedure that draws text, in the glyph's space (9.6.5)."""
@@ -355,6 +444,7 @@ class _Run:
             self.annotation = ref
             self.gs, self.stack, self.tm, self.tlm, self.font, self.marked = GraphicsState(), [], None, None, \
                 None, ()
+            self.changes = {}
             form, why = (self.appearance(annot) if isinstance(annot, Dict)
                          else (None, warning("annot-not-dict", f"/Annots entry {value} is not a dictionary",
                                              clause="12.5.2")))
@@ -433,19 +523,38 @@ class _Run:
         nums = [float(x) for x in ops if isinstance(x, (int, float)) and not isinstance(x, bool)]
         if len(nums) < 2:
             return
-        a, b, c, d, e, f = self.gs.ctm
+        first = self.path is None
+        self.extend_path(nums[:len(nums) // 2 * 2], self.gs.ctm)
+        self.path_exact = first and exact_rect and _axis_aligned(self.gs.ctm)
+
+    def extend_path(self, nums: list[float], ctm: Matrix) -> None:
+        """Extend the current path's page bounds by the points ``nums`` (x y pairs) under ``ctm``."""
+        a, b, c, d, e, f = ctm
+        if b == 0 and c == 0 and _finite(a) and _finite(d) and _finite(e) and _finite(f):
+            # a scale and a move: the bounds of the points, mapped (rounding keeps the order)
+            xs, ys = nums[0::2], nums[1::2]
+            lo, hi = min(xs), max(xs)
+            x0, x1 = (a * lo + e, a * hi + e) if a >= 0 else (a * hi + e, a * lo + e)
+            lo, hi = min(ys), max(ys)
+            y0, y1 = (d * lo + f, d * hi + f) if d >= 0 else (d * hi + f, d * lo + f)
+        else:
+            x0 = y0 = float("inf")
+            x1 = y1 = float("-inf")
+            for k in range(0, len(nums), 2):
+                x, y = nums[k], nums[k + 1]
+                px, py = a * x + c * y + e, b * x + d * y + f
+                x0, x1 = min(x0, px), max(x1, px)
+                y0, y1 = min(y0, py), max(y1, py)
         bounds = self.path
-        first = bounds is None
-        x0 = y0 = float("inf")
-        x1 = y1 = float("-inf")
-        for k in range(0, len(nums) - 1, 2):
-            x, y = nums[k], nums[k + 1]
-            px, py = a * x + c * y + e, b * x + d * y + f
-            x0, x1 = min(x0, px), max(x1, px)
-            y0, y1 = min(y0, py), max(y1, py)
         self.path = [x0, y0, x1, y1] if bounds is None else \
             [min(bounds[0], x0), min(bounds[1], y0), max(bounds[2], x1), max(bounds[3], y1)]
-        self.path_exact = first and exact_rect and _axis_aligned(self.gs.ctm)
+
+    def quick_path(self, text: bytes) -> None:
+        """Path construction operators (m l c v y h) on the fast path: their points extend the path."""
+        nums = [float(x) for x in _NUMBERS.findall(text)]
+        if nums:  # (h alone adds no point)
+            self.extend_path(nums, self.changes.get("ctm") or self.gs.ctm)  # type: ignore[arg-type]
+            self.path_exact = False
 
     def paint(self, fill: bool) -> None:
         """A path-painting operator: note the filled area, apply a pending clip, end the path."""
@@ -883,6 +992,75 @@ def _sh(run, ops, res, diags):
         run.painted = Painted("shading", clip, False, False, run.composited > 0)
 
 
+
+
+# -- the fast path (drawn_only): handlers of the tokenizer's QUICK groups, (run, match) -> None ---
+def _number(raw: bytes) -> int | float:
+    """A number as the tokenizer reads it: a real when it has a point."""
+    return float(raw) if b"." in raw else int(raw)
+
+
+def _quick_q(run, m):
+    if m.group("q") == b"q":
+        if len(run.stack) < MAX_SAVED_STATES:
+            run.settle()
+            run.stack.append((run.gs, run.font))
+    elif run.stack:
+        run.changes = {}
+        run.gs, run.font = run.stack.pop()
+
+
+def _quick_o1(run, m):
+    op, raw = m.group("o1"), m.string[m.start("s"):m.start("o1")].strip(_WHITE)
+    if op == b"g" or op == b"G":
+        run.changes.update(_GRAY[op == b"G"], **{"stroke_color" if op == b"G" else "fill_color": (_number(raw),)})
+    elif op == b"J" or op == b"j":
+        run.changes["line_cap" if op == b"J" else "line_join"] = int(_number(raw))
+    else:
+        run.changes[_FLOAT_FIELDS[op]] = float(raw)
+
+
+def _quick_o3(run, m):
+    stroke = m.group("o3") == b"RG"
+    run.changes.update(_RGB[stroke], **{"stroke_color" if stroke else "fill_color": tuple(
+        [float(x) if b"." in x else int(x) for x in _NUMBERS.findall(m.string, m.start("s"), m.start("o3"))])})
+
+
+def _quick_o4(run, m):
+    op = m.group("o4")
+    nums = _NUMBERS.findall(m.string, m.start("s"), m.start("o4"))
+    if op == b"re":
+        x, y, w, h = (float(v) for v in nums)
+        first = run.path is None
+        ctm = run.changes.get("ctm") or run.gs.ctm
+        run.extend_path([x, y, x + w, y + h, x, y + h, x + w, y], ctm)
+        run.path_exact = first and _axis_aligned(ctm)
+    else:
+        stroke = op == b"K"
+        run.changes.update(_CMYK[stroke], **{"stroke_color" if stroke else "fill_color":
+                                             tuple([float(x) if b"." in x else int(x) for x in nums])})
+
+
+def _quick_cm(run, m):
+    a, b, c, d, e, f = (float(v) for v in _NUMBERS.findall(m.string, m.start("s"), m.start("cm")))
+    run.changes["ctm"] = multiply((a, b, c, d, e, f), run.changes.get("ctm") or run.gs.ctm)
+
+
+def _quick_dash(run, m):
+    run.changes["dash"] = (tuple(_number(x) for x in _NUMBERS.findall(m.group("dash"))), _number(m.group("phase")))
+
+
+_QUICK_RUN = {"q": _quick_q, "o1": _quick_o1, "o3": _quick_o3, "o4": _quick_o4, "cm": _quick_cm,
+              "phase": _quick_dash}
+_WHITE = b"\x00\t\n\x0c\r "
+_NUMBERS = re.compile(rb"[-+.0-9]+")  # the numbers of a QUICK group (nothing else is in it)
+_NOT_PATH_OPS = bytes(b for b in range(256) if b not in b"mlcvyh")  # deleted, leaves one letter an operator
+_STROKES = frozenset((b"S", b"s", b"n"))  # painting operators that fill nothing
+_FLOAT_FIELDS = {b"w": "line_width", b"M": "miter_limit", b"i": "flatness"}
+_GRAY = ({"fill_space": "DeviceGray"}, {"stroke_space": "DeviceGray"})  # by stroke
+_RGB = ({"fill_space": "DeviceRGB"}, {"stroke_space": "DeviceRGB"})
+_CMYK = ({"fill_space": "DeviceCMYK"}, {"stroke_space": "DeviceCMYK"})
+_finite = math.isfinite
 
 
 _SHOWING = frozenset(info.name for info in OPERATORS.values() if info.shows_text)
