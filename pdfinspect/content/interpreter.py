@@ -550,10 +550,21 @@ class _Run:
             [min(bounds[0], x0), min(bounds[1], y0), max(bounds[2], x1), max(bounds[3], y1)]
 
     def quick_path(self, text: bytes) -> None:
-        """Path construction operators (m l c v y h) on the fast path: their points extend the path."""
+        """Path construction operators (m l c v y h re) on the fast path: their points extend the path."""
+        ctm: Matrix = self.changes.get("ctm") or self.gs.ctm  # type: ignore[assignment]
+        if b"r" in text:  # a rectangle
+            if text.translate(None, _NOT_PATH_OPS) != b"r":  # and other operators: one by one
+                for op in QUICK_PATH_OP.finditer(text):
+                    self.quick_path(op.group(1))
+                return
+            x, y, w, h = (float(v) for v in _NUMBERS.findall(text))
+            first = self.path is None
+            self.extend_path([x, y, x + w, y + h, x, y + h, x + w, y], ctm)
+            self.path_exact = first and _axis_aligned(ctm)
+            return
         nums = [float(x) for x in _NUMBERS.findall(text)]
         if nums:  # (h alone adds no point)
-            self.extend_path(nums, self.changes.get("ctm") or self.gs.ctm)  # type: ignore[arg-type]
+            self.extend_path(nums, ctm)
             self.path_exact = False
 
     def paint(self, fill: bool) -> None:
@@ -1027,18 +1038,9 @@ def _quick_o3(run, m):
 
 
 def _quick_o4(run, m):
-    op = m.group("o4")
-    nums = _NUMBERS.findall(m.string, m.start("s"), m.start("o4"))
-    if op == b"re":
-        x, y, w, h = (float(v) for v in nums)
-        first = run.path is None
-        ctm = run.changes.get("ctm") or run.gs.ctm
-        run.extend_path([x, y, x + w, y + h, x, y + h, x + w, y], ctm)
-        run.path_exact = first and _axis_aligned(ctm)
-    else:
-        stroke = op == b"K"
-        run.changes.update(_CMYK[stroke], **{"stroke_color" if stroke else "fill_color":
-                                             tuple([float(x) if b"." in x else int(x) for x in nums])})
+    stroke = m.group("o4") == b"K"
+    run.changes.update(_CMYK[stroke], **{"stroke_color" if stroke else "fill_color": tuple(
+        [float(x) if b"." in x else int(x) for x in _NUMBERS.findall(m.string, m.start("s"), m.start("o4"))])})
 
 
 def _quick_cm(run, m):
@@ -1054,7 +1056,7 @@ _QUICK_RUN = {"q": _quick_q, "o1": _quick_o1, "o3": _quick_o3, "o4": _quick_o4, 
               "phase": _quick_dash}
 _WHITE = b"\x00\t\n\x0c\r "
 _NUMBERS = re.compile(rb"[-+.0-9]+")  # the numbers of a QUICK group (nothing else is in it)
-_NOT_PATH_OPS = bytes(b for b in range(256) if b not in b"mlcvyh")  # deleted, leaves one letter an operator
+_NOT_PATH_OPS = bytes(b for b in range(256) if b not in b"mlcvyhr")  # deleted, leaves a letter an operator
 _STROKES = frozenset((b"S", b"s", b"n"))  # painting operators that fill nothing
 _FLOAT_FIELDS = {b"w": "line_width", b"M": "miter_limit", b"i": "flatness"}
 _GRAY = ({"fill_space": "DeviceGray"}, {"stroke_space": "DeviceGray"})  # by stroke

@@ -106,21 +106,21 @@ _NUMBER = re.compile(rb"[+-]?\d+(\.\d*)?|[+-]?\.\d+()")
 # are read once, the operators sorted by their count of numbers; the empty group ``s`` marks
 # where the operands start, and the match's ``lastgroup`` says what was matched: ``q`` (q or
 # Q), ``paint`` a painting or clipping operator, ``pe`` a run of path construction operators
-# (m l c v y h; ``pe`` is empty, at its end), ``pp`` the same and the painting operator after
-# it (in ``pp``), ``o1``/``o3``/``o4`` an operator of 1, 3 or 4 numbers (``re``, ``k``, ``K``),
+# (m l c v y h re; ``pe`` is empty, at its end), ``pp`` the same and the painting operator after
+# it (in ``pp``), ``o1``/``o3``/``o4`` an operator of 1, 3 or 4 numbers (``k``, ``K``),
 # ``cm``, ``phase`` a dash ``[numbers] phase d`` (the numbers in ``dash``).
 _N = rb"(?=[+\-.0-9]{1,17}" + _END + rb")[+-]?(?:\d+\.?\d*|\.\d+)" + _END
 _W1 = rb"[\x00\t\n\x0c\r ]+"
 _N2 = _N + _W1 + _N + _W1
-_PATH_OP = rb"(?:h|" + _N2 + rb"(?:[ml]|" + _N2 + rb"(?:[vy]|" + _N2 + rb"c)))" + _END
+_PATH_OP = rb"(?:h|" + _N2 + rb"(?:[ml]|" + _N2 + rb"(?:[vy]|re|" + _N2 + rb"c)))" + _END
 QUICK = re.compile(
     _WS + rb"(?P<s>)(?:(?P<q>[qQ])" + _END
     + rb"|(?P<paint>f\*|B\*|b\*|W\*|[SsfFBbnW])" + _END
     + rb"|\[" + _WS + rb"(?P<dash>(?:" + _N + _WS + rb")*)\]" + _WS + rb"(?P<phase>" + _N + rb")" + _W1 + rb"d" + _END
     + rb"|(?:h|" + _N + _W1 + rb"(?:(?P<o1>w|J|j|M|i|g|G)|" + _N + _W1 + rb"(?:[ml]|" + _N + _W1
-    + rb"(?:(?P<o3>rg|RG)|" + _N + _W1 + rb"(?:(?P<o4>re|k|K)|[vy]|" + _N2 + rb"(?:(?P<cm>cm)|c))))))" + _END
+    + rb"(?:(?P<o3>rg|RG)|" + _N + _W1 + rb"(?:(?P<o4>k|K)|[vy]|re|" + _N2 + rb"(?:(?P<cm>cm)|c))))))" + _END
     # after a path construction operator (not cm), the ones that follow it and a painting operator
-    + rb"(?:(?<=[hmlvyc])(?<!cm)(?:" + _WS + _PATH_OP + rb"){0,255}(?P<pe>)(?:" + _WS
+    + rb"(?:(?<=[hmlvyce])(?<!cm)(?:" + _WS + _PATH_OP + rb"){0,255}(?P<pe>)(?:" + _WS
     + rb"(?P<pp>f\*|B\*|b\*|[SsfFBbn])" + _END + rb")?)?)")
 QUICK_PATH_OP = re.compile(_WS + rb"(" + _PATH_OP + rb")")  # one operator of a path run, after white space
 
