@@ -226,50 +226,55 @@ class _Run:
     def content(self, data: bytes, resources: Dict, depth: int, source: Ref | None) -> Iterator[Step]:
         budget = self.budget
         for operation in iter_quick(data, self.quick):
-            if not isinstance(operation, Operation):  # operators of the fast path (drawn_only)
-                kind = operation.lastgroup
-                if kind == "pe" or kind == "pp":
-                    text = data[operation.start("s"):operation.end("pe")]
-                    count = len(text.translate(None, _NOT_PATH_OPS))
-                    if budget is not None and (budget.halted or self.index + count + (kind == "pp") > budget.operators):
-                        self.quick_to_budget(operation, depth, source)
-                        return
-                    self.quick_path(text)
-                    self.index += count
-                    if self.pending:
-                        self.pending = []
-                    if kind == "pe":
-                        continue
-                    op = operation.group("pp")
-                elif budget is not None and (budget.halted or self.index >= budget.operators):
-                    self.quick_to_budget(operation, depth, source)
+            if isinstance(operation, list):  # a run of operators of the fast path (drawn_only)
+                if budget is not None and budget.halted:  # (nothing in the run can halt it)
+                    self.quick_to_budget(operation[0], depth, source)
                     return
-                elif kind == "paint":
-                    op = operation.group("paint")
-                    if op == b"W" or op == b"W*":
-                        self.clipping = True
+                limit = budget.operators if budget is not None else _NO_LIMIT
+                for m in operation:
+                    kind = m.lastgroup
+                    if kind == "pe" or kind == "pp":
+                        text = data[m.start("s"):m.end("pe")]
+                        count = len(text.translate(None, _NOT_PATH_OPS))
+                        if self.index + count + (kind == "pp") > limit:
+                            self.quick_to_budget(m, depth, source)
+                            return
+                        self.quick_path(text)
+                        self.index += count
+                        if self.pending:
+                            self.pending = []
+                        if kind == "pe":
+                            continue
+                        op = m.group("pp")
+                    elif self.index >= limit:
+                        self.quick_to_budget(m, depth, source)
+                        return
+                    elif kind == "paint":
+                        op = m.group("paint")
+                        if op == b"W" or op == b"W*":
+                            self.clipping = True
+                            self.index += 1
+                            self.pending = []
+                            continue
+                    else:
+                        _QUICK_RUN[kind](self, m)  # type: ignore[index]
                         self.index += 1
-                        self.pending = []
+                        if self.pending:
+                            self.pending = []
                         continue
-                else:
-                    _QUICK_RUN[kind](self, operation)  # type: ignore[index]
+                    self.painted = None
+                    self.paint(op not in _STROKES)
+                    if self.painted is None:
+                        self.index += 1
+                        if self.pending:
+                            self.pending = []
+                        continue
+                    self.settle()
+                    diags, self.pending = self.pending, []
+                    yield Step(self.index, _OP_NAMES[op], (), (m.start(kind), m.end()), depth, source, self.gs,
+                               self.tm, self.tlm, self.marked, None, (), tuple(diags), self.annotation,
+                               self.charproc, self.text_object, self.painted, data)
                     self.index += 1
-                    if self.pending:
-                        self.pending = []
-                    continue
-                self.painted = None
-                self.paint(op not in _STROKES)
-                if self.painted is None:
-                    self.index += 1
-                    if self.pending:
-                        self.pending = []
-                    continue
-                self.settle()
-                diags, self.pending = self.pending, []
-                yield Step(self.index, _OP_NAMES[op], (), (operation.start(kind), operation.end()), depth, source,
-                           self.gs, self.tm, self.tlm, self.marked, None, (), tuple(diags), self.annotation,
-                           self.charproc, self.text_object, self.painted, data)
-                self.index += 1
                 continue
             if budget is not None and (budget.halted or self.index >= budget.operators):
                 self.stop_at(operation.start, depth, source)
@@ -1057,6 +1062,7 @@ _QUICK_RUN = {"q": _quick_q, "o1": _quick_o1, "o3": _quick_o3, "o4": _quick_o4, 
 _WHITE = b"\x00\t\n\x0c\r "
 _NUMBERS = re.compile(rb"[-+.0-9]+")  # the numbers of a QUICK group (nothing else is in it)
 _NOT_PATH_OPS = bytes(b for b in range(256) if b not in b"mlcvyhr")  # deleted, leaves a letter an operator
+_NO_LIMIT = 1 << 62  # operators, when there is no budget
 _STROKES = frozenset((b"S", b"s", b"n"))  # painting operators that fill nothing
 _FLOAT_FIELDS = {b"w": "line_width", b"M": "miter_limit", b"i": "flatness"}
 _GRAY = ({"fill_space": "DeviceGray"}, {"stroke_space": "DeviceGray"})  # by stroke

@@ -122,6 +122,7 @@ QUICK = re.compile(
     # after a path construction operator (not cm), the ones that follow it and a painting operator
     + rb"(?:(?<=[hmlvyce])(?<!cm)(?:" + _WS + _PATH_OP + rb"){0,255}(?P<pe>)(?:" + _WS
     + rb"(?P<pp>f\*|B\*|b\*|[SsfFBbn])" + _END + rb")?)?)")
+QUICK_RUN = 1024  # matches yielded at once
 QUICK_PATH_OP = re.compile(_WS + rb"(" + _PATH_OP + rb")")  # one operator of a path run, after white space
 
 # Operators of a fixed number of numbers that check_operands passes when the count is right
@@ -218,10 +219,11 @@ def iter_operations(data: bytes) -> Iterator[Operation]:
     return cast(Iterator[Operation], iter_quick(data, None))
 
 
-def iter_quick(data: bytes, quick: re.Pattern[bytes] | None) -> Iterator[Operation | re.Match[bytes]]:
+def iter_quick(data: bytes, quick: re.Pattern[bytes] | None) -> Iterator[Operation | list[re.Match[bytes]]]:
     """:func:`iter_operations`, except that where an operation starts (no operand read yet, no
-    diagnostic waiting) and ``quick`` matches, the match itself is yielded instead, unchecked,
-    and the stream goes on after it: the caller runs what it matched (:data:`QUICK`)."""
+    diagnostic waiting) and ``quick`` matches, its matches there and after (up to
+    :data:`QUICK_RUN` of them) are yielded instead, as a list, unchecked, and the stream goes
+    on after them: the caller runs what they matched (:data:`QUICK`)."""
     pending = _Pending()
     scan = _Scanner(data, pending)
     next_token = scan.next
@@ -235,8 +237,13 @@ def iter_quick(data: bytes, quick: re.Pattern[bytes] | None) -> Iterator[Operati
             if fast is not None and not pending.items:
                 q = fast(data, scan.pos)
                 if q is not None:
-                    scan.pos = q.end()
-                    yield q
+                    run = [q]
+                    pos = q.end()
+                    while len(run) < QUICK_RUN and (q := fast(data, pos)) is not None:
+                        run.append(q)
+                        pos = q.end()
+                    scan.pos = pos
+                    yield run
                     continue
             m = bulk(data, scan.pos)
             if m is not None:
