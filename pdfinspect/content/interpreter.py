@@ -1028,24 +1028,31 @@ def _quick_q(run, m):
 
 def _quick_o1(run, m):
     op, raw = m.group("o1"), m.string[m.start("s"):m.start("o1")].strip(_WHITE)
-    if op == b"g" or op == b"G":
-        run.changes.update(_GRAY[op == b"G"], **{"stroke_color" if op == b"G" else "fill_color": (_number(raw),)})
+    changes = run.changes
+    if op == b"g":
+        changes["fill_space"], changes["fill_color"] = "DeviceGray", (_number(raw),)
+    elif op == b"G":
+        changes["stroke_space"], changes["stroke_color"] = "DeviceGray", (_number(raw),)
     elif op == b"J" or op == b"j":
-        run.changes["line_cap" if op == b"J" else "line_join"] = int(_number(raw))
+        changes["line_cap" if op == b"J" else "line_join"] = int(_number(raw))
     else:
-        run.changes[_FLOAT_FIELDS[op]] = float(raw)
+        changes[_FLOAT_FIELDS[op]] = float(raw)
 
 
-def _quick_o3(run, m):
-    stroke = m.group("o3") == b"RG"
-    run.changes.update(_RGB[stroke], **{"stroke_color" if stroke else "fill_color": tuple(
-        [float(x) if b"." in x else int(x) for x in _NUMBERS.findall(m.string, m.start("s"), m.start("o3"))])})
-
-
-def _quick_o4(run, m):
-    stroke = m.group("o4") == b"K"
-    run.changes.update(_CMYK[stroke], **{"stroke_color" if stroke else "fill_color": tuple(
-        [float(x) if b"." in x else int(x) for x in _NUMBERS.findall(m.string, m.start("s"), m.start("o4"))])})
+def _quick_colour(run, m):
+    """rg RG k K: a colour of 3 or 4 numbers in DeviceRGB or DeviceCMYK."""
+    kind = m.lastgroup
+    op = m.group(kind)
+    values = tuple([float(x) if b"." in x else int(x) for x in _NUMBERS.findall(m.string, m.start("s"), m.start(kind))])
+    changes = run.changes
+    if op == b"rg":
+        changes["fill_space"], changes["fill_color"] = "DeviceRGB", values
+    elif op == b"RG":
+        changes["stroke_space"], changes["stroke_color"] = "DeviceRGB", values
+    elif op == b"k":
+        changes["fill_space"], changes["fill_color"] = "DeviceCMYK", values
+    else:
+        changes["stroke_space"], changes["stroke_color"] = "DeviceCMYK", values
 
 
 def _quick_cm(run, m):
@@ -1057,7 +1064,7 @@ def _quick_dash(run, m):
     run.changes["dash"] = (tuple(_number(x) for x in _NUMBERS.findall(m.group("dash"))), _number(m.group("phase")))
 
 
-_QUICK_RUN = {"q": _quick_q, "o1": _quick_o1, "o3": _quick_o3, "o4": _quick_o4, "cm": _quick_cm,
+_QUICK_RUN = {"q": _quick_q, "o1": _quick_o1, "o3": _quick_colour, "o4": _quick_colour, "cm": _quick_cm,
               "phase": _quick_dash}
 _WHITE = b"\x00\t\n\x0c\r "
 _NUMBERS = re.compile(rb"[-+.0-9]+")  # the numbers of a QUICK group (nothing else is in it)
@@ -1065,9 +1072,6 @@ _NOT_PATH_OPS = bytes(b for b in range(256) if b not in b"mlcvyhr")  # deleted, 
 _NO_LIMIT = 1 << 62  # operators, when there is no budget
 _STROKES = frozenset((b"S", b"s", b"n"))  # painting operators that fill nothing
 _FLOAT_FIELDS = {b"w": "line_width", b"M": "miter_limit", b"i": "flatness"}
-_GRAY = ({"fill_space": "DeviceGray"}, {"stroke_space": "DeviceGray"})  # by stroke
-_RGB = ({"fill_space": "DeviceRGB"}, {"stroke_space": "DeviceRGB"})
-_CMYK = ({"fill_space": "DeviceCMYK"}, {"stroke_space": "DeviceCMYK"})
 _finite = math.isfinite
 
 
