@@ -562,14 +562,14 @@ class _Run:
                 for op in QUICK_PATH_OP.finditer(text):
                     self.quick_path(op.group(1))
                 return
-            x, y, w, h = (float(v) for v in _NUMBERS.findall(text))
+            x, y, w, h = map(float, _NUMBERS.findall(text))
             first = self.path is None
             self.extend_path([x, y, x + w, y + h, x, y + h, x + w, y], ctm)
             self.path_exact = first and _axis_aligned(ctm)
             return
-        nums = [float(x) for x in _NUMBERS.findall(text)]
-        if nums:  # (h alone adds no point)
-            self.extend_path(nums, ctm)
+        raw = _NUMBERS.findall(text)
+        if raw:  # (h alone adds no point)
+            self.extend_path(list(map(float, raw)), ctm)
             self.path_exact = False
 
     def paint(self, fill: bool) -> None:
@@ -1056,7 +1056,7 @@ def _quick_colour(run, m):
 
 
 def _quick_cm(run, m):
-    a, b, c, d, e, f = (float(v) for v in _NUMBERS.findall(m.string, m.start("s"), m.start("cm")))
+    a, b, c, d, e, f = map(float, _NUMBERS.findall(m.string, m.start("s"), m.start("cm")))
     run.changes["ctm"] = multiply((a, b, c, d, e, f), run.changes.get("ctm") or run.gs.ctm)
 
 
