@@ -26,7 +26,7 @@ from ..core.optional import optional_content
 from ..core.textstrings import decode_text
 from ..fonts.font import Font, FontCache
 from ..spec.operators import OPERATORS, TEXT_SHOWING_OPERATORS
-from .state import IDENTITY, GraphicsState, MarkedContent, Matrix, TextState, multiply, replace, transform, translate
+from .state import IDENTITY, GraphicsState, MarkedContent, Matrix, TextState, maker, multiply, replace, transform, translate
 from .tokenizer import QUICK, QUICK_PATH_OP, Operation, iter_operations, iter_quick, join_contents
 
 MAX_FORM_DEPTH = 12  # forms, appearance streams and Type3 glyph procedures nested in each other
@@ -103,6 +103,10 @@ class Step:
     # the decoded content ``span`` indexes: the page's joined /Contents, or the stream of the form,
     # appearance or glyph procedure (``source``) — the bytes the interpreter ran, not a copy
     content: bytes = b""
+
+
+# constructors taking every field, faster than the frozen classes' own
+_make_step, _make_glyph, _make_painted = maker(Step), maker(Glyph), maker(Painted)
 
 
 def page_content(doc, page: Dict, budget: Budget | None = None) -> tuple[bytes, list[Diagnostic]]:
@@ -271,9 +275,9 @@ class _Run:
                         continue
                     self.settle()
                     diags, self.pending = self.pending, []
-                    yield Step(self.index, _OP_NAMES[op], (), (m.start(kind), m.end()), depth, source, self.gs,
-                               self.tm, self.tlm, self.marked, None, (), tuple(diags), self.annotation,
-                               self.charproc, self.text_object, self.painted, data)
+                    yield _make_step(self.index, _OP_NAMES[op], (), (m.start(kind), m.end()), depth, source,
+                                     self.gs, self.tm, self.tlm, self.marked, None, (), tuple(diags), self.annotation,
+                                     self.charproc, self.text_object, self.painted, data)
                     self.index += 1
                 continue
             if budget is not None and (budget.halted or self.index >= budget.operators):
@@ -302,9 +306,9 @@ class _Run:
                     glyphs, shown_font = result or (), self.font
                 elif op == "Do" and result is not None:
                     form = self.enterable(result, diags, operation.start)
-            step = Step(self.index, op, operation.operands, (operation.start, operation.end), depth,
-                        source, self.gs, self.tm, self.tlm, self.marked, shown_font, glyphs, tuple(diags),
-                        self.annotation, self.charproc, self.text_object, self.painted, data)
+            step = _make_step(self.index, op, operation.operands, (operation.start, operation.end), depth,
+                              source, self.gs, self.tm, self.tlm, self.marked, shown_font, glyphs, tuple(diags),
+                              self.annotation, self.charproc, self.text_object, self.painted, data)
             self.index += 1
             yield step
             if form is not None:
@@ -581,9 +585,9 @@ class _Run:
             if clip is not None:
                 rect = [max(rect[0], clip[0]), max(rect[1], clip[1]), min(rect[2], clip[2]), min(rect[3], clip[3])]
             if rect[2] > rect[0] and rect[3] > rect[1]:
-                self.painted = Painted("fill", (rect[0], rect[1], rect[2], rect[3]),
-                                       self.path_exact and self.gs.clip_exact, self.opaque_paint(),
-                                       self.composited > 0)
+                self.painted = _make_painted("fill", (rect[0], rect[1], rect[2], rect[3]),
+                                             self.path_exact and self.gs.clip_exact, self.opaque_paint(),
+                                             self.composited > 0)
         if self.clipping:
             self.clip_to(bounds if bounds is not None else [0.0, 0.0, 0.0, 0.0], self.path_exact)
         self.path, self.path_exact, self.clipping = None, False, False
@@ -671,7 +675,7 @@ class _Run:
                 e, f = advance * a + e, advance * b + f
             proc = font.charprocs.get(font.glyph_name(code[0]) or "") if type3 and code else None
             queued = proc is not None and self.queue_charproc(proc, font, tm, diags)
-            out.append(Glyph(code, cid, w0, advance, user, transform(ctm, *user), proc, queued, adjust))
+            out.append(_make_glyph(code, cid, w0, advance, user, transform(ctm, *user), proc, queued, adjust))
             adjust = 0.0
         self.tm = (a, b, c, d, e, f)
         self.drawn += len(out)
