@@ -203,6 +203,7 @@ class _Run:
         self.gs = GraphicsState()
         # fields of ``gs`` the fast path changed since its last snapshot (see settle)
         self.changes: dict[str, object] = {}
+        self.styles: dict[bytes, dict[str, object]] = {}  # operator text → the fields it sets (_quick_style)
         self.stack: list[tuple[GraphicsState, Font | None]] = []
         self.tm: Matrix | None = None
         self.tlm: Matrix | None = None
@@ -1030,33 +1031,32 @@ def _quick_q(run, m):
         run.gs, run.font = run.stack.pop()
 
 
-def _quick_o1(run, m):
-    op, raw = m.group("o1"), m.string[m.start("s"):m.start("o1")].strip(_WHITE)
-    changes = run.changes
-    if op == b"g":
-        changes["fill_space"], changes["fill_color"] = "DeviceGray", (_number(raw),)
-    elif op == b"G":
-        changes["stroke_space"], changes["stroke_color"] = "DeviceGray", (_number(raw),)
-    elif op == b"J" or op == b"j":
-        changes["line_cap" if op == b"J" else "line_join"] = int(_number(raw))
-    else:
-        changes[_FLOAT_FIELDS[op]] = float(raw)
+def _quick_style(run, m):
+    """The operators of a colour, a line width, cap, join, miter limit, flatness or dash: the
+    fields they set, read once per run for each way they are written (a page repeats its styles)."""
+    key = m.string[m.start("s"):m.end()]
+    fields = run.styles.get(key)
+    if fields is None:
+        if len(run.styles) >= MAX_STYLES:
+            run.styles.clear()
+        fields = run.styles[key] = _style(m)
+    run.changes.update(fields)
 
 
-def _quick_colour(run, m):
-    """rg RG k K: a colour of 3 or 4 numbers in DeviceRGB or DeviceCMYK."""
+def _style(m) -> dict[str, object]:
+    """The fields of the graphics state an operator of :func:`_quick_style` sets."""
     kind = m.lastgroup
+    if kind == "phase":  # [numbers] phase d
+        return {"dash": (tuple(_number(x) for x in _NUMBERS.findall(m.group("dash"))), _number(m.group("phase")))}
+    assert kind is not None
     op = m.group(kind)
-    values = tuple([float(x) if b"." in x else int(x) for x in _NUMBERS.findall(m.string, m.start("s"), m.start(kind))])
-    changes = run.changes
-    if op == b"rg":
-        changes["fill_space"], changes["fill_color"] = "DeviceRGB", values
-    elif op == b"RG":
-        changes["stroke_space"], changes["stroke_color"] = "DeviceRGB", values
-    elif op == b"k":
-        changes["fill_space"], changes["fill_color"] = "DeviceCMYK", values
-    else:
-        changes["stroke_space"], changes["stroke_color"] = "DeviceCMYK", values
+    values = tuple([_number(x) for x in _NUMBERS.findall(m.string, m.start("s"), m.start(kind))])
+    if op in _SPACES:  # g G rg RG k K
+        stroke, space = _SPACES[op]
+        return {"stroke_space": space, "stroke_color": values} if stroke else {"fill_space": space, "fill_color": values}
+    if op == b"J" or op == b"j":
+        return {"line_cap" if op == b"J" else "line_join": int(values[0])}
+    return {_FLOAT_FIELDS[op]: float(values[0])}
 
 
 def _quick_cm(run, m):
@@ -1064,13 +1064,11 @@ def _quick_cm(run, m):
     run.changes["ctm"] = multiply((a, b, c, d, e, f), run.changes.get("ctm") or run.gs.ctm)
 
 
-def _quick_dash(run, m):
-    run.changes["dash"] = (tuple(_number(x) for x in _NUMBERS.findall(m.group("dash"))), _number(m.group("phase")))
-
-
-_QUICK_RUN = {"q": _quick_q, "o1": _quick_o1, "o3": _quick_colour, "o4": _quick_colour, "cm": _quick_cm,
-              "phase": _quick_dash}
-_WHITE = b"\x00\t\n\x0c\r "
+_QUICK_RUN = {"q": _quick_q, "o1": _quick_style, "o3": _quick_style, "o4": _quick_style, "cm": _quick_cm,
+              "phase": _quick_style}
+_SPACES = {b"g": (False, "DeviceGray"), b"G": (True, "DeviceGray"), b"rg": (False, "DeviceRGB"),
+           b"RG": (True, "DeviceRGB"), b"k": (False, "DeviceCMYK"), b"K": (True, "DeviceCMYK")}  # stroke?, space
+MAX_STYLES = 4096  # ways of writing a style remembered per page run
 _NUMBERS = re.compile(rb"[-+.0-9]+")  # the numbers of a QUICK group (nothing else is in it)
 _NOT_PATH_OPS = bytes(b for b in range(256) if b not in b"mlcvyhr")  # deleted, leaves a letter an operator
 _NO_LIMIT = 1 << 62  # operators, when there is no budget
