@@ -203,3 +203,17 @@ def test_a_cff_whose_own_ros_is_a_public_collection_gives_its_letters():
     font = cff_font(pdf, cid_cff(cids, "Adobe", "Identity"))  # no collection: no evidence
     font.ToUnicode = pdf.make_stream(cid_cmap({c: chr(ord("A") + c - 33) for c in cids}))
     assert report(font, pdf, cids).reason("tounicode_shifted") is None
+
+
+def test_the_widths_of_pictures_say_nothing_of_a_shift():
+    # the pangram's CIDs with Helvetica's widths are caught by the widths once shifted; the same
+    # widths three times over are a picture font's (wider than any letter): no judgement
+    from test_plausibility import HELVETICA, PANGRAM, page_showing
+
+    cids = sorted({ord(ch) for ch in PANGRAM})
+    tounicode = cid_cmap({c: chr(c + 1) for c in cids if c != 0x20})
+    for scale, flagged in ((1, True), (3, False)):
+        data = page_showing([ord(ch) for ch in PANGRAM], {c: HELVETICA[chr(c)] * scale for c in cids}, None,
+                            tounicode=tounicode)
+        (rep,) = font_reports(Document(data), [1])
+        assert (rep.reason("tounicode_shifted") is not None) == flagged

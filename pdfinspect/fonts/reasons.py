@@ -243,21 +243,35 @@ def _shifted(font: Font, resolutions: tuple[Resolution, ...], program) -> Reason
 def _width_shifted(font: Font) -> Reason | None:
     """The shift the font's own widths show (:func:`.resolve.tounicode_width_shift`), or that of
     the ToUnicode from CIDs the widths say are code points (:func:`.resolve.tounicode_cid_shift`),
-    where no other method or outline gives the letters to compare the ToUnicode with."""
+    where no other method or outline gives the letters to compare the ToUnicode with. Not where the
+    glyphs are wider than letters (:func:`_picture_widths`): the widths of pictures say nothing."""
     found = tounicode_width_shift(font)
     if found is None:
         cids = tounicode_cid_shift(font)
-        if cids is None:
+        if cids is None or _picture_widths(font, cids.codes):
             return None
         k = cids.offset
         return Reason("tounicode_shifted", cids.codes,
                       f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} "
                       f"the CIDs for {len(cids.codes)} codes, and the font's widths say its CIDs are code points")
+    if _picture_widths(font, found.codes):
+        return None
     k = found.offset
     return Reason("tounicode_shifted", found.codes,
                   f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} the "
                   f"letters the font's widths fit: moved {k:+d}, {len(found.codes)} letters' widths follow a standard "
                   f"font's with a rank correlation of {found.fit:.2f}, as given {found.unshifted:.2f}")
+
+
+WIDEST_LETTER = 1100  # 1/1000 em: wider than any letter of Helvetica or Times (W 944, @ 1015)
+
+
+def _picture_widths(font: Font, codes: tuple[bytes, ...]) -> bool:
+    """Whether a fifth of these codes' glyphs are wider than any letter of a standard font: a picture
+    font's (pdkids.pdf's DesignerStuff maps its pictures to the keys' letters, up to 3.5 em wide),
+    whose widths follow no letters' however they are moved."""
+    widths = [font.glyph_width(c, font.cid(c) if font.is_type0 else None) * 1000 for c in codes]
+    return sum(w > WIDEST_LETTER for w in widths) * 5 >= len(widths) > 0
 
 
 def _degenerate(resolutions) -> Reason | None:
