@@ -27,7 +27,7 @@ from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, GUESS, HEURIST
                          is_lead_byte, legacy_cjk_codec)
 from .resolve import (CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, TOUNICODE, Resolution, Resolver,
                       format_unicode, no_text, tounicode_cid_shift, tounicode_width_shift)
-from .shift import tounicode_shift
+from .shift import tounicode_confirmed, tounicode_shift
 
 NUMERIC_METHOD, CODE_AS_UNICODE_METHOD = NUMERIC_GLYPH_NAME.method, CODE_AS_UNICODE.method
 
@@ -171,7 +171,8 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
                              f"disagree on {len(conflicts)} codes"
                              + (f" ({compat} only as ligature or compatibility forms, e.g. ffi vs ﬃ)" if compat else "")))
         found.append(_degenerate(resolutions))
-        found.append(_shifted(font, resolutions, program) or _width_shifted(font))
+        found.append(_shifted(font, resolutions, program)
+                     or (None if tounicode_confirmed(font, resolutions, program) else _width_shifted(font)))
         if not font.is_type0 and font.tounicode.codespace and all(len(c.low) > 1 for c in font.tounicode.codespace):
             found.append(out("tounicode_multibyte_on_simple_font", missed,
                              f"the {font.subtype} font's codes are one byte; ToUnicode's codespace is "
@@ -243,7 +244,8 @@ def _shifted(font: Font, resolutions: tuple[Resolution, ...], program) -> Reason
 def _width_shifted(font: Font) -> Reason | None:
     """The shift the font's own widths show (:func:`.resolve.tounicode_width_shift`), or that of
     the ToUnicode from CIDs the widths say are code points (:func:`.resolve.tounicode_cid_shift`),
-    where no other method or outline gives the letters to compare the ToUnicode with. Not where the
+    where no other method or outline gives the letters to compare the ToUnicode with (the caller asks
+    :func:`.shift.tounicode_confirmed` first). Not where the
     glyphs are wider than letters (:func:`_picture_widths`): the widths of pictures say nothing."""
     found = tounicode_width_shift(font)
     if found is None:

@@ -91,6 +91,17 @@ def tounicode_shift(font: Font, resolutions: tuple[Resolution, ...], program: Fo
                  (given_chars[0], given_chars[-1]), (seen_chars[0], seen_chars[-1]))
 
 
+def tounicode_confirmed(font: Font, resolutions: tuple[Resolution, ...], program: FontProgram | None) -> bool:
+    """Whether the font's own evidence gives the ToUnicode's very text for half the codes it maps
+    (three at least): then no indirect sign (the widths) may call the table shifted."""
+    hits = [r for r in resolutions if _tounicode_hit(r)]
+    mac = _mac_cmap(program) if program is not None and font.is_type0 else {}
+    same = sum(1 for r in hits if any(s.result == HIT and s.method != TOUNICODE and s.unicode == r.unicode
+                                      for s in r.path)
+               or any(text == r.unicode for _, text in program_evidence(font, program, r, mac)))
+    return same >= MIN_ALONE and same * 2 >= len(hits)
+
+
 def _tounicode_hit(r: Resolution) -> bool:
     step = next((s for s in r.path if s.method == TOUNICODE), None)
     return step is not None and step.result == HIT and r.method == TOUNICODE
