@@ -163,6 +163,20 @@ def test_a_few_codes_off_by_one_among_many_are_no_shift():
     assert letters_font(tounicode, {ord("R"): 1, ord("v"): 2}).reason("tounicode_shifted") is None
 
 
+def test_codes_without_evidence_neither_make_nor_hide_a_shift():
+    # ten codes; the cmap knows four of them, each one letter below the ToUnicode's: shifted
+    letters = "abcdefghij"
+    tounicode = {i + 1: chr(ord(c) + 1) for i, c in enumerate(letters)}
+    known = {ord(c): i + 1 for i, c in enumerate(letters[:4])}
+    shifted = letters_font(tounicode, known, glyphs=10).reason("tounicode_shifted")
+    assert shifted is not None and len(shifted.codes) == 4
+    # the same four among ten the cmap gives as the ToUnicode does: four odd codes, no shift
+    tounicode = {i + 1: c for i, c in enumerate(letters)}
+    tounicode.update({i + 1: chr(ord(c) + 1) for i, c in enumerate(letters[:4])})
+    every = {ord(c): i + 1 for i, c in enumerate(letters)}
+    assert letters_font(tounicode, every, glyphs=10).reason("tounicode_shifted") is None
+
+
 @pytest.mark.parametrize("evidence, given", [
     (lambda c: 0xF000 + ord(c), lambda c: c),  # a cmap to private use (a symbol font's U+F0xx)
     (lambda c: ord(c), lambda c: chr(0xF000 + ord(c))),  # ToUnicode to a symbol font's U+F0xx

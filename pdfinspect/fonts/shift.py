@@ -14,8 +14,9 @@ gives the same code:
   table.
 
 A shift is one offset ``k ≠ 0`` between the two for :data:`MIN_CODES` codes or more, four in five of
-the codes with evidence, half of the codes the ToUnicode maps; three codes do when they are all the
-font shows and all agree. What is not a shift: pairs that are one text under case folding or NFKC
+the codes whose evidence differs and half of those with any evidence (the codes whose evidence
+gives the ToUnicode's own text count against it); three codes do when they are all the font shows
+and all are moved. What is not a shift: pairs that are one text under case folding or NFKC
 (fullwidth forms, mathematical alphanumerics, subscripts, lowercase text drawn by capitals), pairs
 whose evidence is no text (a cmap to private use, a control character) or whose ToUnicode side is a
 symbol font's U+F0xx, a single ToUnicode character against several, and a ToUnicode that reads
@@ -66,10 +67,12 @@ def tounicode_shift(font: Font, resolutions: tuple[Resolution, ...], program: Fo
     hits = [r for r in resolutions if _tounicode_hit(r)]
     mac = _mac_cmap(program) if program is not None and font.is_type0 else {}
     pairs: list[tuple[bytes, str, str, str]] = []  # (code, ToUnicode text, source, evidence text)
+    agree: set[bytes] = set()  # codes whose evidence gives the ToUnicode's text, in one form or another
     for r in hits:
-        pairs.extend((r.code, r.unicode, c.method, c.unicode) for c in r.conflicts)
-        pairs.extend((r.code, r.unicode, source, text) for source, text in program_evidence(font, program, r, mac))
-    pairs = [p for p in pairs if _comparable(p[1], p[3])]
+        found = [(c.method, c.unicode) for c in r.conflicts] + program_evidence(font, program, r, mac)
+        pairs.extend((r.code, r.unicode, source, text) for source, text in found if _comparable(r.unicode, text))
+        if _confirmed(r, found):
+            agree.add(r.code)
     by_code: dict[bytes, set[int]] = {}
     for code, given, _, seen in pairs:
         by_code.setdefault(code, set()).add(ord(given) - ord(seen))
@@ -80,7 +83,7 @@ def tounicode_shift(font: Font, resolutions: tuple[Resolution, ...], program: Fo
     if k == 0:
         return None
     alone = moved == len(by_code) == len(hits) >= MIN_ALONE
-    if not alone and (moved < MIN_CODES or moved * 5 < len(by_code) * 4 or moved * 2 < len(hits)):
+    if not alone and (moved < MIN_CODES or moved * 5 < len(by_code) * 4 or moved * 2 < len(agree | set(by_code))):
         return None
     chosen = [p for p in pairs if ord(p[1]) - ord(p[3]) == k]
     if sum(_readable(p[1]) for p in chosen) > sum(_readable(p[3]) for p in chosen):
@@ -92,14 +95,20 @@ def tounicode_shift(font: Font, resolutions: tuple[Resolution, ...], program: Fo
 
 
 def tounicode_confirmed(font: Font, resolutions: tuple[Resolution, ...], program: FontProgram | None) -> bool:
-    """Whether the font's own evidence gives the ToUnicode's very text for half the codes it maps
-    (three at least): then no indirect sign (the widths) may call the table shifted."""
+    """Whether the font's own evidence gives the ToUnicode's text (in one form or another) for half
+    the codes it maps, three at least: then no indirect sign (the widths) may call the table shifted."""
     hits = [r for r in resolutions if _tounicode_hit(r)]
     mac = _mac_cmap(program) if program is not None and font.is_type0 else {}
-    same = sum(1 for r in hits if any(s.result == HIT and s.method != TOUNICODE and s.unicode == r.unicode
-                                      for s in r.path)
-               or any(text == r.unicode for _, text in program_evidence(font, program, r, mac)))
+    same = sum(1 for r in hits if _confirmed(r, program_evidence(font, program, r, mac)))
     return same >= MIN_ALONE and same * 2 >= len(hits)
+
+
+def _confirmed(r: Resolution, evidence: list[tuple[str, str]]) -> bool:
+    """Whether a step of ``r``'s path other than ToUnicode, or other ``evidence``, gives its
+    ToUnicode text, or the same text in another form."""
+    texts = [s.unicode for s in r.path if s.result == HIT and s.method != TOUNICODE and s.unicode] + \
+        [text for _, text in evidence]
+    return any(_same_text(r.unicode, text) for text in texts)
 
 
 def _tounicode_hit(r: Resolution) -> bool:
@@ -108,14 +117,19 @@ def _tounicode_hit(r: Resolution) -> bool:
 
 
 def _comparable(given: str, seen: str) -> bool:
-    """Whether a ToUnicode character and the evidence's can show a shift: one character each, the
-    evidence text, not the same text in another form."""
-    if len(given) != 1 or len(seen) != 1 or given == seen:
+    """Whether a ToUnicode character and the evidence's can show a shift: one character each, not
+    the same text in another form, the evidence text (not a cmap or name to private use), the
+    ToUnicode's not a symbol font's code as U+F0xx."""
+    if len(given) != 1 or len(seen) != 1 or _same_text(given, seen):
         return False
-    if _readable(seen) == 0 or 0xF000 <= ord(given) <= 0xF0FF:
-        return False  # a cmap or name to private use; a symbol font's codes as ToUnicode text
-    fold = unicodedata.normalize("NFKC", given).casefold(), unicodedata.normalize("NFKC", seen).casefold()
-    return fold[0] != fold[1]
+    return _readable(seen) > 0 and not 0xF000 <= ord(given) <= 0xF0FF
+
+
+def _same_text(given: str, seen: str) -> bool:
+    """One text, in one form or another: under case folding and NFKC (fullwidth forms, mathematical
+    letters, ligatures, lowercase text drawn by capitals)."""
+    return given == seen or \
+        unicodedata.normalize("NFKC", given).casefold() == unicodedata.normalize("NFKC", seen).casefold()
 
 
 def _readable(ch: str) -> int:
