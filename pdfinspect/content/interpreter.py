@@ -204,6 +204,7 @@ class _Run:
         # fields of ``gs`` the fast path changed since its last snapshot (see settle)
         self.changes: dict[str, object] = {}
         self.styles: dict[bytes, dict[str, object]] = {}  # operator text → the fields it sets (_quick_style)
+        self.shapes: dict[bytes, tuple[_Shape, bool]] = {}  # path text → its points, and whether a rectangle
         self.stack: list[tuple[GraphicsState, Font | None]] = []
         self.tm: Matrix | None = None
         self.tlm: Matrix | None = None
@@ -534,19 +535,17 @@ class _Run:
         if len(nums) < 2:
             return
         first = self.path is None
-        self.extend_path(nums[:len(nums) // 2 * 2], self.gs.ctm)
+        self.extend_path(_shape(nums[:len(nums) // 2 * 2]), self.gs.ctm)
         self.path_exact = first and exact_rect and _axis_aligned(self.gs.ctm)
 
-    def extend_path(self, nums: list[float], ctm: Matrix) -> None:
-        """Extend the current path's page bounds by the points ``nums`` (x y pairs) under ``ctm``."""
+    def extend_path(self, shape: _Shape, ctm: Matrix) -> None:
+        """Extend the current path's page bounds by the points of ``shape`` (:func:`_shape`) under ``ctm``."""
+        nums, xlo, xhi, ylo, yhi = shape
         a, b, c, d, e, f = ctm
         if b == 0 and c == 0 and _finite(a) and _finite(d) and _finite(e) and _finite(f):
             # a scale and a move: the bounds of the points, mapped (rounding keeps the order)
-            xs, ys = nums[0::2], nums[1::2]
-            lo, hi = min(xs), max(xs)
-            x0, x1 = (a * lo + e, a * hi + e) if a >= 0 else (a * hi + e, a * lo + e)
-            lo, hi = min(ys), max(ys)
-            y0, y1 = (d * lo + f, d * hi + f) if d >= 0 else (d * hi + f, d * lo + f)
+            x0, x1 = (a * xlo + e, a * xhi + e) if a >= 0 else (a * xhi + e, a * xlo + e)
+            y0, y1 = (d * ylo + f, d * yhi + f) if d >= 0 else (d * yhi + f, d * ylo + f)
         else:
             x0 = y0 = float("inf")
             x1 = y1 = float("-inf")
@@ -560,22 +559,31 @@ class _Run:
             [min(bounds[0], x0), min(bounds[1], y0), max(bounds[2], x1), max(bounds[3], y1)]
 
     def quick_path(self, text: bytes) -> None:
-        """Path construction operators (m l c v y h re) on the fast path: their points extend the path."""
-        ctm: Matrix = self.changes.get("ctm") or self.gs.ctm  # type: ignore[assignment]
-        if b"r" in text:  # a rectangle
-            if text.translate(None, _NOT_PATH_OPS) != b"r":  # and other operators: one by one
+        """Path construction operators (m l c v y h re) on the fast path: their points extend the
+        path. Their numbers are read once per run for each way a path is written (a page that
+        places one shape many times with ``cm`` repeats it)."""
+        known = self.shapes.get(text)
+        if known is None:
+            rect = b"r" in text
+            if rect and text.translate(None, _NOT_PATH_OPS) != b"r":  # a rectangle and more: one by one
                 for op in QUICK_PATH_OP.finditer(text):
                     self.quick_path(op.group(1))
                 return
-            x, y, w, h = map(float, _NUMBERS.findall(text))
-            first = self.path is None
-            self.extend_path([x, y, x + w, y + h, x, y + h, x + w, y], ctm)
-            self.path_exact = first and _axis_aligned(ctm)
-            return
-        raw = _NUMBERS.findall(text)
-        if raw:  # (h alone adds no point)
-            self.extend_path(list(map(float, raw)), ctm)
-            self.path_exact = False
+            raw = _NUMBERS.findall(text)
+            if not raw:  # h alone adds no point
+                return
+            if rect:
+                x, y, w, h = map(float, raw)
+                shape = _shape([x, y, x + w, y + h, x, y + h, x + w, y])
+            else:
+                shape = _shape(list(map(float, raw)))
+            if len(self.shapes) >= MAX_STYLES:
+                self.shapes.clear()
+            known = self.shapes[text] = (shape, rect)
+        ctm: Matrix = self.changes.get("ctm") or self.gs.ctm  # type: ignore[assignment]
+        first = self.path is None
+        self.extend_path(known[0], ctm)
+        self.path_exact = known[1] and first and _axis_aligned(ctm)
 
     def paint(self, fill: bool) -> None:
         """A path-painting operator: note the filled area, apply a pending clip, end the path."""
@@ -742,6 +750,14 @@ def _draws_nothing(doc, ref: Ref) -> bool:
     raw = doc.peek(ref.num, ref.gen)
     return (raw is not None and raw.lstrip().startswith(b"<<") and raw.count(b"/Subtype") == 1
             and _LINK_OR_POPUP.search(raw) is not None and _MAY_DRAW.search(raw) is None)
+
+
+_Shape = tuple[list[float], float, float, float, float]  # x y pairs, their least and greatest x and y
+
+
+def _shape(nums: list[float]) -> _Shape:
+    xs, ys = nums[0::2], nums[1::2]
+    return nums, min(xs), max(xs), min(ys), max(ys)
 
 
 def _axis_aligned(m: Matrix) -> bool:
@@ -1068,7 +1084,7 @@ _QUICK_RUN = {"q": _quick_q, "o1": _quick_style, "o3": _quick_style, "o4": _quic
               "phase": _quick_style}
 _SPACES = {b"g": (False, "DeviceGray"), b"G": (True, "DeviceGray"), b"rg": (False, "DeviceRGB"),
            b"RG": (True, "DeviceRGB"), b"k": (False, "DeviceCMYK"), b"K": (True, "DeviceCMYK")}  # stroke?, space
-MAX_STYLES = 4096  # ways of writing a style remembered per page run
+MAX_STYLES = 4096  # ways of writing a style (or a path) remembered per page run
 _NUMBERS = re.compile(rb"[-+.0-9]+")  # the numbers of a QUICK group (nothing else is in it)
 _NOT_PATH_OPS = bytes(b for b in range(256) if b not in b"mlcvyhr")  # deleted, leaves a letter an operator
 _NO_LIMIT = 1 << 62  # operators, when there is no budget
