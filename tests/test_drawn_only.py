@@ -117,3 +117,24 @@ def test_fast_path_on_the_corpus(path):
     if ref is None:
         pytest.skip("no page")
     _compare(path, ref)
+
+
+def test_generated_constructors_make_the_same_frozen_objects():
+    import dataclasses
+
+    from pdfinspect.content.interpreter import Glyph, Painted, Step
+    from pdfinspect.content.state import GraphicsState, TextState, maker, replace
+
+    gs = GraphicsState(ctm=(2.0, 0.0, 0.0, 2.0, 5.0, 5.0), fill_color=(1, 0, 0), text=TextState(size=9.0))
+    painted = Painted("fill", (0.0, 0.0, 1.0, 1.0), True, False, False)
+    for cls, values in ((Painted, ("fill", (0.0, 0.0, 1.0, 1.0), True, False, False)),
+                        (Glyph, (b"A", None, 0.5, 6.0, (1.0, 2.0), (3.0, 4.0), None, False, -20.0)),
+                        (Step, (3, "f", (), (0, 1), 0, None, gs, None, None, (), None, (), (), None, None, 1, painted,
+                                b"f")),
+                        (GraphicsState, tuple(getattr(gs, f.name) for f in dataclasses.fields(GraphicsState)))):
+        made = maker(cls)(*values)
+        assert type(made) is cls and made == cls(*values) and hash(made) == hash(cls(*values))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.__setattr__(dataclasses.fields(cls)[0].name, None)
+    assert replace(gs, line_width=3.0) == dataclasses.replace(gs, line_width=3.0)
+    assert replace(gs.text, size=1.0) == dataclasses.replace(gs.text, size=1.0)

@@ -203,7 +203,7 @@ class _Run:
         self.gs = GraphicsState()
         # fields of ``gs`` the fast path changed since its last snapshot (see settle)
         self.changes: dict[str, object] = {}
-        self.styles: dict[bytes, dict[str, object]] = {}  # operator text → the fields it sets (_quick_style)
+        self.styles: dict[bytes, dict[str, object]] = {}  # a style operator's text → the fields it sets
         self.shapes: dict[bytes, tuple[_Shape, bool]] = {}  # path text → its points, and whether a rectangle
         self.stack: list[tuple[GraphicsState, Font | None]] = []
         self.tm: Matrix | None = None

@@ -122,7 +122,7 @@ QUICK = re.compile(
     # after a path construction operator (not cm), the ones that follow it and a painting operator
     + rb"(?:(?<=[hmlvyce])(?<!cm)(?:" + _WS + _PATH_OP + rb"){0,255}(?P<pe>)(?:" + _WS
     + rb"(?P<pp>f\*|B\*|b\*|[SsfFBbn])" + _END + rb")?)?)")
-QUICK_RUN = 1024  # matches yielded at once
+QUICK_BATCH = 1024  # matches yielded at once
 QUICK_PATH_OP = re.compile(_WS + rb"(" + _PATH_OP + rb")")  # one operator of a path run, after white space
 
 # Operators of a fixed number of numbers that check_operands passes when the count is right
@@ -222,7 +222,7 @@ def iter_operations(data: bytes) -> Iterator[Operation]:
 def iter_quick(data: bytes, quick: re.Pattern[bytes] | None) -> Iterator[Operation | list[re.Match[bytes]]]:
     """:func:`iter_operations`, except that where an operation starts (no operand read yet, no
     diagnostic waiting) and ``quick`` matches, its matches there and after (up to
-    :data:`QUICK_RUN` of them) are yielded instead, as a list, unchecked, and the stream goes
+    :data:`QUICK_BATCH` of them) are yielded instead, as a list, unchecked, and the stream goes
     on after them: the caller runs what they matched (:data:`QUICK`)."""
     pending = _Pending()
     scan = _Scanner(data, pending)
@@ -239,7 +239,7 @@ def iter_quick(data: bytes, quick: re.Pattern[bytes] | None) -> Iterator[Operati
                 if q is not None:
                     run = [q]
                     pos = q.end()
-                    while len(run) < QUICK_RUN and (q := fast(data, pos)) is not None:
+                    while len(run) < QUICK_BATCH and (q := fast(data, pos)) is not None:
                         run.append(q)
                         pos = q.end()
                     scan.pos = pos
