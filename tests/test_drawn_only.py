@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import corpus_files, sample
-from pdfinspect.content.interpreter import iter_steps
+from pdfinspect.content.interpreter import PaintRecord, iter_steps
 from pdfinspect.content.tokenizer import QUICK
 from pdfinspect.core.budget import Budget
 from pdfinspect.core.document import Document
@@ -29,7 +29,34 @@ def _compare(doc, ref, budget_of=None) -> tuple[int, int]:
     assert [s.index for s in full if (s.glyphs or s.painted) and s.index not in shown] == []
     if budget_of:
         assert quick_budget.stopped == full_budget.stopped and quick_budget.halted == full_budget.halted
+    _compare_recorded(doc, ref, full, budget_of() if budget_of else None)
     return len(full), len(quick)
+
+
+def _compare_recorded(doc, ref, full, budget) -> None:
+    """``paints=``: each drawing step of the full run is yielded (the same step) or recorded (index,
+    paint, fill colour and marked content as the full run has them) before the next step is yielded,
+    never both; the steps recorded carry no glyph and no diagnostic."""
+    by_index = {s.index: s for s in full}
+    recorded: list[PaintRecord] = []
+    seen = []  # indexes of the drawing steps in the order a consumer learns of them
+
+    def take() -> None:
+        for p in recorded:
+            s = by_index[p.step]
+            assert (p.painted, p.fill_space, p.fill_color, p.marked) == (
+                s.painted, s.gstate.fill_space, s.gstate.fill_color, s.marked)
+            assert not s.glyphs and not s.diagnostics
+            seen.append(p.step)
+        recorded.clear()
+
+    for s in iter_steps(doc, ref, budget=budget, drawn_only=True, paints=recorded):
+        take()
+        assert s == by_index[s.index]
+        if s.glyphs or s.painted:
+            seen.append(s.index)
+    take()
+    assert seen == [s.index for s in full if s.glyphs or s.painted]
 
 
 # operators the fast path takes, others, and oddities it must leave to the tokenizer

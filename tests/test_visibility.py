@@ -234,3 +234,24 @@ def test_paint_grids_find_what_one_grid_found(paint_specs, glyph_specs, crop):
     _background_and_cover(records, ours, order, paints, crop)
     _reference_background_and_cover(records, theirs, order, paints, crop)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("content", [
+    b"0 0 1 rg 50 550 200 100 re f BT 0 0 1 rg /F1 12 Tf 72 600 Td (B) Tj ET",  # a paint before, recorded
+    b"BT /F1 12 Tf 72 600 Td (B) Tj ET 1 1 1 rg 60 590 100 30 re f",  # after the last glyph step
+    b"1 0 0 rg 60 590 100 30 re f BT 1 0 0 rg /F1 12 Tf 72 600 Td (B) Tj ET 1 1 1 rg 60 590 10 30 re f "
+    b"q 0 0 1 RG 2 w 1 0 0 1 5 5 cm 0 1 0 rg 70 595 20 20 re B Q BT /F1 12 Tf 75 600 Td (C) Tj ET",
+    b"q 0.5 g 0 0 612 792 re f Q BT 0.5 g /F1 12 Tf 72 600 Td (B) Tj ET 0.5 g 10 10 m 600 10 l 300 700 l f",
+])
+def test_paints_recorded_by_the_interpreter_give_what_their_steps_give(content):
+    """page_visibility has most paints recorded (``paints=``) instead of yielded as steps: same verdicts."""
+    from pdfinspect.content.textlayout import page_steps
+    from pdfinspect.content.visibility import page_box, visibility
+
+    doc = page_pdf(SHOWN + content)
+    ref = doc.page_ref(1)
+    records, vis = page_visibility(doc, ref)
+    records_stepped, vis_stepped = visibility(page_steps(doc, ref), page_box(doc, ref))
+    assert [r.unicode for r in records] == [r.unicode for r in records_stepped]
+    assert vis == vis_stepped
+    assert any(v.reasons for v in vis)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from ..core.budget import DEFAULT_LIMITS, Budget
 from ..core.diagnostics import Diagnostic, info, warning
@@ -77,6 +77,18 @@ class Painted:
     exact: bool
     opaque: bool
     composited: bool = False
+
+
+class PaintRecord(NamedTuple):
+    """A paint of the fast path that ``iter_steps(..., paints=...)`` records instead of yielding its
+    step: what the full run's step says of it (its index, ``painted``, the fill colour in
+    force and the marked content), without a snapshot of the whole state."""
+
+    step: int  # the index of the step
+    painted: Painted
+    fill_space: str
+    fill_color: tuple
+    marked: tuple[MarkedContent, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +153,8 @@ def page_resources(doc, page: Dict) -> Dict:
 
 
 def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budget | None = None, *,
-               annots: bool = True, content: bool = True, drawn_only: bool = False) -> Iterator[Step]:
+               annots: bool = True, content: bool = True, drawn_only: bool = False,
+               paints: list[PaintRecord] | None = None) -> Iterator[Step]:
     """Interpret the content of the page ``page_ref`` (unless ``content`` is false), then
     (``annots``) its annotations' appearance streams; one :class:`Step` per operator.
 
@@ -150,7 +163,10 @@ def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budge
     :data:`~.tokenizer.QUICK`) are run on a fast path that builds no step and checks no
     operands, and so are the painting operators that paint nothing; every step yielded is the
     one a full run yields (same index, state and diagnostics), and none that shows glyphs or
-    paints (``Step.painted``) is left out.
+    paints (``Step.painted``) is left out. With ``paints`` as well, a step of the fast path that
+    paints (and carries no diagnostic) is not yielded: its :class:`PaintRecord` is appended to
+    ``paints`` instead, before the next step is yielded (a consumer that reads the list as each
+    step comes, and at the end, sees every paint in drawing order, without a state snapshot each).
 
     The run stops when the ``budget`` is spent and ``budget.stopped`` says where. Without
     one, the document's limits (:mod:`pdfinspect.core.budget`) bound the run, and a stop is
@@ -164,6 +180,7 @@ def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budge
         budget = getattr(doc, "limits", DEFAULT_LIMITS).budget()
     resources = page_resources(doc, page)
     run = _Run(doc, fonts or FontCache.of(doc), budget, drawn_only)
+    run.paints = paints if drawn_only else None
     if content:
         data, diags = page_content(doc, page, budget)
         run.pending.extend(diags)
@@ -227,10 +244,11 @@ class _Run:
         self.path_exact = False  # the path is one rectangle, axis-aligned on the page
         self.clipping = False  # W or W* seen: the next painting operator clips
         self.painted: Painted | None = None
+        self.paints: list[PaintRecord] | None = None  # where the fast path records its paints (iter_steps)
 
     # -- the loop ---------------------------------------------------------------------
     def content(self, data: bytes, resources: Dict, depth: int, source: Ref | None) -> Iterator[Step]:
-        budget = self.budget
+        budget, paints = self.budget, self.paints
         for operation in iter_quick(data, self.quick):
             if isinstance(operation, list):  # a run of operators of the fast path (drawn_only)
                 if budget is not None and budget.halted:  # (nothing in the run can halt it)
@@ -274,6 +292,12 @@ class _Run:
                         self.index += 1
                         if self.pending:
                             self.pending = []
+                        continue
+                    if paints is not None and not self.pending:
+                        changes, gs = self.changes, self.gs
+                        paints.append(PaintRecord(self.index, self.painted, changes.get("fill_space", gs.fill_space),
+                                                  changes.get("fill_color", gs.fill_color), self.marked))
+                        self.index += 1
                         continue
                     self.settle()
                     diags, self.pending = self.pending, []

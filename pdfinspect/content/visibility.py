@@ -86,7 +86,9 @@ def page_visibility(doc, page_ref: Ref, resolver: Resolver | None = None, fonts:
                     budget: Budget | None = None, *, annots: bool = True
                     ) -> tuple[list[GlyphRecord], list[Visibility]]:
     """The page's glyph records (as :func:`~.textlayout.page_glyphs`) and their visibility."""
-    return visibility(page_steps(doc, page_ref, resolver, fonts, budget, annots=annots), page_box(doc, page_ref))
+    paints: list[Any] = []  # the interpreter's PaintRecords, filled as the steps come
+    return visibility(page_steps(doc, page_ref, resolver, fonts, budget, annots=annots, paints=paints),
+                      page_box(doc, page_ref), paints)
 
 
 def page_box(doc, page_ref: Ref) -> Rect | None:
@@ -115,28 +117,40 @@ def _box(doc, value) -> Rect | None:
     return min(nums[0], nums[2]), min(nums[1], nums[3]), max(nums[0], nums[2]), max(nums[1], nums[3])
 
 
-def visibility(steps: Iterable[tuple[Step, list[GlyphRecord]]], crop: Rect | None = None
-               ) -> tuple[list[GlyphRecord], list[Visibility]]:
-    """Records and visibility from :func:`~.textlayout.page_steps`' pairs; ``crop`` is the page box."""
+def visibility(steps: Iterable[tuple[Step, list[GlyphRecord]]], crop: Rect | None = None,
+               recorded: list | None = None) -> tuple[list[GlyphRecord], list[Visibility]]:
+    """Records and visibility from :func:`~.textlayout.page_steps`' pairs; ``crop`` is the page box;
+    ``recorded`` the list of :class:`~.interpreter.PaintRecord` given to ``page_steps`` as ``paints``
+    (the paints not yielded as steps: read, and emptied, as each step comes)."""
     records: list[GlyphRecord] = []
     reasons: list[list[str]] = []
     # every paint (painted, its colour when known exactly: an opaque Device-colour rectangle)
     paints: list[tuple[Painted, tuple[float, float, float] | None]] = []
     order: list[int] = []  # per record: how many paints came before it
     colors: dict[tuple, tuple[float, float, float] | None] = {}  # (space, values) → RGB
+
+    def add(p: Painted, space: str, values: tuple, marked: tuple) -> None:
+        if marked and any(m.oc_hidden for m in marked):
+            return
+        rgb = None
+        if p.kind == "fill" and p.exact and p.opaque:
+            key = (space, values)
+            rgb = colors[key] if key in colors else colors.setdefault(key, _device_rgb(space, values))
+        paints.append((p, rgb))
+
     for step, recs in steps:
-        p = step.painted
-        if p is not None and not (step.marked and _oc_hidden(step)):
-            rgb = None
-            if p.kind == "fill" and p.exact and p.opaque:
-                gs = step.gstate
-                key = (gs.fill_space, gs.fill_color)
-                rgb = colors[key] if key in colors else colors.setdefault(key, _rgb(gs, fill=True))
-            paints.append((p, rgb))
+        if recorded:
+            for pr in recorded:
+                add(pr.painted, pr.fill_space, pr.fill_color, pr.marked)
+            recorded.clear()
+        if step.painted is not None:
+            add(step.painted, step.gstate.fill_space, step.gstate.fill_color, step.marked)
         for r in recs:
             records.append(r)
             order.append(len(paints))
             reasons.append(_own_reasons(r, crop))
+    for pr in recorded or ():  # drawn after the last step
+        add(pr.painted, pr.fill_space, pr.fill_color, pr.marked)
     _background_and_cover(records, reasons, order, paints, crop)
     _duplicates(records, reasons)
     return records, [Visibility(r.index, tuple(why)) for r, why in zip(records, reasons)]
@@ -194,8 +208,12 @@ def _height(r: GlyphRecord) -> float:
 
 def _rgb(gs: GraphicsState, fill: bool) -> tuple[float, float, float] | None:
     """The fill (or stroke) colour as RGB 0–1, for Device Gray/RGB/CMYK-like colours."""
-    values = gs.fill_color if fill else gs.stroke_color
-    if (gs.fill_space if fill else gs.stroke_space) not in DEVICE_SPACES:
+    return _device_rgb(gs.fill_space, gs.fill_color) if fill else _device_rgb(gs.stroke_space, gs.stroke_color)
+
+
+def _device_rgb(space: str, values: tuple) -> tuple[float, float, float] | None:
+    """The colour ``values`` of ``space`` as RGB 0–1, for Device Gray/RGB/CMYK-like spaces."""
+    if space not in DEVICE_SPACES:
         return None
     if not values or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         return None
