@@ -216,3 +216,40 @@ def test_glyphs_json_and_path_give_the_gap_before_each_glyph(capsys, tmp_path):
     _, lines = _run(capsys, "glyphs", tmp_path / "gap.pdf", "--path")
     assert any(line.strip() == "gap before: 0.11 em (1.1 pt) from TJ \u2212110; line 0" for line in lines)
     assert any(line.strip().startswith("hidden: invisible_mode") for line in lines)
+
+
+def test_glyphs_json_lines_are_the_records_encoded_whole(tmp_path):
+    """``glyphs --json`` encodes the parts a step or a resolution shares once and splices them in:
+    each line is still the JSON text of glyph_json + gap_json + hidden (ActualText, two fonts,
+    repeated codes, an annotation's appearance)."""
+    from pdfinspect.core.numbers import json_encoder
+    from pdfinspect.present.glyphs import gap_json, page_glyph_facts
+
+    pdf = pikepdf.new()
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)
+    courier = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Courier)
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font),
+                                                                F2=pdf.make_indirect(courier)))
+    page.Contents = pdf.make_stream(
+        b"BT /F1 12 Tf 72 700 Td (aba) Tj /F2 9 Tf [(ab) -300 (\"c\")] TJ ET "
+        b"/Span << /ActualText (fi) >> BDC BT /F1 12 Tf 72 650 Td (f) Tj (i) Tj ET EMC "
+        b"BT 3 Tr /F1 12 Tf 72 600 Td (x) Tj ET")
+    appearance = pdf.make_stream(b"BT /F1 8 Tf 2 2 Td (ann) Tj ET", Type=pikepdf.Name.XObject,
+                                 Subtype=pikepdf.Name.Form, BBox=[0, 0, 50, 20],
+                                 Resources=pikepdf.Dictionary(Font=page.Resources.Font))
+    page.Annots = pdf.make_indirect(pikepdf.Array([pdf.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.FreeText, Rect=[300, 300, 350, 320],
+        AP=pikepdf.Dictionary(N=appearance)))]))
+    path = tmp_path / "parts.pdf"
+    pdf.save(path)
+    doc = Document.open(str(path))
+    facts = page_glyph_facts(doc, doc.page_ref(1))
+    dumps, encode = json_encoder(ensure_ascii=True), cli_content._glyph_dumps()
+    lines = [encode(item) for item in zip(facts.records, facts.layouts, facts.visibility)]
+    whole = [dumps({**cli_content.glyph_json(r), **gap_json(lay), "hidden": list(v.reasons)})
+             for r, lay, v in zip(facts.records, facts.layouts, facts.visibility)]
+    assert lines == whole
+    records = [json.loads(line) for line in lines]
+    assert {r["font"] for r in records} >= {"F1", "F2"} and any(r["annotation"] for r in records)
+    assert any(r["method"] == "ActualText" for r in records) and any(r["hidden"] for r in records)

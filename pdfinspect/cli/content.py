@@ -195,19 +195,36 @@ def _path_json(r: GlyphRecord) -> list[dict]:
 
 def glyph_json(r: GlyphRecord, path: bool = True) -> dict:
     """A glyph's ``glyphs --json`` record; without ``path``, its ``path`` is ``None``."""
-    res, g, s = r.resolution, r.glyph, r.step
+    s, g = r.step, r.glyph
+    return {"index": r.index, **_step_head(s), "code": g.code.hex(), "cid": g.cid, **_resolution_head(r, path),
+            "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3), **_step_tail(s),
+            **_resolution_tail(r.resolution), **box_json(r.bbox)}
+
+
+# glyph_json's keys in parts: of the step (shared by its glyphs), of the resolution (shared by every
+# glyph it resolves, unless ActualText replaces the text), of the glyph
+def _step_head(s) -> dict:
+    return {"op": s.index, "operator": s.op, "depth": s.depth, "font": s.gstate.text.font_name,
+            "font_ref": _ref(s.font.ref if s.font else None)}
+
+
+def _step_tail(s) -> dict:
+    return {"annotation": _ref(s.annotation), "charproc": _ref(s.charproc)}
+
+
+def _resolution_head(r: GlyphRecord, path: bool) -> dict:
+    res = r.resolution
     conflicts = [{"method": c.method, "unicode": c.unicode} for c in res.conflicts]
     if r.actual_text is not None and res.unicode != r.unicode:
         conflicts.append({"method": res.method, "unicode": res.unicode})
-    return {"index": r.index, "op": s.index, "operator": s.op, "depth": s.depth,
-            "font": s.gstate.text.font_name, "font_ref": _ref(s.font.ref if s.font else None),
-            "code": g.code.hex(), "cid": g.cid, "gid": res.gid, "glyph_name": res.glyph_name,
-            "unicode": r.unicode, "method": r.method, "path": _path_json(r) if path else None, "conflicts": conflicts,
-            "flags": [f.code for f in res.flags], "flag_messages": [f.message for f in res.flags],
-            "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3),
-            "annotation": _ref(s.annotation), "charproc": _ref(s.charproc),
-            "confidence": res.confidence, "heuristic": res.heuristic, "used_by": list(res.used_by),
-            "spec_unicode": res.spec_unicode, "tounicode_only": res.tounicode_only, **box_json(r.bbox)}
+    return {"gid": res.gid, "glyph_name": res.glyph_name, "unicode": r.unicode, "method": r.method,
+            "path": _path_json(r) if path else None, "conflicts": conflicts,
+            "flags": [f.code for f in res.flags], "flag_messages": [f.message for f in res.flags]}
+
+
+def _resolution_tail(res) -> dict:
+    return {"confidence": res.confidence, "heuristic": res.heuristic, "used_by": list(res.used_by),
+            "spec_unicode": res.spec_unicode, "tounicode_only": res.tounicode_only}
 
 
 def box_json(box) -> dict:
@@ -219,22 +236,36 @@ def box_json(box) -> dict:
 
 
 def _glyph_dumps():
-    """Encode ``(record, its glyph_json without the path)``: the path of a resolution (most
-    glyphs share theirs with many others) is encoded once and spliced in."""
+    """Encode a glyph's ``glyphs --json`` line from ``(record, layout, visibility)``: the same text as
+    its glyph_json (with the path), gap_json and ``hidden`` in one object. The parts of the step and
+    of the resolution (most glyphs share theirs with many others) are encoded once and spliced in,
+    with the glyph's own scalars, before the rest of its keys."""
     dumps = json_encoder(ensure_ascii=True)
-    paths: dict[int, tuple[object, str]] = {}  # id(resolution) → (resolution, its path encoded)
+    step_parts: list = [None, "", ""]  # the last step, its head and tail encoded
+    resolutions: dict[int, tuple[object, str, str]] = {}  # id(resolution) → (resolution, head, tail)
+
+    def part(d: dict) -> str:
+        return dumps(d)[1:-1]
 
     def encode(item) -> str:
-        r, rec = item
-        if r.actual_text is None:  # the path is the resolution's own
-            known = paths.get(id(r.resolution))
-            if known is None:
-                known = paths[id(r.resolution)] = (r.resolution, dumps(_path_json(r)))
-            path = known[1]
-        else:
-            path = dumps(_path_json(r))
-        # the first '"path": null' is the key's: a string value has its quotes escaped
-        return dumps(rec).replace('"path": null', '"path": ' + path, 1)
+        r, lay, vis = item
+        s = r.step
+        if step_parts[0] is not s:
+            step_parts[:] = s, part(_step_head(s)), part(_step_tail(s))
+        res = r.resolution
+        known = resolutions.get(id(res)) if r.actual_text is None else None  # the head is the resolution's own
+        if known is None:
+            known = (res, part(_resolution_head(r, True)), part(_resolution_tail(res)))
+            if r.actual_text is None:
+                resolutions[id(res)] = known
+        g = r.glyph
+        x, y = round(g.page_xy[0], 3), round(g.page_xy[1], 3)
+        rest = dumps({**box_json(r.bbox), **gap_json(lay), "hidden": list(vis.reasons)})
+        # as json writes them: an int, an ASCII string, a float (null when not finite: x - x is nan)
+        return (f'{{"index": {r.index:d}, {step_parts[1]}, "code": "{g.code.hex()}", '
+                f'"cid": {"null" if g.cid is None else str(g.cid)}, {known[1]}, '
+                f'"x": {repr(x) if x - x == 0 else "null"}, '
+                f'"y": {repr(y) if y - y == 0 else "null"}, {step_parts[2]}, {known[2]}, {rest[1:]}')
     return encode
 
 
@@ -258,8 +289,7 @@ def cmd_glyphs(args, out) -> int:
     records = facts.records
     if args.json:
         with _fewer_collections():
-            stream_json(((r, {**glyph_json(r, path=False), **gap_json(lay), "hidden": list(v.reasons)})
-                         for r, lay, v in zip(records, facts.layouts, facts.visibility)), _glyph_dumps())
+            stream_json(zip(records, facts.layouts, facts.visibility), _glyph_dumps())
         return 0
     out.line(f"{'#':>5} {'op':>5} {'font':<8} {'code':<6} {'CID':>6} {'GID':>6} {'glyph':<14} "
              f"{'Unicode':<18} method")
