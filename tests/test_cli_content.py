@@ -253,3 +253,10 @@ def test_glyphs_json_lines_are_the_records_encoded_whole(tmp_path):
     records = [json.loads(line) for line in lines]
     assert {r["font"] for r in records} >= {"F1", "F2"} and any(r["annotation"] for r in records)
     assert any(r["method"] == "ActualText" for r in records) and any(r["hidden"] for r in records)
+
+
+def test_rounded_box_values_are_rounds_whatever_came_before():
+    r3 = cli_content._Rounded()
+    for v in (0.0, -0.0, -0.0001, 0.0001, 1.23456, -1.23456, 1.23456, 2.0005, float("inf"), -0.0, 0.0):
+        assert repr(r3[v]) == repr(round(v, 3)), v
+    assert 0.0 not in r3

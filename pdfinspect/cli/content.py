@@ -231,8 +231,27 @@ def box_json(box) -> dict:
     """``bbox`` (page, axis-aligned: left bottom right top), ``bbox_user`` and the page ``quad``."""
     if box is None:
         return {"bbox": None, "bbox_user": None, "quad": None}
-    return {"bbox": [round(v, 3) for v in box.rect], "bbox_user": [round(v, 3) for v in box.user_rect],
-            "quad": [round(v, 3) for v in box.page]}
+    r3 = _ROUNDED
+    if len(r3) > _ROUNDED_MAX:
+        r3.clear()
+    return {"bbox": [r3[v] for v in box.rect], "bbox_user": [r3[v] for v in box.user_rect],
+            "quad": [r3[v] for v in box.page]}
+
+
+class _Rounded(dict):
+    """``round(v, 3)`` of the float key ``v``, remembered (a glyph's box repeats its corners, a line
+    its glyphs' bottom and top, a glyph its neighbour's edge); a zero is never remembered, as 0.0
+    and -0.0 are the same key but not the same text (keys are floats only: 5 and 5.0 are one key)."""
+
+    def __missing__(self, v: float) -> float:
+        rounded = round(v, 3)
+        if v:
+            self[v] = rounded
+        return rounded
+
+
+_ROUNDED = _Rounded()
+_ROUNDED_MAX = 1 << 16  # values remembered before the cache starts again
 
 
 def _glyph_dumps():
