@@ -255,8 +255,10 @@ def test_glyphs_json_lines_are_the_records_encoded_whole(tmp_path):
     assert any(r["method"] == "ActualText" for r in records) and any(r["hidden"] for r in records)
 
 
-def test_rounded_box_values_are_rounds_whatever_came_before():
-    r3 = cli_content._Rounded()
-    for v in (0.0, -0.0, -0.0001, 0.0001, 1.23456, -1.23456, 1.23456, 2.0005, float("inf"), -0.0, 0.0):
-        assert repr(r3[v]) == repr(round(v, 3)), v
-    assert 0.0 not in r3
+def test_coordinates_are_written_as_json_writes_them_rounded_whatever_came_before():
+    from pdfinspect.core.numbers import json_encoder
+
+    texts, dumps = cli_content._Coordinates(), json_encoder(ensure_ascii=True)
+    for v in (0.0, -0.0, -0.0001, 0.0001, 1.23456, -1.23456, 1.23456, 2.0005, 1e300 * 1e10, -0.0, 0.0):
+        assert texts[v] == dumps(round(v, 3)), v
+    assert 0.0 not in texts

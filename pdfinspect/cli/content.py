@@ -231,27 +231,31 @@ def box_json(box) -> dict:
     """``bbox`` (page, axis-aligned: left bottom right top), ``bbox_user`` and the page ``quad``."""
     if box is None:
         return {"bbox": None, "bbox_user": None, "quad": None}
-    r3 = _ROUNDED
-    if len(r3) > _ROUNDED_MAX:
-        r3.clear()
-    return {"bbox": [r3[v] for v in box.rect], "bbox_user": [r3[v] for v in box.user_rect],
-            "quad": [r3[v] for v in box.page]}
+    return {"bbox": [round(v, 3) for v in box.rect], "bbox_user": [round(v, 3) for v in box.user_rect],
+            "quad": [round(v, 3) for v in box.page]}
 
 
-class _Rounded(dict):
-    """``round(v, 3)`` of the float key ``v``, remembered (a glyph's box repeats its corners, a line
-    its glyphs' bottom and top, a glyph its neighbour's edge); a zero is never remembered, as 0.0
-    and -0.0 are the same key but not the same text (keys are floats only: 5 and 5.0 are one key)."""
+class _Coordinates(dict):
+    """The float key ``v`` as json writes ``round(v, 3)`` (``null`` when not finite), remembered: a
+    glyph's box repeats its corners, a line its glyphs' bottom and top, a glyph its neighbour's
+    edge. A zero is never remembered: 0.0 and -0.0 are one key but not one text (and so are 5 and
+    5.0: the keys are floats only)."""
 
-    def __missing__(self, v: float) -> float:
+    def __missing__(self, v: float) -> str:
         rounded = round(v, 3)
+        text = repr(rounded) if rounded - rounded == 0 else "null"
         if v:
-            self[v] = rounded
-        return rounded
+            self[v] = text
+        return text
 
 
-_ROUNDED = _Rounded()
-_ROUNDED_MAX = 1 << 16  # values remembered before the cache starts again
+def _box_text(box, texts: _Coordinates) -> str:
+    """box_json's keys as json writes them (``texts``: the coordinates written so far)."""
+    if box is None:
+        return '"bbox": null, "bbox_user": null, "quad": null'
+    return (f'"bbox": [{", ".join([texts[v] for v in box.rect])}], '
+            f'"bbox_user": [{", ".join([texts[v] for v in box.user_rect])}], '
+            f'"quad": [{", ".join([texts[v] for v in box.page])}]')
 
 
 def _glyph_dumps():
@@ -262,6 +266,7 @@ def _glyph_dumps():
     dumps = json_encoder(ensure_ascii=True)
     step_parts: list = [None, "", ""]  # the last step, its head and tail encoded
     resolutions: dict[int, tuple[object, str, str]] = {}  # id(resolution) → (resolution, head, tail)
+    texts = _Coordinates()
 
     def part(d: dict) -> str:
         return dumps(d)[1:-1]
@@ -279,12 +284,15 @@ def _glyph_dumps():
                 resolutions[id(res)] = known
         g = r.glyph
         x, y = round(g.page_xy[0], 3), round(g.page_xy[1], 3)
-        rest = dumps({**box_json(r.bbox), **gap_json(lay), "hidden": list(vis.reasons)})
+        if len(texts) > 1 << 16:
+            texts.clear()
+        rest = dumps({**gap_json(lay), "hidden": list(vis.reasons)})
         # as json writes them: an int, an ASCII string, a float (null when not finite: x - x is nan)
         return (f'{{"index": {r.index:d}, {step_parts[1]}, "code": "{g.code.hex()}", '
                 f'"cid": {"null" if g.cid is None else str(g.cid)}, {known[1]}, '
                 f'"x": {repr(x) if x - x == 0 else "null"}, '
-                f'"y": {repr(y) if y - y == 0 else "null"}, {step_parts[2]}, {known[2]}, {rest[1:]}')
+                f'"y": {repr(y) if y - y == 0 else "null"}, {step_parts[2]}, {known[2]}, '
+                f'{_box_text(r.bbox, texts)}, {rest[1:]}')
     return encode
 
 
