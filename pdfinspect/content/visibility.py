@@ -318,11 +318,13 @@ def _background_and_cover(records, reasons, order, paints, crop: Rect | None) ->
     grid = _PaintIndex([], area)  # the cells candidates for ``covered`` must overlap
     levels = _Levels(paints, area)
     composited = _PaintIndex(paints, area, keep=lambda p: p.composited)
+    step, color = None, None
     for r, why, before in zip(records, reasons, order):
         if why:
             continue
-        mode = r.step.gstate.text.render
-        color = _rgb(r.step.gstate, fill=mode not in _STROKES)
+        if r.step is not step:  # a step's glyphs share its colour
+            step = r.step
+            color = _rgb(step.gstate, fill=step.gstate.text.render not in _STROKES)
         x, y = _center(r)
         background: tuple[float, float, float] | None = None
         if color is not None:
@@ -354,13 +356,13 @@ def _after(here: list[int], before: int) -> list[int]:
 def _covered(paints, levels: _Levels, grid: _PaintIndex, box: Rect, x: float, y: float, before: int) -> bool:
     """Whether an exact, opaque paint after the glyph covers its ``box`` (within :data:`EDGE`) and
     overlaps the grid cell of its centre ``x y``: such a paint comes within EDGE of the centre."""
-    cx, cy = grid.cell(x, y)
+    left, bottom, right, top = box[0] + EDGE, box[1] + EDGE, box[2] - EDGE, box[3] - EDGE
     for here in levels.near(x - EDGE, y - EDGE, x + EDGE, y + EDGE):
         for k in range(bisect.bisect_left(here, before), len(here)):
             p = paints[here[k]][0]
             rect = p.rect
-            if p.exact and p.opaque and (rect[0] <= box[0] + EDGE and rect[1] <= box[1] + EDGE and rect[2] >= box[2] - EDGE
-                    and rect[3] >= box[3] - EDGE):
+            if rect[0] <= left and rect[1] <= bottom and rect[2] >= right and rect[3] >= top and p.exact and p.opaque:
+                cx, cy = grid.cell(x, y)
                 (x0, y0), (x1, y1) = grid.cell(rect[0], rect[1]), grid.cell(rect[2], rect[3])
                 if x0 <= cx <= x1 and y0 <= cy <= y1:
                     return True
@@ -369,27 +371,25 @@ def _covered(paints, levels: _Levels, grid: _PaintIndex, box: Rect, x: float, y:
 
 def _duplicates(records, reasons) -> None:
     """``duplicate`` for a glyph drawn over a visible one of the same code and font."""
-    seen: dict[tuple, list[tuple[float, float]]] = {}
+    # (font, code) → cell row → cell column → the origins drawn there; a cell is DUPLICATE_EM em
+    # of the glyph that was drawn (or looked for) there
+    seen: dict[tuple, dict[int, dict[int, list[tuple[float, float]]]]] = {}
+    step, cell = None, 1.0
     for r, why in zip(records, reasons):
         if why or not r.unicode.strip():
             continue
-        step = r.step
-        m = multiply(step.tm, step.gstate.ctm) if step.tm is not None else step.gstate.ctm
-        em = abs(step.gstate.text.size) * math.hypot(m[2], m[3]) or 1.0
-        cell = DUPLICATE_EM * em
+        if r.step is not step:  # a step's glyphs share its em
+            step = r.step
+            m = multiply(step.tm, step.gstate.ctm) if step.tm is not None else step.gstate.ctm
+            cell = DUPLICATE_EM * (abs(step.gstate.text.size) * math.hypot(m[2], m[3]) or 1.0)
         x, y = r.glyph.page_xy
-        key = (id(step.font), r.glyph.code)
         cx, cy = int(x // cell), int(y // cell)
-        near = False
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                for px, py in seen.get(key + (cx + dx, cy + dy), ()):
-                    if math.hypot(px - x, py - y) <= cell:
-                        near = True
-        if near:
+        rows = seen.setdefault((id(step.font), r.glyph.code), {})
+        if any(math.hypot(px - x, py - y) <= cell for dy in (-1, 0, 1) if (row := rows.get(cy + dy))
+               for dx in (-1, 0, 1) for px, py in row.get(cx + dx, ())):
             why.append("duplicate")
         else:
-            seen.setdefault(key + (cx, cy), []).append((x, y))
+            rows.setdefault(cy, {}).setdefault(cx, []).append((x, y))
 
 
 @dataclass(frozen=True, slots=True)
