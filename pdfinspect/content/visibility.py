@@ -306,6 +306,7 @@ class _Levels:
 
 
 CELL = 64.0  # points: the paint index's grid
+_NO_COVER: Rect = (math.inf, math.inf, -math.inf, -math.inf)  # covers nothing
 FINE = 8.0  # points: the finest grid of the levels
 REACH = 5_000.0  # points each way of the origin the grid spans when the page box is unknown
 
@@ -318,6 +319,7 @@ def _background_and_cover(records, reasons, order, paints, crop: Rect | None) ->
     grid = _PaintIndex([], area)  # the cells candidates for ``covered`` must overlap
     levels = _Levels(paints, area)
     composited = _PaintIndex(paints, area, keep=lambda p: p.composited)
+    covers = [p.rect if p.exact and p.opaque else _NO_COVER for p, _ in paints]  # what may cover a glyph
     step, color = None, None
     for r, why, before in zip(records, reasons, order):
         if why:
@@ -345,7 +347,7 @@ def _background_and_cover(records, reasons, order, paints, crop: Rect | None) ->
                 paints[i][0].composited and _overlaps(paints[i][0].rect, box)
                 for i in _after(composited.at(x, y), before)):
             why.append("same_color_as_background")
-        if _covered(paints, levels, grid, box, x, y, before):
+        if _covered(covers, levels, grid, box, x, y, before):
             why.append("covered")
 
 
@@ -353,15 +355,16 @@ def _after(here: list[int], before: int) -> list[int]:
     return here[bisect.bisect_left(here, before):]
 
 
-def _covered(paints, levels: _Levels, grid: _PaintIndex, box: Rect, x: float, y: float, before: int) -> bool:
-    """Whether an exact, opaque paint after the glyph covers its ``box`` (within :data:`EDGE`) and
-    overlaps the grid cell of its centre ``x y``: such a paint comes within EDGE of the centre."""
+def _covered(covers: list[Rect], levels: _Levels, grid: _PaintIndex, box: Rect, x: float, y: float,
+             before: int) -> bool:
+    """Whether an exact, opaque paint after the glyph (``covers``: each paint's rectangle when it is
+    one, else :data:`_NO_COVER`) covers its ``box`` (within :data:`EDGE`) and overlaps the grid cell
+    of its centre ``x y``: such a paint comes within EDGE of the centre."""
     left, bottom, right, top = box[0] + EDGE, box[1] + EDGE, box[2] - EDGE, box[3] - EDGE
     for here in levels.near(x - EDGE, y - EDGE, x + EDGE, y + EDGE):
         for k in range(bisect.bisect_left(here, before), len(here)):
-            p = paints[here[k]][0]
-            rect = p.rect
-            if rect[0] <= left and rect[1] <= bottom and rect[2] >= right and rect[3] >= top and p.exact and p.opaque:
+            rect = covers[here[k]]
+            if rect[0] <= left and rect[1] <= bottom and rect[2] >= right and rect[3] >= top:
                 cx, cy = grid.cell(x, y)
                 (x0, y0), (x1, y1) = grid.cell(rect[0], rect[1]), grid.cell(rect[2], rect[3])
                 if x0 <= cx <= x1 and y0 <= cy <= y1:
