@@ -29,6 +29,7 @@ import os
 import re
 import sys
 import tempfile
+from types import SimpleNamespace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -42,33 +43,82 @@ from pdfinspect.fonts.resolve import Resolver  # noqa: E402
 from pdfinspect.fonts.shapevote import ShapeTable, learn  # noqa: E402
 
 
-def candidates(path: Path) -> tuple[list[int], set[str]]:
-    """Object numbers and resource names of the clean Type0 fonts with a ToUnicode drawn on page 1
-    (the copies are matched by name: pikepdf renumbers the objects it writes)."""
+SIMPLE_PROGRAMS = {("Type1", "FontFile"), ("MMType1", "FontFile"), ("Type1", "FontFile3"), ("MMType1", "FontFile3"),
+                   ("TrueType", "FontFile2")}
+
+
+def candidates(path: Path) -> tuple[list[int], dict[int, dict[int, tuple[int | None, str | None]]], dict[str, str]]:
+    """The clean fonts with a ToUnicode drawn on page 1: the Type0 fonts' object numbers, the simple
+    fonts' (object number → code → the GID and glyph name the code draws), and their resource names
+    with the set each belongs to, ``type0`` or ``simple`` (the copies are matched by name: pikepdf
+    renumbers the objects it writes)."""
     try:
         doc = Document.open(path)
         if doc.page_count() == 0:
-            return [], set()
-        reports = font_reports(doc, [1])
+            return [], {}, {}
+        resolver = Resolver(doc)
+        reports = font_reports(doc, [1], resolver)
     except Exception:
-        return [], set()
-    out, names = [], set()
+        return [], {}, {}
+    type0: list[int] = []
+    simple: dict[int, dict[int, tuple[int | None, str | None]]] = {}
+    names: dict[str, str] = {}
     for rep in reports:
         f = rep.font
-        if not (f.is_type0 and f.tounicode is not None and f.cid_font is not None and f.ref is not None
-                and rep.codes >= 3):
+        if f.tounicode is None or f.ref is None or rep.codes < 3:
             continue
-        if (f.cid_font.registry, f.cid_font.ordering) in PUBLIC_COLLECTIONS:
-            continue  # the CID collection maps it by the spec: stripping would leave text behind
         reasons = {r.id for r in rep.reasons}
+        if not f.is_type0:
+            if (f.subtype, f.program_key) not in SIMPLE_PROGRAMS or reasons or \
+                    (f.program_key == "FontFile3" and f.program_subtype != "Type1C"):
+                continue
+            drawn = glyphs_drawn(f, resolver)
+            if drawn:
+                simple[f.ref.num] = drawn
+                names.update((n, "simple") for n in rep.names)
+            continue
+        if f.cid_font is None or (f.cid_font.registry, f.cid_font.ordering) in PUBLIC_COLLECTIONS:
+            continue  # the CID collection maps it by the spec: stripping would leave text behind
         truetype = f.cid_font.subtype == "CIDFontType2" and f.program_key == "FontFile2" and not reasons
         # CID-keyed CFF: its charset names are cid00042 (numeric names, no meaning) and stay
         cid_cff = f.cid_font.subtype == "CIDFontType0" and f.program_key == "FontFile3" \
             and reasons <= {"numeric_glyph_names"}
         if truetype or cid_cff:
-            out.append(f.ref.num)
-            names.update(rep.names)
-    return out, names
+            type0.append(f.ref.num)
+            names.update((n, "type0") for n in rep.names)
+    # a program is renamed for the font that draws with it: one another font of the page shares stays
+    users: dict[object, int] = {}
+    for rep in reports:
+        if rep.font.program_ref is not None:
+            users[rep.font.program_ref] = users.get(rep.font.program_ref, 0) + 1
+    for rep in reports:
+        f = rep.font
+        if f.ref is not None and f.ref.num in simple and users[f.program_ref] > 1:
+            del simple[f.ref.num]
+            for n in rep.names:
+                names.pop(n, None)
+    return type0, simple, names
+
+
+def glyphs_drawn(font, resolver: Resolver) -> dict[int, tuple[int | None, str | None]]:
+    """Code → (GID, glyph name) of the glyph each code of a simple font's /Widths draws in its
+    program, by the spec's route (/Encoding, the built-in encoding, the TrueType cmap); codes that
+    draw no glyph of the program are left out."""
+    program = resolver.program(font)
+    if program is None or program.diagnostics:
+        return {}
+    out: dict[int, tuple[int | None, str | None]] = {}
+    for i, width in enumerate(font.widths):
+        code = font.first_char + i
+        if not width or not 0 <= code <= 255:
+            continue
+        res = resolver.judged(font, bytes([code]))
+        if font.subtype == "TrueType":
+            if res.gid:
+                out[code] = (res.gid, None)
+        elif res.glyph_name and res.glyph_name != ".notdef" and program.gid_of_name(res.glyph_name) is not None:
+            out[code] = (None, res.glyph_name)
+    return out
 
 
 def strip_program(data: bytes, keep_cmap: bool = False) -> bytes:
@@ -110,7 +160,200 @@ def shift_cmap(data: bytes) -> bytes:
     return re.sub(rb"beginbf(char|range)(.*?)endbf(?:char|range)", block, data, flags=re.S)
 
 
-def write_copies(path: Path, nums: list[int], work: Path, keep_cmap: bool = False) -> tuple[Path, Path]:
+def blank_name(i: int) -> str:
+    """The ``i``-th glyph name that says nothing: ``zz`` and letters that are no hexadecimal digits
+    (no numeric-name reading, no AGL name, no TeX name)."""
+    letters, out = "ghjkmnpqrstvwxyz", ""
+    while True:
+        out = letters[i % 16] + out
+        i //= 16
+        if not i:
+            return "zz" + out
+
+
+def _seac_parts(program: list) -> tuple[str, ...]:
+    """The StandardEncoding names an accented glyph's ``seac`` (Type 1) or four-argument ``endchar``
+    (CFF) takes its base and accent from: they are found by those names, which must stay."""
+    from fontTools.encodings.StandardEncoding import StandardEncoding
+
+    for i, op in enumerate(program):
+        if op == "seac" or (op == "endchar" and i >= 4 and all(isinstance(x, (int, float)) for x in program[i - 4:i])):
+            return StandardEncoding[int(program[i - 2])], StandardEncoding[int(program[i - 1])]
+    return ()
+
+
+def eexec_encrypt(plain: bytes) -> bytes:
+    """eexec encryption (Type 1 spec 7.1) behind four lead bytes chosen so that the cipher does not
+    start with four hexadecimal digits (a reader would take it for the hexadecimal form)."""
+    from pdfinspect.fonts.type1 import C1, C2, EEXEC_KEY
+
+    for lead in range(256):
+        r, out = EEXEC_KEY, bytearray()
+        for p in bytes([lead, 0, 0, 0]) + plain:
+            c = p ^ (r >> 8)
+            r = ((c + r) * C1 + C2) & 0xFFFF
+            out.append(c)
+        if not all(chr(b) in "0123456789abcdefABCDEF" for b in out[:4]) and out[0] not in b" \t\r\n":
+            return bytes(out)
+    raise ValueError("no lead bytes give a binary eexec section")
+
+
+def rename_type1(data: bytes, drawn: dict[int, str]) -> tuple[bytes, int, int, int]:
+    """A Type 1 program whose glyphs (all but .notdef) are renamed by :func:`blank_name`, its built-in
+    encoding naming ``drawn``'s glyphs (code → old name) by their new names; the glyphs an accented
+    glyph's ``seac`` takes by their StandardEncoding names are also kept under those (no code selects
+    them). Returns the program and its /Length1, /Length2, /Length3."""
+    from fontTools.t1Lib import T1Font
+
+    from pdfinspect.fonts import type1 as t1
+
+    data = t1._unwrap_pfb(data)
+    font = T1Font.__new__(T1Font)
+    font.data, font.encoding = data, "ascii"
+    font.parse()
+    parts: set[str] = set()
+    for glyph in font.font["CharStrings"].values():
+        glyph.decompile()
+        parts.update(_seac_parts(glyph.program))
+    m = t1._EEXEC.search(data)
+    if m is None:
+        raise ValueError("no eexec section")
+    clear, private = data[:m.end()], t1.decrypt(data[m.end():])
+    close = private.find(b"closefile")
+    if close < 0:
+        raise ValueError("no closefile")
+    private = private[:close + len(b"closefile")] + b"\n"
+    head = t1._CHARSTRINGS.search(private)
+    if head is None:
+        raise ValueError("no /CharStrings")
+    renamed: dict[str, str] = {}
+    out, pos, kept = [private[:head.end()]], head.end(), 0
+    while (e := t1._ENTRY.match(private, pos)) is not None:
+        end = e.end() + int(e.group(2))
+        tail = t1._ENTRY_END.match(private, end)
+        end = tail.end() if tail is not None else end
+        name = e.group(1).decode("latin-1")
+        new = renamed.setdefault(name, name if name == ".notdef" else blank_name(len(renamed)))
+        chunk = private[e.start():end]
+        out.append(chunk[:e.start(1) - e.start()] + new.encode() + chunk[e.end(1) - e.start():])
+        if name in parts and new != name:
+            out.append(chunk)
+            kept += 1
+        pos = end
+    out.append(private[pos:])
+    private = b"".join(out)
+    count = re.search(rb"/CharStrings\s+(\d+)", private)
+    if count is not None:
+        private = private[:count.start(1)] + str(int(count.group(1)) + kept).encode() + private[count.end(1):]
+    encoding = b"/Encoding 256 array\n0 1 255 {1 index exch /.notdef put} for\n" + b"".join(
+        b"dup %d /%s put\n" % (code, renamed[name].encode()) for code, name in sorted(drawn.items())
+        if name in renamed) + b"readonly def"
+    std = t1._STANDARD.search(clear)
+    arr = t1._ARRAY.search(clear)
+    if std is not None:
+        clear = clear[:std.start()] + encoding + clear[std.end():]
+    elif arr is not None:
+        end = t1._ENCODING_END.search(clear, arr.end())
+        if end is None:
+            raise ValueError("built-in encoding without its end")
+        clear = clear[:arr.start()] + encoding + clear[end.end():]
+    else:
+        raise ValueError("no built-in encoding in the clear text")
+    cipher = eexec_encrypt(private)
+    trailer = (b"0" * 64 + b"\n") * 8 + b"cleartomark\n"
+    return clear + cipher + trailer, len(clear), len(cipher), len(trailer)
+
+
+def rename_cff(data: bytes, drawn: dict[int, str]) -> bytes:
+    """A CFF program whose charset names (all but .notdef) are :func:`blank_name`'s and whose
+    encoding names ``drawn``'s glyphs by their new names (glyphs a four-argument ``endchar`` takes
+    by StandardEncoding name are kept under that name too, as in :func:`rename_type1`)."""
+    from fontTools.cffLib import CFFFontSet
+
+    cff = CFFFontSet()
+    cff.decompile(io.BytesIO(data), None)
+    top = cff[cff.fontNames[0]]
+    strings = top.CharStrings
+    old = list(top.charset)
+    parts: set[str] = set()
+    for name in old:
+        glyph = strings[name]
+        glyph.decompile()
+        parts.update(_seac_parts(glyph.program))
+    renamed = {n: n if n == ".notdef" else blank_name(i) for i, n in enumerate(old)}
+    index = {renamed[n]: i for i, n in enumerate(old)}
+    charset = [renamed[n] for n in old]
+    for name in old:
+        if name in parts and renamed[name] != name:
+            strings.charStringsIndex.append(strings[name])
+            index[name] = len(charset)
+            charset.append(name)
+    strings.charStrings = index
+    top.charset = charset
+    encoding = [".notdef"] * 256
+    for code, name in drawn.items():
+        if name in renamed:
+            encoding[code] = renamed[name]
+    top.Encoding = encoding
+    out = io.BytesIO()
+    cff.compile(out, SimpleNamespace(recalcBBoxes=False))  # no TTFont around it: nothing to recompute
+    return out.getvalue()
+
+
+def strip_truetype(data: bytes, drawn: dict[int, int], keep_cmap: bool = False) -> bytes:
+    """A simple TrueType program without glyph names (post format 3) whose codes select their glyphs
+    through a symbolic (3,0) cmap only (F000 + code → ``drawn``'s GID); ``keep_cmap`` keeps its
+    Unicode subtables beside it."""
+    from fontTools.ttLib import TTFont, newTable
+    from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
+
+    tt = TTFont(io.BytesIO(data))
+    order = tt.getGlyphOrder()
+    sub = CmapSubtable.newSubtable(4)
+    sub.platformID, sub.platEncID, sub.language = 3, 0, 0
+    sub.cmap = {0xF000 + code: order[gid] for code, gid in drawn.items() if gid < len(order)}
+    kept = [t for t in tt["cmap"].tables if (t.platformID, t.platEncID) not in ((3, 0), (1, 0))] \
+        if keep_cmap and "cmap" in tt else []
+    if "cmap" not in tt:
+        tt["cmap"] = newTable("cmap")
+        tt["cmap"].tableVersion = 0
+    tt["cmap"].tables = kept + [sub]
+    if "post" in tt:
+        tt["post"].formatType = 3.0
+    out = io.BytesIO()
+    tt.save(out)
+    return out.getvalue()
+
+
+def strip_simple(pdf, font, drawn: dict[int, tuple[int | None, str | None]], keep_cmap: bool = False) -> None:
+    """A simple font stripped: no ToUnicode, no /Encoding, no /CharSet, a symbolic descriptor, and its
+    program's glyph names replaced by names that say nothing; the codes draw the same outlines."""
+    import pikepdf
+
+    desc = font.FontDescriptor
+    if "/FontFile2" in desc:
+        desc.FontFile2 = pdf.make_stream(strip_truetype(desc.FontFile2.read_bytes(),
+                                                        {c: g for c, (g, _) in drawn.items() if g}, keep_cmap))
+    elif "/FontFile3" in desc:
+        stream = pdf.make_stream(rename_cff(desc.FontFile3.read_bytes(), {c: n for c, (_, n) in drawn.items() if n}))
+        stream.Subtype = pikepdf.Name.Type1C
+        desc.FontFile3 = stream
+    else:
+        program, length1, length2, length3 = rename_type1(desc.FontFile.read_bytes(),
+                                                          {c: n for c, (_, n) in drawn.items() if n})
+        desc.FontFile = pdf.make_stream(program)
+        desc.FontFile.Length1, desc.FontFile.Length2, desc.FontFile.Length3 = length1, length2, length3
+    for key in ("/ToUnicode", "/Encoding"):
+        if key in font:
+            del font[key]
+    if "/CharSet" in desc:
+        del desc["/CharSet"]
+    desc.Flags = (int(desc.get("/Flags", 0)) | 4) & ~32  # symbolic: the program's own encoding applies
+
+
+def write_copies(path: Path, nums: list[int], simple: dict[int, dict[int, tuple[int | None, str | None]]],
+                 work: Path, keep_cmap: bool = False) -> tuple[Path, Path]:
+    """The stripped copy (the Type0 and the simple fonts) and the shifted one (the Type0 fonts)."""
     import pikepdf
 
     stripped, shifted = work / f"{path.stem}.stripped.pdf", work / f"{path.stem}.shifted.pdf"
@@ -121,6 +364,8 @@ def write_copies(path: Path, nums: list[int], work: Path, keep_cmap: bool = Fals
             desc = font.DescendantFonts[0].FontDescriptor
             if "/FontFile2" in desc:
                 desc.FontFile2 = pdf.make_stream(strip_program(desc.FontFile2.read_bytes(), keep_cmap))
+        for num, drawn in simple.items():
+            strip_simple(pdf, pdf.get_object((num, 0)), drawn, keep_cmap)
         pdf.save(stripped)
     with pikepdf.open(path) as pdf:
         for num in nums:
