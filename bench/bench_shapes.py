@@ -3,15 +3,26 @@ mapping the vote recovers, how often it is wrong, and whether shifted ToUnicode 
 
     python bench/bench_shapes.py [DIR ...] [--limit N] [--work DIR]
 
-From the PDFs in the folders (default ../shared/corpus-pdfjs and ../shared/corpus) it takes every
-Type0 font over an embedded TrueType or CID-keyed CFF CIDFont whose mapping is clean (a ToUnicode,
-no reason in the `fonts` report but the CFF's meaningless cid00042 names) and writes two copies of
-its file (pikepdf, fontTools):
+From the PDFs in the folders (default ../shared/corpus-pdfjs and ../shared/corpus) it takes the
+fonts page 1 draws whose mapping is clean (a ToUnicode, no reason in the `fonts` report) in two sets:
 
-- *stripped*: the font's ToUnicode removed, a TrueType program's cmap and glyph names removed (post
-  format 3); the outlines are kept. Nothing maps its codes any more but the shapes, the widths and
-  the glyph order (`--keep-cmap` keeps the cmap: only what the issue names is removed).
-- *shifted*: the font's ToUnicode with every destination moved one code point up.
+- *type0*: Type0 fonts over an embedded TrueType or CID-keyed CFF CIDFont of a non-public collection
+  (the CFF's meaningless cid00042 names are no reason to leave one out);
+- *simple*: Type1 fonts over a Type 1 (/FontFile) or CFF (/FontFile3 /Type1C) program and TrueType
+  fonts (/FontFile2), their program drawn by no other font of the page.
+
+It writes two copies of the file (pikepdf, fontTools):
+
+- *stripped*: every font's ToUnicode removed, the outlines kept. A Type0 TrueType program loses its
+  cmap and glyph names (post format 3); nothing maps its codes any more but the shapes, the widths and
+  the glyph order (`--keep-cmap` keeps the cmap: only what the issue names is removed). A simple font
+  loses its /Encoding and /CharSet and becomes symbolic; its codes draw the same glyphs through the
+  program alone: a Type 1 program's glyphs renamed (decrypted, /CharStrings keys renamed, the
+  built-in /Encoding rewritten, encrypted again), a CFF's charset renamed and its encoding rewritten,
+  the names no name-reading method reads (`zzgh`); a TrueType program without glyph names, its codes
+  selecting their glyphs through a symbolic (3,0) cmap only (`--keep-cmap` keeps the Unicode
+  subtables beside it).
+- *shifted*: the Type0 fonts' ToUnicode with every destination moved one code point up.
 
 Shapes are learned from every file but the one under test (leave one out), and the stripped copy is
 read with them (`Resolver(shapes=…)`); each glyph of page 1 is compared with the original's text.
@@ -25,6 +36,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import io
+import logging
 import os
 import re
 import sys
@@ -375,12 +387,17 @@ def write_copies(path: Path, nums: list[int], simple: dict[int, dict[int, tuple[
     return stripped, shifted
 
 
-def page_texts(path: Path, names: set[str], resolver_factory) -> list[tuple[str, str]]:
-    """(text, winning method) of each glyph page 1 draws in the fonts named."""
+def page_texts(path: Path, names: dict[str, str], resolver_factory) -> list[tuple[str, str, str]]:
+    """(text, winning method, set) of each glyph page 1 draws in the fonts named (``names``: resource
+    name → the set its font is in)."""
     doc = Document.open(path)
     resolver = resolver_factory(doc)
-    return [(r.unicode, r.method) for r in page_glyphs(doc, doc.page_ref(1), resolver, annots=False)
+    return [(r.unicode, r.method, names[r.step.gstate.text.font_name])
+            for r in page_glyphs(doc, doc.page_ref(1), resolver, annots=False)
             if r.step.gstate.text.font_name in names]
+
+
+SETS = ("type0", "simple")
 
 
 def main() -> None:
@@ -399,7 +416,9 @@ def main() -> None:
                          "program's cmap: its FontProgram step then reads the glyphs by the spec")
     ap.add_argument("--no-flagged", action="store_true", help="skip the check of the clean fonts")
     ap.add_argument("--confusions", type=int, default=20, help="most frequent wrong readings listed")
+    ap.add_argument("--worst", type=int, default=12, help="files with the most glyphs missed listed")
     args = ap.parse_args()
+    logging.getLogger("fontTools").setLevel(logging.ERROR)  # its notes on the programs it rewrites
     files = sorted(p for d in args.dirs for p in Path(d).glob("*.pdf"))
     if args.limit:
         files = files[:args.limit]
@@ -430,17 +449,17 @@ def main() -> None:
         total.merge(t)
     print(f"{len(files)} files tested, {len(tables)} of {len(learn_files)} learned, {len(total)} outlines in the table")
 
-    recovered = wrong = left = 0
-    by_method: dict[str, list[int]] = {}  # method → [right, wrong] characters of the stripped copies
+    tally = {k: [0, 0, 0] for k in SETS}  # set → characters right, wrong, left unread
+    by_method: dict[tuple[str, str], list[int]] = {}  # (set, method) → [right, wrong] characters
     confusions: dict[tuple[str, str, str], int] = {}  # (truth, read, method) → characters
     shifted_flagged = shifted_own = shifted_total = 0
     worst = []
     for path in files:
-        nums, names = candidates(path)
-        if not nums:
+        nums, simple, names = candidates(path)
+        if not names:
             continue
         try:
-            stripped, shifted = write_copies(path, nums, work, args.keep_cmap)
+            stripped, shifted = write_copies(path, nums, simple, work, args.keep_cmap)
         except Exception as e:
             print(f"  {path.name}: copies not written ({type(e).__name__}: {e})", file=sys.stderr)
             continue
@@ -448,46 +467,51 @@ def main() -> None:
         for p, t in tables.items():
             if p != path:
                 others.merge(t)
-        truth = [t for t, _ in page_texts(path, names, lambda doc: Resolver(doc))]
+        truth = page_texts(path, names, lambda doc: Resolver(doc))
         got = page_texts(stripped, names, lambda doc: Resolver(doc, shapes=others))
-        ok = bad = 0
-        for a, (b, method) in zip(truth, got):
+        counts = {k: [0, 0, 0] for k in SETS}
+        for (a, _, kind), (b, method, _) in zip(truth, got):
+            counts[kind][2 if not b else a != b] += 1
             if not b:
                 continue
-            ok += a == b
-            bad += a != b
-            tally = by_method.setdefault(method, [0, 0])
-            tally[a != b] += 1
+            by_method.setdefault((kind, method), [0, 0])[a != b] += 1
             if a != b:
                 confusions[(a, b, method)] = confusions.get((a, b, method), 0) + 1
-        recovered += ok
-        wrong += bad
-        left += len(truth) - ok - bad
-        worst.append((len(truth) - ok, path.name, ok, bad, len(truth)))
+        for kind in SETS:
+            for i in range(3):
+                tally[kind][i] += counts[kind][i]
+            ok, bad, unread = counts[kind]
+            worst.append((bad + unread, path.name, kind, ok, bad, ok + bad + unread))
+        type0 = {n for n, kind in names.items() if kind == "type0"}  # only the Type0 fonts are shifted
+        if not type0:
+            continue
         doc = Document.open(shifted)
         own = {rep.ref: rep.reason("tounicode_shifted") is not None for rep in font_reports(doc, [1])
-               if set(rep.names) & names}
+               if set(rep.names) & type0}
         doc = Document.open(shifted)
         for rep in font_reports(doc, [1], Resolver(doc, shapes=others)):
-            if set(rep.names) & names:
+            if set(rep.names) & type0:
                 shifted_total += 1
                 shifted_flagged += rep.reason("tounicode_shifted") is not None
                 shifted_own += own.get(rep.ref, False)
                 if rep.reason("tounicode_shifted") is None:
                     print(f"  not flagged: {path.name} {rep.base_font} ({rep.codes} codes)", file=sys.stderr)
-    n = recovered + wrong + left
-    if n:
-        print(f"stripped fonts: {recovered} of {n} characters recovered ({100 * recovered / n:.2f}%), "
-              f"{wrong} wrong ({100 * wrong / n:.2f}%), {left} left unread")
-        for method, (right, bad) in sorted(by_method.items(), key=lambda kv: -sum(kv[1])):
-            print(f"  {method}: {right} right, {bad} wrong")
-        for (a, b, method), k in sorted(confusions.items(), key=lambda kv: -kv[1])[:args.confusions]:
-            print(f"    {k:5d}  {a!r} read as {b!r} by {method}")
+    for label, kinds in (("Type0 fonts", ("type0",)), ("simple fonts", ("simple",)), ("together", SETS)):
+        ok, bad, unread = (sum(tally[k][i] for k in kinds) for i in range(3))
+        n = ok + bad + unread
+        if n:
+            print(f"stripped {label}: {ok} of {n} characters recovered ({100 * ok / n:.2f}%), "
+                  f"{bad} wrong ({100 * bad / n:.2f}%), {unread} left unread")
+        for (kind, method), (right, wrong) in sorted(by_method.items(), key=lambda kv: -sum(kv[1])):
+            if len(kinds) == 1 and kind in kinds:
+                print(f"  {method}: {right} right, {wrong} wrong")
+    for (a, b, method), k in sorted(confusions.items(), key=lambda kv: -kv[1])[:args.confusions]:
+        print(f"    {k:5d}  {a!r} read as {b!r} by {method}")
     print(f"shifted copies: {shifted_flagged} of {shifted_total} fonts flagged tounicode_shifted with the learned "
           f"shapes, {shifted_own} with the document's own")
-    for missed, name, ok, bad, count in sorted(worst, reverse=True)[:8]:
+    for missed, name, kind, ok, bad, count in sorted(worst, reverse=True)[:args.worst]:
         if missed:
-            print(f"  {name}: {ok} of {count} recovered, {bad} wrong")
+            print(f"  {name} ({kind}): {ok} of {count} recovered, {bad} wrong")
     flagged = []
     for path in [] if args.no_flagged else files:
         try:
