@@ -55,13 +55,14 @@ from pdfinspect.fonts.resolve import Resolver  # noqa: E402
 from pdfinspect.fonts.shapevote import ShapeTable, learn  # noqa: E402
 
 
+Drawn = dict[int, tuple[int | None, str | None]]  # a simple font's code → (GID, glyph name) it draws
 SIMPLE_PROGRAMS = {("Type1", "FontFile"), ("MMType1", "FontFile"), ("Type1", "FontFile3"), ("MMType1", "FontFile3"),
                    ("TrueType", "FontFile2")}
 
 
-def candidates(path: Path) -> tuple[list[int], dict[int, dict[int, tuple[int | None, str | None]]], dict[str, str]]:
+def candidates(path: Path) -> tuple[list[int], dict[int, tuple[Drawn, frozenset[str]]], dict[str, str]]:
     """The clean fonts with a ToUnicode drawn on page 1: the Type0 fonts' object numbers, the simple
-    fonts' (object number → code → the GID and glyph name the code draws), and their resource names
+    fonts' (object number → the glyphs its codes draw, its resource names), and the resource names
     with the set each belongs to, ``type0`` or ``simple`` (the copies are matched by name: pikepdf
     renumbers the objects it writes)."""
     try:
@@ -73,7 +74,7 @@ def candidates(path: Path) -> tuple[list[int], dict[int, dict[int, tuple[int | N
     except Exception:
         return [], {}, {}
     type0: list[int] = []
-    simple: dict[int, dict[int, tuple[int | None, str | None]]] = {}
+    simple: dict[int, tuple[Drawn, frozenset[str]]] = {}
     names: dict[str, str] = {}
     for rep in reports:
         f = rep.font
@@ -86,7 +87,7 @@ def candidates(path: Path) -> tuple[list[int], dict[int, dict[int, tuple[int | N
                 continue
             drawn = glyphs_drawn(f, resolver)
             if drawn:
-                simple[f.ref.num] = drawn
+                simple[f.ref.num] = drawn, frozenset(rep.names)
                 names.update((n, "simple") for n in rep.names)
             continue
         if f.cid_font is None or (f.cid_font.registry, f.cid_font.ordering) in PUBLIC_COLLECTIONS:
@@ -112,14 +113,14 @@ def candidates(path: Path) -> tuple[list[int], dict[int, dict[int, tuple[int | N
     return type0, simple, names
 
 
-def glyphs_drawn(font, resolver: Resolver) -> dict[int, tuple[int | None, str | None]]:
+def glyphs_drawn(font, resolver: Resolver) -> Drawn:
     """Code → (GID, glyph name) of the glyph each code of a simple font's /Widths draws in its
     program, by the spec's route (/Encoding, the built-in encoding, the TrueType cmap); codes that
     draw no glyph of the program are left out."""
     program = resolver.program(font)
     if program is None or program.diagnostics:
         return {}
-    out: dict[int, tuple[int | None, str | None]] = {}
+    out: Drawn = {}
     for i, width in enumerate(font.widths):
         code = font.first_char + i
         if not width or not 0 <= code <= 255:
@@ -222,11 +223,14 @@ def rename_type1(data: bytes, drawn: dict[int, str]) -> tuple[bytes, int, int, i
     data = t1._unwrap_pfb(data)
     font = T1Font.__new__(T1Font)
     font.data, font.encoding = data, "ascii"
-    font.parse()
     parts: set[str] = set()
-    for glyph in font.font["CharStrings"].values():
-        glyph.decompile()
-        parts.update(_seac_parts(glyph.program))
+    try:
+        font.parse()
+        for glyph in font.font["CharStrings"].values():
+            glyph.decompile()
+            parts.update(_seac_parts(glyph.program))
+    except Exception:  # a program fontTools cannot parse has no outlines to keep whole either
+        pass
     m = t1._EEXEC.search(data)
     if m is None:
         raise ValueError("no eexec section")
@@ -337,7 +341,7 @@ def strip_truetype(data: bytes, drawn: dict[int, int], keep_cmap: bool = False) 
     return out.getvalue()
 
 
-def strip_simple(pdf, font, drawn: dict[int, tuple[int | None, str | None]], keep_cmap: bool = False) -> None:
+def strip_simple(pdf, font, drawn: Drawn, keep_cmap: bool = False) -> None:
     """A simple font stripped: no ToUnicode, no /Encoding, no /CharSet, a symbolic descriptor, and its
     program's glyph names replaced by names that say nothing; the codes draw the same outlines."""
     import pikepdf
@@ -363,12 +367,15 @@ def strip_simple(pdf, font, drawn: dict[int, tuple[int | None, str | None]], kee
     desc.Flags = (int(desc.get("/Flags", 0)) | 4) & ~32  # symbolic: the program's own encoding applies
 
 
-def write_copies(path: Path, nums: list[int], simple: dict[int, dict[int, tuple[int | None, str | None]]],
-                 work: Path, keep_cmap: bool = False) -> tuple[Path, Path]:
-    """The stripped copy (the Type0 and the simple fonts) and the shifted one (the Type0 fonts)."""
+def write_copies(path: Path, nums: list[int], simple: dict[int, tuple[Drawn, frozenset[str]]], work: Path,
+                 keep_cmap: bool = False) -> tuple[Path, Path, list[str]]:
+    """The stripped copy (the Type0 and the simple fonts) and the shifted one (the Type0 fonts), and
+    the resource names of the simple fonts left as they were, their program not rewritable (fontTools
+    cannot read it: the shapes cannot either)."""
     import pikepdf
 
     stripped, shifted = work / f"{path.stem}.stripped.pdf", work / f"{path.stem}.shifted.pdf"
+    left: list[str] = []
     with pikepdf.open(path) as pdf:
         for num in nums:
             font = pdf.get_object((num, 0))
@@ -376,15 +383,19 @@ def write_copies(path: Path, nums: list[int], simple: dict[int, dict[int, tuple[
             desc = font.DescendantFonts[0].FontDescriptor
             if "/FontFile2" in desc:
                 desc.FontFile2 = pdf.make_stream(strip_program(desc.FontFile2.read_bytes(), keep_cmap))
-        for num, drawn in simple.items():
-            strip_simple(pdf, pdf.get_object((num, 0)), drawn, keep_cmap)
+        for num, (drawn, names) in simple.items():
+            try:
+                strip_simple(pdf, pdf.get_object((num, 0)), drawn, keep_cmap)
+            except Exception as e:  # fontTools raises many kinds on damaged programs
+                print(f"  {path.name}: {', '.join(sorted(names))} left out ({type(e).__name__}: {e})", file=sys.stderr)
+                left.extend(names)
         pdf.save(stripped)
     with pikepdf.open(path) as pdf:
         for num in nums:
             font = pdf.get_object((num, 0))
             font.ToUnicode = pdf.make_stream(shift_cmap(font.ToUnicode.read_bytes()))
         pdf.save(shifted)
-    return stripped, shifted
+    return stripped, shifted, left
 
 
 def page_texts(path: Path, names: dict[str, str], resolver_factory) -> list[tuple[str, str, str]]:
@@ -452,17 +463,20 @@ def main() -> None:
     tally = {k: [0, 0, 0] for k in SETS}  # set → characters right, wrong, left unread
     by_method: dict[tuple[str, str], list[int]] = {}  # (set, method) → [right, wrong] characters
     confusions: dict[tuple[str, str, str], int] = {}  # (truth, read, method) → characters
-    shifted_flagged = shifted_own = shifted_total = 0
+    shifted_flagged = shifted_own = shifted_total = left_out = 0
     worst = []
     for path in files:
         nums, simple, names = candidates(path)
         if not names:
             continue
         try:
-            stripped, shifted = write_copies(path, nums, simple, work, args.keep_cmap)
+            stripped, shifted, left = write_copies(path, nums, simple, work, args.keep_cmap)
         except Exception as e:
             print(f"  {path.name}: copies not written ({type(e).__name__}: {e})", file=sys.stderr)
             continue
+        for name in left:
+            names.pop(name, None)
+            left_out += 1
         others = ShapeTable()
         for p, t in tables.items():
             if p != path:
@@ -505,6 +519,8 @@ def main() -> None:
         for (kind, method), (right, wrong) in sorted(by_method.items(), key=lambda kv: -sum(kv[1])):
             if len(kinds) == 1 and kind in kinds:
                 print(f"  {method}: {right} right, {wrong} wrong")
+    if left_out:
+        print(f"simple fonts left out, their program not rewritable: {left_out} (resource names)")
     for (a, b, method), k in sorted(confusions.items(), key=lambda kv: -kv[1])[:args.confusions]:
         print(f"    {k:5d}  {a!r} read as {b!r} by {method}")
     print(f"shifted copies: {shifted_flagged} of {shifted_total} fonts flagged tounicode_shifted with the learned "

@@ -175,3 +175,16 @@ def test_look_alike_letters_take_the_script_of_the_fonts_other_letters(others, e
     font.DescendantFonts[0].W = [1, [600, 600, 600]]  # the CIDs the font has (what its letters are judged on)
     data = document({"F2": font}, b"BT /F2 12 Tf 10 10 Td <000100020003> Tj ET", pdf)
     assert "".join(r.unicode for r in read(data, shapes)) == expected
+
+
+def test_a_space_voted_with_a_no_break_space_stays_a_space_in_a_latin_font():
+    from pdfinspect.fonts.shapevote import EMPTY
+
+    shapes = table(square="A", ring="B")
+    shapes.add(EMPTY, " ", 5, 5)
+    shapes.add(EMPTY, "\xa0", 1, 1)  # the same text in NFKC: one vote, and no letter of any script
+    pdf = pikepdf.new()
+    font = identity_font(pdf, program(["square", "space", "ring"], None))  # gid 2 draws nothing
+    font.DescendantFonts[0].W = [1, [600, 250, 600]]
+    data = document({"F2": font}, b"BT /F2 12 Tf 10 10 Td <000100020003> Tj ET", pdf)
+    assert "".join(r.unicode for r in read(data, shapes)) == "A B"

@@ -269,12 +269,13 @@ class Resolver:
         :data:`SCRIPT_SHARE` of the font's other letters are in; the one most fonts give when the
         font's letters say nothing; ``None`` when they are of several scripts (the outline cannot
         tell which is meant)."""
-        if len(vote.texts) < 2:
+        by_script = {s: t for t in reversed(vote.texts) if len(t) == 1 and (s := plaus.script(t)) is not None}
+        if len(by_script) < 2:  # one script (a ligature and its letters, a space and a no-break space)
             return str(vote.text)
         script = self._shape_evidence(font)[0]
         if script is None:
             return str(vote.text)
-        return next((t for t in vote.texts if len(t) == 1 and plaus.script(t) == script), None)
+        return by_script.get(script)
 
     def _refuted(self, font: Font, res: Resolution) -> Resolution:
         """A code read as a value (SHAPE_OUTRANKS) in a font where the clear votes on the other
