@@ -52,7 +52,7 @@ from pdfinspect.content.textlayout import page_glyphs  # noqa: E402
 from pdfinspect.core.document import Document  # noqa: E402
 from pdfinspect.fonts.font import PUBLIC_COLLECTIONS  # noqa: E402
 from pdfinspect.fonts.resolve import Resolver  # noqa: E402
-from pdfinspect.fonts.shapevote import ShapeTable, learn  # noqa: E402
+from pdfinspect.fonts.shapevote import EMPTY, ShapeTable, learn  # noqa: E402
 
 
 Drawn = dict[int, tuple[int | None, str | None]]  # a simple font's code → (GID, glyph name) it draws
@@ -398,14 +398,40 @@ def write_copies(path: Path, nums: list[int], simple: dict[int, tuple[Drawn, fro
     return stripped, shifted, left
 
 
-def page_texts(path: Path, names: dict[str, str], resolver_factory) -> list[tuple[str, str, str]]:
-    """(text, winning method, set) of each glyph page 1 draws in the fonts named (``names``: resource
-    name → the set its font is in)."""
+def page_texts(path: Path, names: dict[str, str], resolver_factory) -> list[tuple[str, str, str, str]]:
+    """(text, winning method, set, why it is unread) of each glyph page 1 draws in the fonts named
+    (``names``: resource name → the set its font is in); why is "" for a glyph that reads."""
     doc = Document.open(path)
     resolver = resolver_factory(doc)
-    return [(r.unicode, r.method, names[r.step.gstate.text.font_name])
+    return [(r.unicode, r.method, names[r.step.gstate.text.font_name], "" if r.unicode else unread(resolver, r))
             for r in page_glyphs(doc, doc.page_ref(1), resolver, annots=False)
             if r.step.gstate.text.font_name in names]
+
+
+def unread(resolver: Resolver, record) -> str:
+    """Why the shape vote left a glyph unread: its program gives no outline, no other file draws the
+    outline (exactly, or nearly with two fonts: the coarse key), the fonts that draw it disagree, the
+    vote is for letters alike in several scripts the font mixes, or the outline draws nothing in a
+    font of many such glyphs."""
+    res, font = record.resolution, record.step.font
+    table = resolver.shapes
+    shapes = resolver.glyph_shapes()
+    fp = shapes.fingerprint(font, res.gid, res.glyph_name, res.code)
+    if fp is None or table is None:
+        return "no outline (program unreadable, or no glyph for the code)"
+    if fp == EMPTY:
+        return "draws nothing, in a font of many such glyphs"
+    vote = table.vote(fp)
+    if vote is None:
+        key = shapes.fingerprint(font, res.gid, res.glyph_name, res.code, coarse=True)
+        vote = table.vote(key) if key is not None else None
+        if vote is None or (vote.fonts < 2 and vote.fonts == vote.total_fonts):
+            return "outline in no other file"
+    if not vote.clear:
+        return "fonts drawing the outline disagree"
+    if len({t for t in vote.texts if len(t) == 1}) > 1:
+        return "letters alike in several scripts, the font mixes them"
+    return "other"
 
 
 SETS = ("type0", "simple")
@@ -464,6 +490,7 @@ def main() -> None:
     by_method: dict[tuple[str, str], list[int]] = {}  # (set, method) → [right, wrong] characters
     confusions: dict[tuple[str, str, str], int] = {}  # (truth, read, method) → characters
     shifted_flagged = shifted_own = shifted_total = left_out = 0
+    unread_why: dict[tuple[str, str], int] = {}  # (set, why) → characters left unread
     worst = []
     for path in files:
         nums, simple, names = candidates(path)
@@ -484,9 +511,10 @@ def main() -> None:
         truth = page_texts(path, names, lambda doc: Resolver(doc))
         got = page_texts(stripped, names, lambda doc: Resolver(doc, shapes=others))
         counts = {k: [0, 0, 0] for k in SETS}
-        for (a, _, kind), (b, method, _) in zip(truth, got):
+        for (a, _, kind, _), (b, method, _, why) in zip(truth, got):
             counts[kind][2 if not b else a != b] += 1
             if not b:
+                unread_why[(kind, why)] = unread_why.get((kind, why), 0) + 1
                 continue
             by_method.setdefault((kind, method), [0, 0])[a != b] += 1
             if a != b:
@@ -519,6 +547,9 @@ def main() -> None:
         for (kind, method), (right, wrong) in sorted(by_method.items(), key=lambda kv: -sum(kv[1])):
             if len(kinds) == 1 and kind in kinds:
                 print(f"  {method}: {right} right, {wrong} wrong")
+        for (kind, why), k in sorted(unread_why.items(), key=lambda kv: -kv[1]):
+            if len(kinds) == 1 and kind in kinds:
+                print(f"  unread: {k} {why}")
     if left_out:
         print(f"simple fonts left out, their program not rewritable: {left_out} (resource names)")
     for (a, b, method), k in sorted(confusions.items(), key=lambda kv: -kv[1])[:args.confusions]:
