@@ -491,6 +491,7 @@ def main() -> None:
     confusions: dict[tuple[str, str, str], int] = {}  # (truth, read, method) → characters
     shifted_flagged = shifted_own = shifted_total = left_out = 0
     unread_why: dict[tuple[str, str], int] = {}  # (set, why) → characters left unread
+    fonts = dict.fromkeys(SETS, 0)  # fonts stripped per set
     worst = []
     for path in files:
         nums, simple, names = candidates(path)
@@ -504,6 +505,8 @@ def main() -> None:
         for name in left:
             names.pop(name, None)
             left_out += 1
+        fonts["type0"] += len(nums)
+        fonts["simple"] += sum(1 for _, owners in simple.values() if not owners & set(left))
         others = ShapeTable()
         for p, t in tables.items():
             if p != path:
@@ -542,7 +545,8 @@ def main() -> None:
         ok, bad, unread = (sum(tally[k][i] for k in kinds) for i in range(3))
         n = ok + bad + unread
         if n:
-            print(f"stripped {label}: {ok} of {n} characters recovered ({100 * ok / n:.2f}%), "
+            print(f"stripped {label} ({sum(fonts[k] for k in kinds)} fonts): {ok} of {n} characters recovered "
+                  f"({100 * ok / n:.2f}%), "
                   f"{bad} wrong ({100 * bad / n:.2f}%), {unread} left unread")
         for (kind, method), (right, wrong) in sorted(by_method.items(), key=lambda kv: -sum(kv[1])):
             if len(kinds) == 1 and kind in kinds:
