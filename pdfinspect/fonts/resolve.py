@@ -290,8 +290,9 @@ class Resolver:
     def _shape_evidence(self, font: Font) -> tuple[str | None, dict[str, tuple[int, int]]]:
         """What the outlines of the font's codes (those its widths name) say beside the methods: the
         script :data:`SCRIPT_SHARE` of its letters are in (the spec's text, else a clear vote of
-        letters of one script; :data:`MIXED` when none is, ``None`` with no letters), and for each heuristic reading codes as values, how many of its readings a clear
-        vote agrees with and how many it contradicts. Cached per font."""
+        letters of one script; :data:`MIXED` when none is, ``None`` with no letters), and for each
+        heuristic reading codes as values, how many of its readings a clear vote agrees with and how
+        many it contradicts. Cached per font."""
         if font not in self._evidence:
             self._evidence[font] = (None, {})  # the votes below must not ask again
             scripts: dict[str, int] = {}
@@ -715,7 +716,8 @@ class Resolver:
 MAX_SAMPLE = 2048  # codes of one font resolved to judge a heuristic or the Macintosh order
 SCRIPT_SHARE = 0.9  # share of a font's letters one script must hold to choose among look-alike letters
 MIXED = "mixed"  # the script of a font whose letters are of several scripts (no SCRIPT_SHARE)
-OUTLINES_REFUTE = 3  # clear votes against a value reading of a font's codes that make it a guess (outnumbering those for)
+# clear votes against a value reading of a font's codes that make it a guess (outnumbering those for it)
+OUTLINES_REFUTE = 3
 # The heuristics that read a code or a CID as a value: a clear vote of the glyph's outline (fonts
 # whose mapping the spec backs) outranks them.
 SHAPE_OUTRANKS = frozenset(x.method for x in (h.CID_AS_UNICODE, h.CODE_AS_UNICODE, h.MAC_GLYPH_ORDER,
