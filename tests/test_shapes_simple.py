@@ -19,7 +19,7 @@ from pdfinspect.fonts.shapevote import ShapeTable, letter_key
 
 pikepdf = pytest.importorskip("pikepdf")
 
-NAMES = ["zzg", "zzh", "zzj", "zzk"]  # glyph names that say nothing (no AGL name, no digits)
+NAMES = ["zzg", "zzh", "zzj", "zzk", "zzm", "zzn", "zzp", "zzq"]  # names that say nothing (no AGL name, no digits)
 
 
 def table(**texts: str) -> ShapeTable:
@@ -188,3 +188,20 @@ def test_a_space_voted_with_a_no_break_space_stays_a_space_in_a_latin_font():
     font.DescendantFonts[0].W = [1, [600, 250, 600]]
     data = document({"F2": font}, b"BT /F2 12 Tf 10 10 Td <000100020003> Tj ET", pdf)
     assert "".join(r.unicode for r in read(data, shapes)) == "A B"
+
+
+@pytest.mark.parametrize(("codes", "widths", "expected"), [
+    (b"!\"#$%&'", [900, 800, 300, 250, 200, 220, 950], ""),  # Helvetica's widths backwards: not those characters
+    (b"AFIMW", [667, 611, 278, 833, 944], "AFIMW"),  # Helvetica's own widths: the codes are the letters
+])
+def test_a_symbolic_truetype_code_read_as_text_needs_widths_that_fit(codes, widths, expected):
+    designs = ["square", "ring", "wedge", "bar", "arch", "square2", "square"][:len(codes)]
+    pdf = pikepdf.new()
+    font = simple(pdf, "FontFile2", truetype_program(designs, {c: i + 1 for i, c in enumerate(codes)}), codes[0],
+                  codes[-1] - codes[0] + 1)
+    font.Widths = [widths[codes.index(c)] if c in codes else 0 for c in range(codes[0], codes[-1] + 1)]
+    data = document({"F1": font}, b"BT /F1 12 Tf 10 10 Td <" + codes.hex().encode() + b"> Tj ET", pdf)
+    records = read(data, None)
+    assert "".join(r.unicode for r in records) == expected
+    if not expected:
+        assert all(r.resolution.confidence == "guess" and "no_evidence" in r.path[-1].detail for r in records)

@@ -48,7 +48,8 @@ VERDICTS = {
     MIXED_SCRIPTS: "the font's codes read as letters of three or more scripts (or lone combining marks)",
     SCRIPT_CONTRADICTS_FONT: "the font's other codes are letters of another script",
     CONSTANT_OFFSET: "another reading of the same codes is one constant offset away and spells letters",
-    NO_EVIDENCE: "read as code points, the font's CIDs get widths unlike those letters' in any standard font",
+    NO_EVIDENCE: "read as code points, the font's CIDs (or codes) get widths unlike those letters' in any "
+                 "standard font",
     OUTLINES_DISAGREE: "where the outlines of the font's glyphs vote clearly, they read other characters than "
                        "this reading gives most of them",
 }

@@ -394,8 +394,8 @@ class Resolver:
                 verdict = plaus.CONSTANT_OFFSET
             if verdict is None and method == h.CID_AS_UNICODE.method and not _cid_values_fit(font):
                 verdict = plaus.NO_EVIDENCE
-            if verdict is None and method == h.CODE_AS_UNICODE.method and font.is_type0 \
-                    and not _code_values_fit(font):
+            if verdict is None and method == h.CODE_AS_UNICODE.method \
+                    and not (_code_values_fit(font) if font.is_type0 else _simple_code_values_fit(font)):
                 verdict = plaus.NO_EVIDENCE
             self._verdicts[key] = verdict
         return self._verdicts[key]
@@ -931,6 +931,19 @@ def _code_values_fit(font: Font) -> bool:
         return not font.embedded
     fit, n = widths_follow(pairs)
     return (n >= 5 and fit >= WIDTHS_FOLLOW) or (n == 4 and fit >= 0.9) or plaus.east_asian_widths_fit(pairs)
+
+
+def _simple_code_values_fit(font: Font) -> bool:
+    """Whether the widths a simple font's /Widths give its codes, read as characters (a symbolic
+    TrueType's codes, as MuPDF reads them), are those characters' widths (as :func:`_cid_values_fit`).
+    One width for all, or fewer than four characters a standard font knows, cannot tell: the codes
+    are taken at their word."""
+    pairs = [(chr(code[0]), w * 1000) for code, _ in _font_codes(font)
+             if code[0] >= 0x20 and (w := font.glyph_width(code, None))]
+    if len({w for _, w in pairs}) <= 1:
+        return True
+    fit, n = widths_follow(pairs)
+    return n < 4 or (n >= 5 and fit >= WIDTHS_FOLLOW) or (n == 4 and fit >= 0.9)
 
 
 def _cid_values_fit(font: Font) -> bool:
