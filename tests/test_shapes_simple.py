@@ -158,12 +158,27 @@ def test_look_alike_letters_of_three_scripts_are_one_vote():
     vote = shapes.vote("f")
     assert vote.clear and vote.text == "A" and vote.texts == ("A", "Α", "А")
     assert letter_key("ο") == letter_key("о") == letter_key("o") != letter_key("0")
+    assert letter_key("ὸ") == letter_key("ò") != letter_key("o")  # the same letter with the same mark
+
+
+def test_a_greek_font_takes_mu_not_the_micro_sign():
+    shapes = table(ring="λ", wedge="δ")
+    square = program_outlines(program(["square"], {"square": "x"}), "FontFile2")["square"].fingerprint()
+    shapes.add(square, "\u00b5", 3, 3)  # MICRO SIGN: μ in NFKC
+    shapes.add(square, "\u03bc", 1, 1)
+    pdf = pikepdf.new()
+    font = identity_font(pdf, program(["square", "ring", "wedge"], None))
+    font.DescendantFonts[0].W = [1, [600, 600, 600]]
+    data = document({"F2": font}, b"BT /F2 12 Tf 10 10 Td <000100020003> Tj ET", pdf)
+    assert shapes.vote(square).text == "\u00b5"
+    assert "".join(r.unicode for r in read(data, shapes)) == "\u03bcλδ"
 
 
 @pytest.mark.parametrize(("others", "expected"), [
     ({"ring": "λ", "wedge": "δ"}, "Αλδ"),  # the font's other letters are Greek
     ({"ring": "b", "wedge": "d"}, "Abd"),  # Latin
     ({"ring": "λ", "wedge": "d"}, "λd"),  # both: the outline cannot tell which A is meant
+    ({"ring": "1", "wedge": "2"}, "12"),  # no letters: nor can it
 ])
 def test_look_alike_letters_take_the_script_of_the_fonts_other_letters(others, expected):
     shapes = table(**others)

@@ -266,16 +266,22 @@ class Resolver:
 
     def _in_font_script(self, font: Font, vote: Vote) -> str | None:
         """Of letters that read alike (Latin o, Greek ο, Cyrillic о), the one in the script
-        :data:`SCRIPT_SHARE` of the font's other letters are in; the one most fonts give when the
-        font's letters say nothing; ``None`` when they are of several scripts (the outline cannot
-        tell which is meant)."""
-        by_script = {s: t for t in reversed(vote.texts) if len(t) == 1 and (s := plaus.script(t)) is not None}
-        if len(by_script) < 2:  # one script (a ligature and its letters, a space and a no-break space)
+        :data:`SCRIPT_SHARE` of the font's other letters are in; ``None`` when they are of several
+        scripts or say nothing (the outline cannot tell which is meant)."""
+        if len(vote.texts) < 2:
+            return str(vote.text)
+        by_script: dict[str, str] = {}
+        # most fonts first, a character that is its own NFKC form (μ before the micro sign µ) first
+        for t in sorted(vote.texts, key=lambda t: unicodedata.normalize("NFKC", t) != t):
+            nfkc = unicodedata.normalize("NFKC", t)
+            if len(nfkc) == 1 and (s := plaus.script(nfkc)) is not None:
+                by_script.setdefault(s, t)
+        if not by_script:  # no letters (a space and a no-break space, a ligature and its letters)
             return str(vote.text)
         script = self._shape_evidence(font)[0]
-        if script is None:
-            return str(vote.text)
-        return by_script.get(script)
+        if len(by_script) == 1:  # one letter in its own and its compatibility form: the font's script's own
+            return by_script[script] if script in by_script else str(vote.text)
+        return by_script.get(script or "")
 
     def _refuted(self, font: Font, res: Resolution) -> Resolution:
         """A code read as a value (SHAPE_OUTRANKS) in a font where the clear votes on the other

@@ -96,7 +96,8 @@ def letter_key(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     if len(text) != 1:
         return text
-    text = _LATIN_OF.get(text, text)
+    # a look-alike letter with its marks (Greek ὸ and Latin ò) reads as the Latin letter with them
+    text = unicodedata.normalize("NFC", "".join(_LATIN_OF.get(c, c) for c in unicodedata.normalize("NFD", text)))
     name = unicodedata.name(text, "")
     for script in ("LATIN ", "GREEK ", "CYRILLIC "):
         if name.startswith(script):
