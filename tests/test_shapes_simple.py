@@ -159,6 +159,7 @@ def test_look_alike_letters_of_three_scripts_are_one_vote():
     assert vote.clear and vote.text == "A" and vote.texts == ("A", "Α", "А")
     assert letter_key("ο") == letter_key("о") == letter_key("o") != letter_key("0")
     assert letter_key("ὸ") == letter_key("ò") != letter_key("o")  # the same letter with the same mark
+    assert letter_key("ὀ") == "o\u0313" != letter_key("ὸ")  # a mark no Latin letter takes precomposed
 
 
 def test_a_greek_font_takes_mu_not_the_micro_sign():

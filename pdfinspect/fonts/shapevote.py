@@ -98,6 +98,8 @@ def letter_key(text: str) -> str:
         return text
     # a look-alike letter with its marks (Greek ὸ and Latin ò) reads as the Latin letter with them
     text = unicodedata.normalize("NFC", "".join(_LATIN_OF.get(c, c) for c in unicodedata.normalize("NFD", text)))
+    if len(text) != 1:  # marks no Latin letter takes precomposed (Greek ὀ): the folded letters are the key
+        return text
     name = unicodedata.name(text, "")
     for script in ("LATIN ", "GREEK ", "CYRILLIC "):
         if name.startswith(script):
