@@ -164,7 +164,7 @@ class Resolver:
         self._verdicts: dict[tuple[Font, str], str | None] = {}
         self._mac: dict[Font, tuple[int, str]] = {}
         self._blanks: dict[Font, int] = {}
-        self._evidence: dict[Font, tuple[str | None, dict[str, tuple[int, int]]]] = {}
+        self._evidence: dict[Font, Evidence] = {}
 
     @classmethod
     def of(cls, doc) -> "Resolver":
@@ -278,9 +278,11 @@ class Resolver:
                 by_script.setdefault(s, t)
         if not by_script:  # no letters (a space and a no-break space, a ligature and its letters)
             return str(vote.text)
-        script = self._shape_evidence(font)[0]
+        script, _, letters = self._shape_evidence(font)
         if len(by_script) == 1:  # one letter in its own and its compatibility form: the font's script's own
             return by_script[script] if script in by_script else str(vote.text)
+        if any(letters.get(s) for s in by_script if s != script):  # the font has letters of another of them
+            return None
         return by_script.get(script or "")
 
     def _refuted(self, font: Font, res: Resolution) -> Resolution:
@@ -293,14 +295,14 @@ class Resolver:
             return self._as_guess(res, plaus.OUTLINES_DISAGREE)
         return res
 
-    def _shape_evidence(self, font: Font) -> tuple[str | None, dict[str, tuple[int, int]]]:
+    def _shape_evidence(self, font: Font) -> Evidence:
         """What the outlines of the font's codes (those its widths name) say beside the methods: the
         script :data:`SCRIPT_SHARE` of its letters are in (the spec's text, else a clear vote of
-        letters of one script; :data:`MIXED` when none is, ``None`` with no letters), and for each
-        heuristic reading codes as values, how many of its readings a clear vote agrees with and how
-        many it contradicts. Cached per font."""
+        letters of one script; :data:`MIXED` when none is, ``None`` with no letters), for each
+        heuristic reading codes as values how many of its readings a clear vote agrees with and how
+        many it contradicts, and the font's letters counted by script. Cached per font."""
         if font not in self._evidence:
-            self._evidence[font] = (None, {})  # the votes below must not ask again
+            self._evidence[font] = (None, {}, {})  # the votes below must not ask again
             scripts: dict[str, int] = {}
             readings: dict[str, list[int]] = {}
             for code, cid in _font_codes(font)[:MAX_SAMPLE]:
@@ -321,7 +323,7 @@ class Resolver:
             script = max(scripts, key=lambda k: scripts[k]) if scripts else None
             if script is not None and scripts[script] < SCRIPT_SHARE * sum(scripts.values()):
                 script = MIXED
-            self._evidence[font] = (script, {k: (v[0], v[1]) for k, v in readings.items()})
+            self._evidence[font] = (script, {k: (v[0], v[1]) for k, v in readings.items()}, scripts)
         return self._evidence[font]
 
     def _blank_glyphs(self, font: Font) -> int:
@@ -722,6 +724,9 @@ class Resolver:
 MAX_SAMPLE = 2048  # codes of one font resolved to judge a heuristic or the Macintosh order
 SCRIPT_SHARE = 0.9  # share of a font's letters one script must hold to choose among look-alike letters
 MIXED = "mixed"  # the script of a font whose letters are of several scripts (no SCRIPT_SHARE)
+# what a font's outlines say (Resolver._shape_evidence): its script, the clear votes for and against
+# each heuristic reading codes as values, its letters counted by script
+Evidence = tuple[str | None, dict[str, tuple[int, int]], dict[str, int]]
 # clear votes against a value reading of a font's codes that make it a guess (outnumbering those for it)
 OUTLINES_REFUTE = 3
 # The heuristics that read a code or a CID as a value: a clear vote of the glyph's outline (fonts
