@@ -15,7 +15,7 @@ from test_shapes import DRAW
 from test_shapevote import document, glyphs, identity_font, program
 
 from pdfinspect.fonts.shapes import program_outlines
-from pdfinspect.fonts.shapevote import ShapeTable, letter_key
+from pdfinspect.fonts.shapevote import ShapeTable, letter_key, look_alike_forms
 
 pikepdf = pytest.importorskip("pikepdf")
 
@@ -193,26 +193,31 @@ def test_look_alike_letters_take_the_script_of_the_fonts_other_letters(others, e
     assert "".join(r.unicode for r in read(data, shapes)) == expected
 
 
-def test_look_alike_letters_stay_unread_in_a_font_with_letters_of_their_other_script(monkeypatch):
-    # a DejaVu Sans subset of a Russian text: mostly Latin letters, a few Cyrillic ones; its е and р
-    # draw as Latin e and p do, so the outline cannot tell which of the two the font means
-    from pdfinspect.fonts import resolve
-
-    monkeypatch.setattr(resolve, "SCRIPT_SHARE", 0.7)  # four letters stand for the font's many
-    shapes = table(ring="b", arch="d", bar="h", wedge="д")
+@pytest.mark.parametrize(("others", "votes", "expected"), [
+    # a DejaVu Sans subset of a Russian text also showing Latin letters: its е and р draw as Latin
+    # e and p do, so the outline cannot tell which of the two is meant
+    ({"ring": "b", "arch": "d", "bar": "f", "wedge": "д"}, {"A": 3, "А": 1}, "bdfд"),
+    ({"ring": "b", "arch": "d", "bar": "f", "wedge": "д"}, {"A": 3}, "bdfд"),  # known as Latin A alone
+    # a Cyrillic font whose A only Latin fonts drew in the learned table: the Cyrillic А
+    ({"ring": "д", "arch": "ж", "bar": "л", "wedge": "б"}, {"A": 3}, "Аджлб"),
+    ({"ring": "b", "arch": "d", "bar": "f", "wedge": "q"}, {"A": 3, "Α": 1}, "Abdfq"),  # Latin alone
+])
+def test_look_alike_letters_take_the_one_script_of_the_fonts_letters(others, votes, expected):
+    shapes = table(**others)
     square = program_outlines(program(["square"], {"square": "x"}), "FontFile2")["square"].fingerprint()
-    shapes.add(square, "A", 3, 3)
-    shapes.add(square, "А", 1, 1)  # Cyrillic A: the font has Cyrillic letters, so either may be meant
+    for text, fonts in votes.items():
+        shapes.add(square, text, fonts, fonts)
     pdf = pikepdf.new()
     font = identity_font(pdf, program(["square", "ring", "arch", "bar", "wedge"], None))
     font.DescendantFonts[0].W = [1, [600, 600, 600, 600, 600]]
     data = document({"F2": font}, b"BT /F2 12 Tf 10 10 Td <00010002000300040005> Tj ET", pdf)
-    assert "".join(r.unicode for r in read(data, shapes)) == "bdhд"
-    # with no Cyrillic letter in the font, its Latin decides between Latin A and Greek Α
-    shapes_latin = table(ring="b", arch="d", bar="h", wedge="q")
-    for text, fonts in (("A", 3), ("Α", 1)):
-        shapes_latin.add(square, text, fonts, fonts)
-    assert "".join(r.unicode for r in read(data, shapes_latin)) == "Abdhq"
+    assert "".join(r.unicode for r in read(data, shapes)) == expected
+
+
+def test_look_alike_forms_keep_the_marks():
+    assert look_alike_forms("e") == ("е",)
+    assert set(look_alike_forms("ò")) == {"ὸ"}  # Cyrillic о takes no precomposed grave
+    assert look_alike_forms("b") == ()
 
 
 def test_a_space_voted_with_a_no_break_space_stays_a_space_in_a_latin_font():

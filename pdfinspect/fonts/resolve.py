@@ -37,7 +37,7 @@ from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, CIDFont, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
-from .shapevote import EMPTY, GlyphShapes, ShapeTable, Vote, letter_key
+from .shapevote import EMPTY, GlyphShapes, ShapeTable, Vote, letter_key, look_alike_forms, looks_alike
 
 SPEC_METHODS = (TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM)
 HEURISTIC_METHODS = tuple(x.method for x in h.HEURISTICS)
@@ -265,44 +265,45 @@ class Resolver:
         return vote, fp
 
     def _in_font_script(self, font: Font, vote: Vote) -> str | None:
-        """Of letters that read alike (Latin o, Greek ο, Cyrillic о), the one in the script
-        :data:`SCRIPT_SHARE` of the font's other letters are in; ``None`` when they are of several
-        scripts or say nothing (the outline cannot tell which is meant)."""
-        if len(vote.texts) < 2:
-            return str(vote.text)
+        """Of letters that read alike (Latin o, Greek ο, Cyrillic о: the vote's texts, and the
+        look-alikes of its letter in the other scripts, :func:`look_alike_forms`), the one in the
+        script of the font's other letters; ``None`` when the font has letters of several of their
+        scripts (the outline cannot tell which is meant). A font without letters of any of them
+        keeps the vote's own reading when the vote names one letter."""
         by_script: dict[str, str] = {}
         # most fonts first, a character that is its own NFKC form (μ before the micro sign µ) first
-        for t in sorted(vote.texts, key=lambda t: unicodedata.normalize("NFKC", t) != t):
+        candidates = [*vote.texts, *(f for t in vote.texts for f in look_alike_forms(t))]
+        for t in sorted(candidates, key=lambda t: unicodedata.normalize("NFKC", t) != t):
             nfkc = unicodedata.normalize("NFKC", t)
             if len(nfkc) == 1 and (s := plaus.script(nfkc)) is not None:
                 by_script.setdefault(s, t)
         if not by_script:  # no letters (a space and a no-break space, a ligature and its letters)
             return str(vote.text)
-        script, _, letters = self._shape_evidence(font)
-        if len(by_script) == 1:  # one letter in its own and its compatibility form: the font's script's own
-            return by_script[script] if script in by_script else str(vote.text)
-        if any(letters.get(s) for s in by_script if s != script):  # the font has letters of another of them
+        letters = self._shape_evidence(font)[1]
+        present = [s for s in by_script if letters.get(s)]
+        if len(present) == 1:
+            return by_script[present[0]]
+        if present:  # the font has letters of two of the scripts: e and е alike in a Russian text set in Latin
             return None
-        return by_script.get(script or "")
+        return str(vote.text) if len(vote.texts) < 2 or len(by_script) == 1 else None
 
     def _refuted(self, font: Font, res: Resolution) -> Resolution:
         """A code read as a value (SHAPE_OUTRANKS) in a font where the clear votes on the other
         glyphs' outlines mostly read other characters than that reading: a guess."""
         if res.confidence != HEURISTIC or res.heuristic not in SHAPE_OUTRANKS or not res.unicode:
             return res
-        agree, disagree = self._shape_evidence(font)[1].get(res.heuristic, (0, 0))
+        agree, disagree = self._shape_evidence(font)[0].get(res.heuristic, (0, 0))
         if disagree >= OUTLINES_REFUTE and disagree > agree:
             return self._as_guess(res, plaus.OUTLINES_DISAGREE)
         return res
 
     def _shape_evidence(self, font: Font) -> Evidence:
-        """What the outlines of the font's codes (those its widths name) say beside the methods: the
-        script :data:`SCRIPT_SHARE` of its letters are in (the spec's text, else a clear vote of
-        letters of one script; :data:`MIXED` when none is, ``None`` with no letters), for each
-        heuristic reading codes as values how many of its readings a clear vote agrees with and how
-        many it contradicts, and the font's letters counted by script. Cached per font."""
+        """What the outlines of the font's codes (those its widths name) say beside the methods: for
+        each heuristic reading codes as values, how many of its readings a clear vote agrees with and
+        how many it contradicts; and the font's letters counted by script (the spec's text, else a
+        clear vote of one script's letters that no other script draws alike). Cached per font."""
         if font not in self._evidence:
-            self._evidence[font] = (None, {}, {})  # the votes below must not ask again
+            self._evidence[font] = ({}, {})  # the votes below must not ask again
             scripts: dict[str, int] = {}
             readings: dict[str, list[int]] = {}
             for code, cid in _font_codes(font)[:MAX_SAMPLE]:
@@ -311,8 +312,10 @@ class Resolver:
                 if vote is not None and not vote.clear:
                     vote = None
                 text = raw.unicode if raw.confidence == SPEC else ""
-                if vote is not None and len({plaus.script(t) for t in vote.texts if len(t) == 1}) <= 1:
-                    text = text or vote.text
+                if not text and vote is not None and len({plaus.script(t) for t in vote.texts if len(t) == 1}) <= 1:
+                    # an outline known as Latin y alone may be the font's Cyrillic у: only letters no
+                    # other script draws alike tell the font's script
+                    text = "".join(c for c in vote.text if not looks_alike(c))
                 for c in text:
                     if (s := plaus.script(c)) is not None:
                         scripts[s] = scripts.get(s, 0) + 1
@@ -320,10 +323,7 @@ class Resolver:
                         and raw.unicode:
                     tally = readings.setdefault(raw.heuristic, [0, 0])
                     tally[letter_key(vote.text) != letter_key(raw.unicode)] += 1
-            script = max(scripts, key=lambda k: scripts[k]) if scripts else None
-            if script is not None and scripts[script] < SCRIPT_SHARE * sum(scripts.values()):
-                script = MIXED
-            self._evidence[font] = (script, {k: (v[0], v[1]) for k, v in readings.items()}, scripts)
+            self._evidence[font] = ({k: (v[0], v[1]) for k, v in readings.items()}, scripts)
         return self._evidence[font]
 
     def _blank_glyphs(self, font: Font) -> int:
@@ -722,11 +722,9 @@ class Resolver:
 
 
 MAX_SAMPLE = 2048  # codes of one font resolved to judge a heuristic or the Macintosh order
-SCRIPT_SHARE = 0.9  # share of a font's letters one script must hold to choose among look-alike letters
-MIXED = "mixed"  # the script of a font whose letters are of several scripts (no SCRIPT_SHARE)
-# what a font's outlines say (Resolver._shape_evidence): its script, the clear votes for and against
-# each heuristic reading codes as values, its letters counted by script
-Evidence = tuple[str | None, dict[str, tuple[int, int]], dict[str, int]]
+# what a font's outlines say (Resolver._shape_evidence): the clear votes for and against each
+# heuristic reading codes as values, and the font's letters counted by script
+Evidence = tuple[dict[str, tuple[int, int]], dict[str, int]]
 # clear votes against a value reading of a font's codes that make it a guess (outnumbering those for it)
 OUTLINES_REFUTE = 3
 # The heuristics that read a code or a CID as a value: a clear vote of the glyph's outline (fonts

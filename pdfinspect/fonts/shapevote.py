@@ -86,6 +86,23 @@ def _name(text: str) -> str:
 LOOK_ALIKES = ("AΑА", "BΒВ", "CСϹ", "EΕЕ", "HΗН", "IΙІ", "JЈ", "KΚК", "MΜМ", "NΝ", "OΟО", "PΡР", "SЅ", "TΤТ",
                "XΧХ", "YΥҮ", "ZΖ", "aа", "cсϲ", "eе", "hһ", "iі", "jј", "oοо", "pр", "sѕ", "xх", "yу")
 _LATIN_OF = {c: group[0] for group in LOOK_ALIKES for c in group[1:]}
+_LOOKS_ALIKE = frozenset("".join(LOOK_ALIKES))
+
+
+def looks_alike(char: str) -> bool:
+    """A letter (with or without marks) that another script draws the same: its outline alone
+    cannot tell its script."""
+    base = unicodedata.normalize("NFD", char)[:1]
+    return base in _LOOKS_ALIKE
+
+
+def look_alike_forms(char: str) -> tuple[str, ...]:
+    """The letters of the other scripts drawn as ``char`` is, with its marks where such a letter
+    takes them precomposed (Latin ò: Greek ὸ)."""
+    parts = unicodedata.normalize("NFD", char)
+    group = next((g for g in LOOK_ALIKES if parts[:1] and parts[0] in g), "")
+    forms = (unicodedata.normalize("NFC", other + parts[1:]) for other in group if other != parts[0])
+    return tuple(f for f in forms if len(f) == 1)
 
 
 def letter_key(text: str) -> str:
