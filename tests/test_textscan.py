@@ -1,6 +1,7 @@
 """Page text by the text-only scan (content/textscan.py, laid out by content/textlines.py)
 against the full interpreter (textlayout.page_text): the same text byte for byte on every page
-the scan reads; the shapes it does not read make it give up, and the full interpreter runs."""
+the scan reads, and the same operator for each character (as the stepper numbers them); the
+shapes it does not read make it give up, and the full interpreter runs."""
 from __future__ import annotations
 
 import io
@@ -20,9 +21,15 @@ from pdfinspect.core.document import Document
 PDFJS = CORPUS.parent / "corpus-pdfjs"
 
 
+def full_spans(doc, ref) -> tuple[str, list[int]]:
+    """The full interpreter's text of the page, and each character's step index (-1: none)."""
+    text, owners = textlayout.layout_spans(textlayout.page_glyphs(doc, ref, boxes=False))
+    return text, [-1 if o is None else o.step.index for o in owners]
+
+
 def compare(doc, pages: int | None = None) -> tuple[int, int]:
     """(pages the scan read, pages it gave up on); asserts the same text as the full
-    interpreter on each page it read."""
+    interpreter on each page it read, and the same operator for each of its characters."""
     scanner = TextScanner(doc)
     read = gave_up = 0
     count = doc.page_count()
@@ -35,6 +42,7 @@ def compare(doc, pages: int | None = None) -> tuple[int, int]:
             gave_up += 1
             continue
         assert fast == textlayout.page_text(doc, ref), f"page {n}"
+        assert scanner.page_spans(ref) == full_spans(doc, ref), f"page {n}"
         read += 1
     return read, gave_up
 
@@ -110,9 +118,15 @@ def page_doc(content: bytes, annots: bool = False) -> Document:
 
 
 def both(content: bytes, annots: bool = False) -> tuple[str | None, str]:
+    """The page's text by the scan (``None``: given up) and by the full interpreter; where the
+    scan read it, asserts that it gives each character the interpreter's operator too."""
     doc = page_doc(content, annots)
     ref = doc.page_ref(1)
-    return TextScanner(doc).page_text(ref), textlayout.page_text(doc, ref)
+    scanner = TextScanner(doc)
+    fast = scanner.page_text(ref)
+    if fast is not None:
+        assert scanner.page_spans(ref) == full_spans(doc, ref)
+    return fast, textlayout.page_text(doc, ref)
 
 
 @pytest.mark.parametrize("content", [

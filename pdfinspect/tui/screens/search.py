@@ -4,9 +4,9 @@ operator); the matching is :mod:`pdfinspect.present.search`.
 
 The scan runs in a thread worker over its own :class:`Document` (the core caches are not
 shared across threads) and sends hits in batches with the progress so far. The text of each
-page is read once and kept (:class:`TextIndex`): a later query reads the pages already
-done from memory, and reads the document only for those a cancelled scan had not reached and
-for the pages where it has the first hits (for the operators that drew them).
+page, with the operator of each character, is read once and kept (:class:`TextIndex`): a later
+query reads the pages already done from memory, and reads the document only for those a
+cancelled scan had not reached.
 """
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ class SearchScreen(ReportsFailures, Screen):
 
     def scan_text(self, pattern: re.Pattern) -> None:
         """Search the text of every page: from the index, a worker's fork of the document made
-        only for the pages not in it yet or with a first hit (and then only once). Until a scan has met every page,
+        only for the pages not in it yet (and then only once). Until a scan has met every page,
         the pages come as the walk of the page tree meets them (the first hits before the whole
         tree is read: 0.4 s on source3.pdf), counted against the tree's /Count meanwhile."""
         index, opened = self.text_index, []
@@ -173,7 +173,7 @@ class SearchScreen(ReportsFailures, Screen):
 
         def search(page: tuple[int, Ref | None]) -> list[PageHit]:
             n, ref = page
-            return index.search(doc() if index.needs_doc(n, pattern) else None, n, pattern, budget=page_budget(), ref=ref)
+            return index.search(doc() if index.needs_doc(n) else None, n, pattern, budget=page_budget(), ref=ref)
         try:
             if self.page_total is not None:
                 self._scan([(n, None) for n in range(1, self.page_total + 1)], search)
