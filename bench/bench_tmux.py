@@ -11,7 +11,8 @@ N runs (``--repeat 0``: the search alone):
 - the overview: first paint (its entry points listed), then its facts (the page count);
 - ``--page P --glyphs``: the glyph inspector's first paint, then its table of codes;
 - page-text search (``/``, ``ctrl+t``, the query, Enter): Enter → the first hit listed,
-  Enter → ``done`` (every page searched), then a second query over the index built.
+  Enter → ``done`` (every page searched), then a second query over the index built; each key
+  is sent when the pane shows the app took the one before (see :func:`search`).
 
 Modules are byte-compiled as installed (``--no-bytecode`` keeps PYTHONDONTWRITEBYTECODE, if
 set, as it is). The tmux server is a private one (its own socket), started in the foreground (``tmux -D``)
@@ -126,6 +127,7 @@ def glyphs(tm: Tmux, path: Path, page: int) -> tuple[float, float]:
 
 
 STATUS = re.compile(r"(searching|done): (\d+) hits")
+PLACEHOLDER = "text to find"  # the search screen's empty input
 HIT = re.compile(r"^ *page \d+ +operator \d+ .*$", re.M)
 
 
@@ -135,22 +137,43 @@ def first_hit(pane: str) -> str:
     return m.group(0).lower() if m else ""
 
 
+def footer(pane: str) -> str:
+    """The pane's last non-empty line: the footer, whose bindings say which widget has the focus."""
+    return next((line for line in reversed(pane.splitlines()) if line.strip()), "")
+
+
+def query_line(pane: str) -> str:
+    """The search screen's input line (the text between its borders; "" when empty, where the
+    placeholder shows), or ""."""
+    m = re.search(r"^ *▊ +(.*?) *▎$", pane, re.M)
+    return m.group(1) if m and m.group(1) != PLACEHOLDER else ""
+
+
 def search(tm: Tmux, path: Path, first: str, second: str) -> tuple[float, float, int, float, int]:
-    """Page-text search: (Enter → first hit listed, Enter → done, hits, second query Enter → done, hits)."""
+    """Page-text search: (Enter → first hit listed, Enter → done, hits, second query Enter → done, hits).
+
+    Each key goes in only when the screen shows that the app has taken the one before: the
+    query field has the focus (the footer lists the input's bindings: ``f1 Help``, not the hit
+    list's ``Follow``), the query is in the field. Keys sent earlier go to the widget that had
+    the focus (Textual moves the focus after the key that asked for it is handled)."""
     tm.start(app(path))
     tm.wait(has("Entry points", "Catalog /Root"))
     tm.keys("/")
     tm.wait(has("Search decoded streams"))
     tm.keys("C-t")
-    tm.wait(has("Search the text of every page"))
+    tm.wait(lambda pane: "Search the text of every page" in pane and "f1 Help" in footer(pane))
     tm.keys(first, literal=True)
+    tm.wait(lambda pane: query_line(pane) == first)
     t0 = tm.keys("Enter")
     hit, _ = tm.wait(lambda pane: first_hit(pane) != "")
-    done, pane = tm.wait(has("done: "))
+    done, pane = tm.wait(lambda pane: "done: " in pane and "Follow" in footer(pane))
     hits = int(STATUS.search(pane).group(2))
     tm.keys("/")
+    tm.wait(lambda pane: "f1 Help" in footer(pane))
     tm.keys("C-u")
+    tm.wait(lambda pane: query_line(pane) == "")
     tm.keys(second, literal=True)
+    tm.wait(lambda pane: query_line(pane) == second)
     t1 = tm.keys("Enter")
     again, pane = tm.wait(lambda pane: re.search(r"done: \d+ hits in (\d+) of \1 pages", pane) is not None
                           and second.lower() in first_hit(pane))
