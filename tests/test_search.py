@@ -1,6 +1,10 @@
 """present.search: hits in decoded streams and strings, and in the extracted text of pages."""
 from __future__ import annotations
 
+import unicodedata
+
+from hypothesis import given, settings, strategies as st
+
 from pdfinspect.content.interpreter import iter_steps
 from pdfinspect.core.document import Document
 from pdfinspect.present.search import compile_query, compile_text_query, line_at, search_object, search_page_text
@@ -119,6 +123,16 @@ def test_fold_keeps_the_way_back_to_the_text():
     folded, where = fold("o\ufb03ce \u845b\U000e0100!")
     assert folded == "office \u845b!"
     assert [where[i] for i in range(len(folded))] == [0, 1, 1, 1, 2, 3, 4, 5, 7]
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.text(alphabet=st.sampled_from("ab \n\u00e9\ufb03\uff21\u845b\ufe0f\U000e0100e\u0301\u00a8")))
+def test_fold_is_each_character_folded_alone(text):
+    """fold reads ASCII in runs: the same as folding each character on its own."""
+    from pdfinspect.present.search import _variation_selector, fold
+
+    pieces = [(i, "" if _variation_selector(c) else unicodedata.normalize("NFKD", c)) for i, c in enumerate(text)]
+    assert fold(text) == ("".join(p for _, p in pieces), [i for i, p in pieces for _ in p])
 
 
 def _index_against_the_full_path(doc) -> int:

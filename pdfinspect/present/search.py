@@ -80,18 +80,28 @@ def _variation_selector(ch: str) -> bool:
     return 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
 
 
+_BEYOND_ASCII = re.compile(r"[^\x00-\x7f]")  # the characters folding may change
+
+
 def fold(text: str) -> tuple[str, list[int]]:
     """``text`` with each character replaced by its compatibility decomposition (NFKD, so
     both sides compare the same whatever their composition) and variation selectors
     dropped; and for each character of the result, the index in ``text`` it came from."""
     out: list[str] = []
     where: list[int] = []
-    for i, ch in enumerate(text):
-        if _variation_selector(ch):
-            continue
-        piece = unicodedata.normalize("NFKD", ch) if ord(ch) > 0x7F else ch
-        out.append(piece)
-        where.extend([i] * len(piece))
+    last = 0
+    for m in _BEYOND_ASCII.finditer(text):
+        i = m.start()
+        out.append(text[last:i])
+        where.extend(range(last, i))
+        last = i + 1
+        ch = m.group()
+        if not _variation_selector(ch):
+            piece = unicodedata.normalize("NFKD", ch)
+            out.append(piece)
+            where.extend([i] * len(piece))
+    out.append(text[last:])
+    where.extend(range(last, len(text)))
     return "".join(out), where
 
 
