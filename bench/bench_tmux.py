@@ -89,6 +89,12 @@ class Tmux:
         self.tmux("send-keys", "-t", "bench", *(["-l"] if literal else []), *keys)
         return t0
 
+    def cpu(self) -> float:
+        """CPU seconds (user + system) spent so far by the process in the pane (the app)."""
+        pid = self.tmux("display-message", "-p", "-t", "bench", "#{pane_pid}").stdout.strip()
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         self.tmux("kill-session", "-t", "bench", check=False)
 
@@ -149,8 +155,9 @@ def query_line(pane: str) -> str:
     return m.group(1) if m and m.group(1) != PLACEHOLDER else ""
 
 
-def search(tm: Tmux, path: Path, first: str, second: str) -> tuple[float, float, int, float, int]:
-    """Page-text search: (Enter → first hit listed, Enter → done, hits, second query Enter → done, hits).
+def search(tm: Tmux, path: Path, first: str, second: str) -> tuple[float, float, int, float, int, float]:
+    """Page-text search: (Enter → first hit listed, Enter → done, hits, second query Enter → done,
+    hits, the app's CPU seconds from the first Enter to done).
 
     Each key goes in only when the screen shows that the app has taken the one before: the
     query field has the focus (the footer lists the input's bindings: ``f1 Help``, not the hit
@@ -164,9 +171,11 @@ def search(tm: Tmux, path: Path, first: str, second: str) -> tuple[float, float,
     tm.wait(lambda pane: "Search the text of every page" in pane and "f1 Help" in footer(pane))
     tm.keys(first, literal=True)
     tm.wait(lambda pane: query_line(pane) == first)
+    cpu = tm.cpu()
     t0 = tm.keys("Enter")
     hit, _ = tm.wait(lambda pane: first_hit(pane) != "")
     done, pane = tm.wait(lambda pane: "done: " in pane and "Follow" in footer(pane))
+    cpu = tm.cpu() - cpu
     hits = int(STATUS.search(pane).group(2))
     tm.keys("/")
     tm.wait(lambda pane: "f1 Help" in footer(pane))
@@ -179,13 +188,21 @@ def search(tm: Tmux, path: Path, first: str, second: str) -> tuple[float, float,
                           and second.lower() in first_hit(pane))
     hits2 = int(STATUS.search(pane).group(2))
     tm.stop()
-    return hit - t0, done - t0, hits, again - t1, hits2
+    return hit - t0, done - t0, hits, again - t1, hits2, cpu
 
 
 def process(cmd: list[str]) -> float:
+    return process_cpu(cmd)[0]
+
+
+def process_cpu(cmd: list[str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one run of ``cmd``."""
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - t0
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        sys.exit(f"failed: {shlex.join(cmd)}")
+    return time.perf_counter() - t0, usage.ru_utime + usage.ru_stime
 
 
 def ms(values: list[float]) -> str:
@@ -234,13 +251,15 @@ def main() -> None:
                 return
             text, runs = [], []
             for _ in range(args.searches):
-                text.append(process(["pdftotext", str(args.file), f"{tmp}/out.txt"]))
+                text.append(process_cpu(["pdftotext", str(args.file), f"{tmp}/out.txt"]))
                 runs.append(search(tm, args.file, args.query, args.query2))
-            whole = statistics.median(text)
-            print(f"pdftotext of the whole document:             {ms(text)}")
+            whole, whole_cpu = statistics.median(t[0] for t in text), statistics.median(t[1] for t in text)
+            every, every_cpu = statistics.median(r[1] for r in runs), statistics.median(r[5] for r in runs)
+            print(f"pdftotext of the whole document:             {ms([t[0] for t in text])} (CPU {whole_cpu:.2f} s)")
             print(f"page-text search {args.query!r} ({runs[0][2]} hits): first hit {ms([r[0] for r in runs])}, "
-                  f"every page {ms([r[1] for r in runs])} ({statistics.median([r[1] for r in runs]) / whole:.2f}x "
-                  f"pdftotext); second query {args.query2!r} ({runs[0][4]} hits) {ms([r[3] for r in runs])}")
+                  f"every page {ms([r[1] for r in runs])} ({every / whole:.2f}x pdftotext; the app's CPU "
+                  f"{every_cpu:.2f} s, {every_cpu / whole_cpu:.2f}x); second query {args.query2!r} ({runs[0][4]} hits) "
+                  f"{ms([r[3] for r in runs])}")
         finally:
             tm.stop()
             tm.close()

@@ -34,6 +34,7 @@ from ..widgets.line_view import LineView, RefList
 from ..widgets.stream_view import VIEW_LIMIT
 
 MAX_HITS = 2000
+PROGRESS_EVERY = 0.25  # seconds between the scan's progress messages (the first hits go at once)
 OBJECTS, PAGE_TEXT = "objects", "page text"  # the two scopes ``ctrl+t`` switches between
 
 
@@ -75,6 +76,7 @@ class SearchScreen(ReportsFailures, Screen):
     def __init__(self) -> None:
         super().__init__()
         self.hits: list[Hit | PageHit] = []
+        self.lines: list[tuple[Content, Ref | None, None]] = []  # the hit list's, one a hit
         self.scope = OBJECTS
         self.only: Ref | None = None  # with ctrl+f from the browser: search this object only
         self.unit = "objects"
@@ -138,8 +140,8 @@ class SearchScreen(ReportsFailures, Screen):
         except re.error as e:
             status.update(Content(f"bad regex: {e}").stylize("$text-error"))
             return
-        self.hits = []
-        self.query_one(RefList).set_items([])
+        self.hits, self.lines = [], []
+        self.query_one(RefList).set_items(self.lines)
         status.update(Content(f"searching for {safe_line(text)!r}…"))
         self.query_one(RefList).focus()
         self.unit = "pages" if self.scope == PAGE_TEXT else "objects"
@@ -200,6 +202,7 @@ class SearchScreen(ReportsFailures, Screen):
         batch: list[Hit | PageHit] = []
         found = scanned = 0
         last = time.monotonic()
+        shown = False  # a batch of hits was posted
         for item in items:
             if worker.is_cancelled:
                 return None
@@ -213,8 +216,9 @@ class SearchScreen(ReportsFailures, Screen):
             hits = hits[:MAX_HITS - found]
             found += len(hits)
             batch.extend(hits)
-            if time.monotonic() - last > 0.1:
+            if batch and not shown or time.monotonic() - last > PROGRESS_EVERY:
                 self.post_message(self.Progress(batch, scanned, total, False))
+                shown = shown or bool(batch)
                 batch, last = [], time.monotonic()
             if found >= MAX_HITS:
                 break
@@ -230,8 +234,8 @@ class SearchScreen(ReportsFailures, Screen):
         hit_list = self.query_one(RefList)
         if message.hits:
             self.hits.extend(message.hits)
-            cursor = hit_list.cursor
-            hit_list.set_items([(hit_line(h), h.ref, None) for h in self.hits], cursor)
+            self.lines.extend((hit_line(h), h.ref, None) for h in message.hits)
+            hit_list.set_items(self.lines, hit_list.cursor)
         status = self.query_one("#search-status", Static)
         if message.error is not None:
             status.update(Content(f"stopped: {len(self.hits)} hits, error: {safe_line(message.error)}")
