@@ -5,6 +5,7 @@ shapes it does not read make it give up, and the full interpreter runs."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pikepdf
 import pytest
@@ -234,3 +235,17 @@ def test_the_scan_agrees_with_the_interpreter_on_pdfjs_files(chunk):
         doc = open_or_none(path)
         if doc is not None:
             compare(doc, 1)
+
+
+SOURCE3 = Path("/usr/share/doc/texlive-doc/latex/l3kernel/source3.pdf")  # Debian texlive-latex-base-doc
+
+
+@pytest.mark.skipif(not SOURCE3.exists(), reason="source3.pdf (texlive-latex-base-doc) not installed")
+def test_the_scan_agrees_with_the_interpreter_on_source3_pages():
+    """The book the app's search is measured on: a roman-numbered page, a page of text, the
+    glyph inspector's page and the last; text and each character's operator."""
+    doc = Document.open(SOURCE3)
+    scanner = TextScanner(doc)
+    for n in (1, 8, 806, 1611):
+        ref = doc.page_ref(n)
+        assert scanner.page_spans(ref) == full_spans(doc, ref), f"page {n}"
