@@ -34,7 +34,9 @@ from ..widgets.line_view import LineView, RefList
 from ..widgets.stream_view import VIEW_LIMIT
 
 MAX_HITS = 2000
-PROGRESS_EVERY = 0.25  # seconds between the scan's progress messages (the first hits go at once)
+# seconds between the scan's progress messages, and before the first hits are sent (a scan over
+# the index is done before that: one message, one repaint)
+PROGRESS_EVERY, FIRST_HITS_AFTER = 0.25, 0.1
 OBJECTS, PAGE_TEXT = "objects", "page text"  # the two scopes ``ctrl+t`` switches between
 
 
@@ -216,7 +218,7 @@ class SearchScreen(ReportsFailures, Screen):
             hits = hits[:MAX_HITS - found]
             found += len(hits)
             batch.extend(hits)
-            if batch and not shown or time.monotonic() - last > PROGRESS_EVERY:
+            if time.monotonic() - last > (FIRST_HITS_AFTER if batch and not shown else PROGRESS_EVERY):
                 self.post_message(self.Progress(batch, scanned, total, False))
                 shown = shown or bool(batch)
                 batch, last = [], time.monotonic()
