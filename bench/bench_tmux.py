@@ -1,7 +1,7 @@
 """The app as a user sees it: whole `pdfinspect` processes in a detached tmux session of a
 fixed size, timed from the launch until a marker text of the finished screen is on the pane
-(`tmux capture-pane -p`, polled every 10 ms), beside `mutool draw` of page 1 (and, for the
-page-text search, a whole `pdftotext` run) in the same run.
+(`tmux capture-pane -p`, polled every 10 ms, or 1% of the time waited when longer), beside
+`mutool draw` of page 1 (and, for the page-text search, a whole `pdftotext` run) in the same run.
 
     python bench/bench_tmux.py [FILE] [--repeat N] [--page 806] [--searches N] [--query Unicode --query2 deprecated]
 
@@ -73,8 +73,11 @@ class Tmux:
         return self.tmux("capture-pane", "-p", "-t", "bench", check=False).stdout
 
     def wait(self, found, timeout: float = 600) -> tuple[float, str]:
-        """Poll the pane until ``found(text)`` is true: (the time then, the pane)."""
-        deadline = time.perf_counter() + timeout
+        """Poll the pane until ``found(text)`` is true: (the time then, the pane). The polls
+        are every 10 ms, or 1% of the time waited so far when that is longer: each poll is a
+        ``tmux`` process, which 100 times a second would take CPU from the app on a small machine."""
+        start = time.perf_counter()
+        deadline = start + timeout
         while True:
             text = self.pane()
             now = time.perf_counter()
@@ -82,7 +85,7 @@ class Tmux:
                 return now, text
             if now > deadline:
                 raise TimeoutError(f"no marker after {timeout} s; the pane:\n{text}")
-            time.sleep(POLL)
+            time.sleep(max(POLL, (now - start) / 100))
 
     def keys(self, *keys: str, literal: bool = False) -> float:
         t0 = time.perf_counter()
