@@ -192,7 +192,8 @@ class TextIndex:
 
     def _keep(self, n: int, ref: Ref, text: str, steps: list[int]) -> tuple[Ref, str, array, str, array | None]:
         folded, where = fold(text)
-        got = self.pages[n] = (ref, text, array("i", steps), folded, None if folded == text else array("i", where))
+        same = folded == text  # then the text itself is kept, once
+        got = self.pages[n] = (ref, text, array("i", steps), text if same else folded, None if same else array("i", where))
         return got
 
     def needs_doc(self, n: int) -> bool:
