@@ -26,6 +26,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from ..core.objects import Ref
 from . import codes
@@ -37,7 +38,9 @@ from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, CIDFont, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
-from .shapevote import EMPTY, GlyphShapes, ShapeTable, letter_key
+
+if TYPE_CHECKING:  # the shape vote (hashlib, fontTools' pens) is imported when a glyph needs it
+    from .shapevote import GlyphShapes, ShapeTable
 
 SPEC_METHODS = (TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM)
 HEURISTIC_METHODS = tuple(x.method for x in h.HEURISTICS)
@@ -203,6 +206,8 @@ class Resolver:
 
     # -- the shape vote (fonts.shapevote) --------------------------------------------------------
     def glyph_shapes(self) -> GlyphShapes:
+        from .shapevote import GlyphShapes
+
         if self._glyph_shapes is None:
             self._glyph_shapes = GlyphShapes(self.doc)
         return self._glyph_shapes
@@ -211,7 +216,7 @@ class Resolver:
         if self.shapes is not None:
             return self.shapes
         if self._own_shapes is None and learn:
-            from .shapevote import learn as learn_shapes
+            from .shapevote import ShapeTable, learn as learn_shapes
 
             self._own_shapes = ShapeTable()  # resolving the document's fonts below must not learn again
             self._own_shapes = learn_shapes(self.doc, self, self.glyph_shapes())
@@ -222,6 +227,8 @@ class Resolver:
         its outline is elsewhere; the value reading stays as a conflict where it differs."""
         if font.program_ref is None and font.subtype != "Type3":
             return res
+        from .shapevote import EMPTY, letter_key
+
         fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
         if fp == EMPTY and self._blank_glyphs(font) > 2:
             return res  # a font of many glyphs that draw nothing (an OCR text layer's): they are not spaces
@@ -245,6 +252,8 @@ class Resolver:
     def _blank_glyphs(self, font: Font) -> int:
         """How many distinct glyphs that draw nothing the font's codes (those its widths name) select."""
         if font not in self._blanks:
+            from .shapevote import EMPTY
+
             shapes = self.glyph_shapes()
             self._blanks[font] = len({(r.gid, r.glyph_name) for code, cid in _font_codes(font)
                                       if shapes.fingerprint(font, (r := self._raw_resolve(font, code, cid)).gid,
@@ -256,6 +265,8 @@ class Resolver:
         table = self._table(learn=False)
         if table is None or (font.program_ref is None and font.subtype != "Type3"):
             return res
+        from .shapevote import EMPTY, letter_key
+
         fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
         vote = table.vote(fp) if fp not in (None, EMPTY) else None
         if vote is None or not vote.clear or vote.fonts < 2 or letter_key(vote.text) == letter_key(res.unicode):

@@ -1,0 +1,46 @@
+"""The CLI's start-up (issue 23): the common commands import only what they use, read from
+``python -X importtime``, which lists every module a process imports."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, sample
+
+# Packages the common commands never need: the app, the renderers, the highlighter.
+FRONT_END = ("textual", "rich", "PIL", "pypdfium2", "pygments")
+
+
+def imported(*args) -> set[str]:
+    """The modules ``python -m pdfinspect ARGS`` imports (the command must succeed)."""
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "pdfinspect", *map(str, args)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return {line.rsplit("|", 1)[1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}
+
+
+def packages(modules: set[str]) -> set[str]:
+    return {m.split(".")[0] for m in modules}
+
+
+def test_showing_an_object_imports_the_core_only():
+    """``-r N`` (hpdft's spelling) reads one object: no fonts, no content, no front end."""
+    mods = imported(sample("content.pdf"), "-r", 1)
+    assert not packages(mods) & {*FRONT_END, "fontTools"}
+    assert not {m for m in mods if m.startswith(("pdfinspect.fonts", "pdfinspect.content", "pdfinspect.tui"))}
+
+
+@pytest.mark.parametrize("name", ["content.pdf", "kappa.pdf", "cid-identity.pdf"])
+def test_glyphs_imports_neither_the_front_end_nor_the_other_commands(name):
+    """``glyphs --json`` interprets the page and resolves its glyphs: it leaves out the app, the
+    renderers, the text scanner, the reading orders, the structure tree, the font reports and
+    the shape vote (no glyph of these pages needs it); fontTools only reads embedded TrueType
+    and CFF programs (none here: a Type 1 program is read by fonts/type1.py)."""
+    mods = imported("glyphs", sample(name), "-p", 1, "--json")
+    assert not packages(mods) & {*FRONT_END, "fontTools"}
+    needless = {"pdfinspect.content.textscan", "pdfinspect.content.pagetexts", "pdfinspect.content.structure",
+                "pdfinspect.core.structtree", "pdfinspect.content.fontreports", "pdfinspect.fonts.shapevote",
+                "pdfinspect.fonts.reasons", "statistics", "hashlib"}
+    assert not mods & needless, sorted(mods & needless)
