@@ -65,7 +65,7 @@ def cmd_trailer(args, out: Output) -> int:
 
 
 def cmd_info(args, out: Output) -> int:
-    from ..present.summary import document_summary  # with its checks and signatures: not for -r N
+    from ..present.summary import document_summary  # (here: -r N needs no summary)
 
     doc = open_document(args, allow_locked=True)  # without the password: the declared encryption facts
     if not args.quick:

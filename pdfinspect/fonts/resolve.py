@@ -5,7 +5,7 @@ extractors use:
 
 1. ``ToUnicode``: the font's /ToUnicode CMap (9.10.3);
 2. ``Encoding``: simple fonts — code → glyph name (/Differences over the base encoding,
-   9.6.6) → Adobe Glyph List (``fontTools.agl``);
+   9.6.6) → Adobe Glyph List (:mod:`.agl`);
 3. ``CIDCollection``: Type0 fonts — code → CID (the CMap) → ``Registry-Ordering-UCS2``
    for the public collections Adobe-GB1/CNS1/Japan1/Korea1;
 4. ``FontProgram``: the embedded program — a Type1/CFF built-in encoding, TrueType
@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from ..core.objects import Ref
 from . import codes
 from . import heuristics as h
+from . import pdfminerdata
 from . import plausibility as plaus
 from .agl import glyph_to_unicode, is_meaningless
 from .codes import ACTUAL_TEXT, CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, SKIPPED, TOUNICODE
@@ -737,9 +738,8 @@ WIDTHS_FOLLOW = 0.6  # rank correlation with a standard font's widths that makes
 
 
 def _standard_widths() -> tuple[dict[str, int], ...]:
-    from pdfminer.fontmetrics import FONT_METRICS
-
-    return FONT_METRICS["Helvetica"][1], FONT_METRICS["Times-Roman"][1]
+    metrics = pdfminerdata.module("fontmetrics").FONT_METRICS
+    return metrics["Helvetica"][1], metrics["Times-Roman"][1]
 
 
 def widths_follow(pairs: list[tuple[str, float]]) -> tuple[float, int]:
