@@ -16,7 +16,8 @@ import sys
 import pdfinspect.tui.app
 heavy = ("pdfinspect.tui.screens.browser", "pdfinspect.tui.screens.glyphs", "pdfinspect.tui.screens.stepper",
          "pdfinspect.tui.screens.search", "pdfinspect.tui.screens.fonts", "pdfinspect.tui.screens.structure",
-         "pdfinspect.content.interpreter", "PIL", "pypdfium2", "pygments", "fontTools")
+         "pdfinspect.content.interpreter", "PIL", "pypdfium2", "pygments", "fontTools",
+         "pdfinspect.core.check", "pdfinspect.core.signatures", "pdfminer")
 print(sorted(m for m in heavy if m in sys.modules))
 """
 
@@ -25,6 +26,25 @@ def test_the_app_imports_only_the_first_screen():
     """Importing the app imports the overview, not the screens a key opens later (the
     browser alone pulls in the renderer, the interpreter and Pygments)."""
     p = subprocess.run([sys.executable, "-c", START_UP], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]"
+
+
+GLYPH_SCREEN = """
+import sys
+import pdfinspect.tui.app, pdfinspect.tui.screens.glyphs
+later = ("PIL", "pypdfium2", "fontTools", "pdfminer", "multiprocessing", "pdfinspect.fonts.shapevote",
+         "pdfinspect.core.structtree", "pdfinspect.extractors", "pdfinspect.core.check")
+print(sorted(m for m in later if m in sys.modules))
+"""
+
+
+def test_the_glyph_inspector_imports_what_its_table_needs():
+    """The glyph inspector's screen imports the interpreter and the resolver; Pillow and pdfium
+    (the preview draws when shown), fontTools and the shape vote (the cursor row's outline), the
+    structure tree (its element), the emulated extractors and pdfminer.six's package (its data is
+    read from its files) come later or never."""
+    p = subprocess.run([sys.executable, "-c", GLYPH_SCREEN], capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "[]"
 
