@@ -144,3 +144,28 @@ async def test_page_text_search_starts_without_counting_the_pages():
         assert screen.page_total == app.doc.page_count()
         status = str(screen.query_one("#search-status").render())
         assert status == f"done: 1 hits in {screen.page_total} of {screen.page_total} pages"
+
+
+async def test_the_footer_is_made_once_for_the_binding_changes_before_a_refresh(monkeypatch):
+    """Textual's footer remakes its keys at every change of the bindings (a screen's start
+    makes three or four); ours once for the changes made before its queued remake runs, and
+    that remake shows the screen's keys."""
+    from pdfinspect.tui.app import PdfInspectApp
+    from pdfinspect.tui.widgets.footer import Footer
+
+    app = PdfInspectApp(Document.open(sample("pages.pdf")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(Footer)
+        made = []
+        recompose = footer.recompose
+
+        async def counted() -> None:
+            made.append(1)
+            await recompose()
+        monkeypatch.setattr(footer, "recompose", counted)
+        for _ in range(3):
+            app.screen.refresh_bindings()
+        await settle(pilot)
+        assert len(made) == 1
+        assert "Check file" in " ".join(str(key.render()) for key in footer.children)

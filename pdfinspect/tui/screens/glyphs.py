@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, get_current_worker
 
 from pdfinspect.fonts.embedded import FontProgram
@@ -32,6 +32,7 @@ from ..budget import page_budget
 from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, OpenRevisions, Target
 from ..widgets.column_list import Column, ColumnList, PickList
+from ..widgets.footer import Footer
 from ..widgets.glyph_panels import GLYPH_COLUMNS, PagePrompt, PathList, font_panel, glyph_cells
 from ..widgets.line_view import LineView, note
 from ..widgets.preview import PagePreview, PreviewHost, glyph_layers
