@@ -25,6 +25,18 @@ def packages(modules: set[str]) -> set[str]:
     return {m.split(".")[0] for m in modules}
 
 
+@pytest.mark.parametrize("args", [
+    ("{minimal}", "-r", 4), ("show", "{minimal}", 4), ("info", "{minimal}"), ("xref", "{minimal}"),
+    ("text", "{content}"), ("glyphs", "{content}", "-p", 1, "--json"),
+])
+def test_common_commands_import_only_what_they_use(args):
+    """A command does not pay for the app (Textual, Rich), pictures (PIL, pdfium), the
+    highlighter or font programs (fontTools) it does not use: these files embed none."""
+    files = {"minimal": sample("minimal.pdf"), "content": sample("content.pdf")}
+    mods = imported(*(a.format(**files) if isinstance(a, str) else a for a in args))
+    assert not packages(mods) & {*FRONT_END, "fontTools"}
+
+
 def test_showing_an_object_imports_the_core_only():
     """``-r N`` (hpdft's spelling) reads one object: no fonts, no content, no front end."""
     mods = imported(sample("content.pdf"), "-r", 1)

@@ -147,13 +147,13 @@ async def test_page_text_search_starts_without_counting_the_pages():
 
 
 async def test_the_footer_is_made_once_for_the_binding_changes_before_a_refresh(monkeypatch):
-    """Textual's footer remakes its keys at every change of the bindings (a screen's start
-    makes three or four); ours once for the changes made before its queued remake runs, and
-    that remake shows the screen's keys."""
+    """Textual's footer remakes its keys at every change of the bindings (the glyph inspector's
+    start made three); the glyph inspector's once for the changes made before its queued remake
+    runs, and that remake shows the screen's keys."""
     from pdfinspect.tui.app import PdfInspectApp
     from pdfinspect.tui.widgets.footer import Footer
 
-    app = PdfInspectApp(Document.open(sample("pages.pdf")))
+    app = PdfInspectApp(Document.open(sample("pages.pdf")), "", None, ("glyphs", 1))
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         footer = app.screen.query_one(Footer)
@@ -168,4 +168,4 @@ async def test_the_footer_is_made_once_for_the_binding_changes_before_a_refresh(
             app.screen.refresh_bindings()
         await settle(pilot)
         assert len(made) == 1
-        assert "Check file" in " ".join(str(key.render()) for key in footer.children)
+        assert "Unresolved" in " ".join(str(key.render()) for key in footer.children)

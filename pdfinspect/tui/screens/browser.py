@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import ProgressBar, Static, TabbedContent, TabPane
+from textual.widgets import Footer, ProgressBar, Static, TabbedContent, TabPane
 
 from pdfinspect.core.objects import Stream
 from pdfinspect.present import objects, streams
@@ -20,7 +20,6 @@ from pdfinspect.present.text import safe_line
 from ..failures import ReportsFailures, failure_line
 from ..messages import TRAILER_REF, ObjectRequested, Target, object_ref
 from ..widgets.column_list import WrappedList
-from ..widgets.footer import Footer
 from ..widgets.line_view import LineView, note
 from ..widgets.object_list import ObjectList
 from ..widgets.object_tree import ObjectTree

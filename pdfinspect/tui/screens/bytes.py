@@ -9,13 +9,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from pdfinspect.present.objects import object_at
 from pdfinspect.present.text import hexdump
 
 from ..messages import Target, object_ref
-from ..widgets.footer import Footer
 
 SHOWN = 512  # bytes dumped from the offset on
 

@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
@@ -32,7 +32,6 @@ from pdfinspect.present.text import safe_line
 from ..budget import page_budget
 from ..failures import ReportsFailures, failure_line
 from ..widgets.column_list import Column, ColumnList, PickList
-from ..widgets.footer import Footer
 
 
 class ExtractorsScreen(ReportsFailures, Screen):

@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
 
 from pdfinspect.content.fontreports import FontFacts, font_facts, font_reports
@@ -26,7 +26,6 @@ from pdfinspect.present.fontreport import report_lines, report_title
 from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, Target
 from ..widgets.column_list import GlyphsPickList, PickList
-from ..widgets.footer import Footer
 from ..widgets.line_view import LineView, note
 
 

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from pdfinspect.core.objects import Ref
@@ -27,7 +27,6 @@ from pdfinspect.present.text import safe_line
 from ..failures import Cancelled, ReportsFailures
 from ..messages import TRAILER_REF, ObjectRequested, Target
 from ..widgets.column_list import WrappedList
-from ..widgets.footer import Footer
 from ..widgets.line_view import LineView, RefList, note
 from ..widgets.parts import styled
 

@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
@@ -33,7 +33,6 @@ from pdfinspect.present.text import safe_line
 from ..memory import building
 from ..failures import ReportsFailures, failure_line
 from ..messages import TRAILER_REF, ObjectRequested, Target
-from ..widgets.footer import Footer
 from ..widgets.line_view import LineView, note
 from ..widgets.object_view import Item, ObjectView, lines_not_in, object_items
 

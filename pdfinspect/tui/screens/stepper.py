@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
 
 from pdfinspect.content.gaps import glyph_layouts
@@ -35,7 +35,6 @@ from ..budget import page_budget
 from ..failures import ReportsFailures, failure_line
 from ..memory import building
 from ..widgets.column_list import ColumnList, PickList
-from ..widgets.footer import Footer
 from ..widgets.glyph_panels import GLYPH_COLUMNS, PagePrompt, PathList, glyph_cells
 from ..widgets.line_view import LineView
 from ..widgets.op_list import OpList

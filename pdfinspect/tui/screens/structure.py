@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
 
 from pdfinspect.content.structure import PageMarks, element_records, element_text, page_marks
@@ -28,7 +28,6 @@ from pdfinspect.present.text import safe_line
 from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, Target
 from ..widgets.column_list import ColumnList, GlyphsPickList, PickList
-from ..widgets.footer import Footer
 from ..widgets.glyph_panels import GLYPH_COLUMNS, glyph_cells
 from ..widgets.line_view import LineView, note
 

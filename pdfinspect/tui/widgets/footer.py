@@ -1,5 +1,7 @@
-"""The footer every screen shows: Textual's, recomposed once for the binding changes made
-before its queued recompose runs."""
+"""The glyph inspector's footer: Textual's, recomposed once for the binding changes made
+before its queued recompose runs. (The other screens keep Textual's: the overview's start is a
+refresh apart between its changes, and a fewer refreshes there let a key pressed at once reach
+the help screen before the overview's summary worker starts.)"""
 from __future__ import annotations
 
 from textual.screen import Screen
