@@ -3,15 +3,26 @@ mapping the vote recovers, how often it is wrong, and whether shifted ToUnicode 
 
     python bench/bench_shapes.py [DIR ...] [--limit N] [--work DIR]
 
-From the PDFs in the folders (default ../shared/corpus-pdfjs and ../shared/corpus) it takes every
-Type0 font over an embedded TrueType or CID-keyed CFF CIDFont whose mapping is clean (a ToUnicode,
-no reason in the `fonts` report but the CFF's meaningless cid00042 names) and writes two copies of
-its file (pikepdf, fontTools):
+From the PDFs in the folders (default ../shared/corpus-pdfjs and ../shared/corpus) it takes the
+fonts page 1 draws whose mapping is clean (a ToUnicode, no reason in the `fonts` report) in two sets:
 
-- *stripped*: the font's ToUnicode removed, a TrueType program's cmap and glyph names removed (post
-  format 3); the outlines are kept. Nothing maps its codes any more but the shapes, the widths and
-  the glyph order (`--keep-cmap` keeps the cmap: only what the issue names is removed).
-- *shifted*: the font's ToUnicode with every destination moved one code point up.
+- *type0*: Type0 fonts over an embedded TrueType or CID-keyed CFF CIDFont of a non-public collection
+  (the CFF's meaningless cid00042 names are no reason to leave one out);
+- *simple*: Type1 fonts over a Type 1 (/FontFile) or CFF (/FontFile3 /Type1C) program and TrueType
+  fonts (/FontFile2), their program drawn by no other font of the page.
+
+It writes two copies of the file (pikepdf, fontTools):
+
+- *stripped*: every font's ToUnicode removed, the outlines kept. A Type0 TrueType program loses its
+  cmap and glyph names (post format 3); nothing maps its codes any more but the shapes, the widths and
+  the glyph order (`--keep-cmap` keeps the cmap: only what the issue names is removed). A simple font
+  loses its /Encoding and /CharSet and becomes symbolic; its codes draw the same glyphs through the
+  program alone: a Type 1 program's glyphs renamed (decrypted, /CharStrings keys renamed, the
+  built-in /Encoding rewritten, encrypted again), a CFF's charset renamed and its encoding rewritten,
+  the names no name-reading method reads (`zzgh`); a TrueType program without glyph names, its codes
+  selecting their glyphs through a symbolic (3,0) cmap only (`--keep-cmap` keeps the Unicode
+  subtables beside it).
+- *shifted*: the Type0 fonts' ToUnicode with every destination moved one code point up.
 
 Shapes are learned from every file but the one under test (leave one out), and the stripped copy is
 read with them (`Resolver(shapes=…)`); each glyph of page 1 is compared with the original's text.
@@ -25,10 +36,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import io
+import logging
 import os
 import re
 import sys
 import tempfile
+from types import SimpleNamespace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -39,36 +52,86 @@ from pdfinspect.content.textlayout import page_glyphs  # noqa: E402
 from pdfinspect.core.document import Document  # noqa: E402
 from pdfinspect.fonts.font import PUBLIC_COLLECTIONS  # noqa: E402
 from pdfinspect.fonts.resolve import Resolver  # noqa: E402
-from pdfinspect.fonts.shapevote import ShapeTable, learn  # noqa: E402
+from pdfinspect.fonts.shapevote import EMPTY, ShapeTable, learn  # noqa: E402
 
 
-def candidates(path: Path) -> tuple[list[int], set[str]]:
-    """Object numbers and resource names of the clean Type0 fonts with a ToUnicode drawn on page 1
-    (the copies are matched by name: pikepdf renumbers the objects it writes)."""
+Drawn = dict[int, tuple[int | None, str | None]]  # a simple font's code → (GID, glyph name) it draws
+SIMPLE_PROGRAMS = {("Type1", "FontFile"), ("MMType1", "FontFile"), ("Type1", "FontFile3"), ("MMType1", "FontFile3"),
+                   ("TrueType", "FontFile2")}
+
+
+def candidates(path: Path) -> tuple[list[int], dict[int, tuple[Drawn, frozenset[str]]], dict[str, str]]:
+    """The clean fonts with a ToUnicode drawn on page 1: the Type0 fonts' object numbers, the simple
+    fonts' (object number → the glyphs its codes draw, its resource names), and the resource names
+    with the set each belongs to, ``type0`` or ``simple`` (the copies are matched by name: pikepdf
+    renumbers the objects it writes)."""
     try:
         doc = Document.open(path)
         if doc.page_count() == 0:
-            return [], set()
-        reports = font_reports(doc, [1])
+            return [], {}, {}
+        resolver = Resolver(doc)
+        reports = font_reports(doc, [1], resolver)
     except Exception:
-        return [], set()
-    out, names = [], set()
+        return [], {}, {}
+    type0: list[int] = []
+    simple: dict[int, tuple[Drawn, frozenset[str]]] = {}
+    names: dict[str, str] = {}
     for rep in reports:
         f = rep.font
-        if not (f.is_type0 and f.tounicode is not None and f.cid_font is not None and f.ref is not None
-                and rep.codes >= 3):
+        if f.tounicode is None or f.ref is None or rep.codes < 3:
             continue
-        if (f.cid_font.registry, f.cid_font.ordering) in PUBLIC_COLLECTIONS:
-            continue  # the CID collection maps it by the spec: stripping would leave text behind
         reasons = {r.id for r in rep.reasons}
+        if not f.is_type0:
+            if (f.subtype, f.program_key) not in SIMPLE_PROGRAMS or reasons or \
+                    (f.program_key == "FontFile3" and f.program_subtype != "Type1C"):
+                continue
+            drawn = glyphs_drawn(f, resolver)
+            if drawn:
+                simple[f.ref.num] = drawn, frozenset(rep.names)
+                names.update((n, "simple") for n in rep.names)
+            continue
+        if f.cid_font is None or (f.cid_font.registry, f.cid_font.ordering) in PUBLIC_COLLECTIONS:
+            continue  # the CID collection maps it by the spec: stripping would leave text behind
         truetype = f.cid_font.subtype == "CIDFontType2" and f.program_key == "FontFile2" and not reasons
         # CID-keyed CFF: its charset names are cid00042 (numeric names, no meaning) and stay
         cid_cff = f.cid_font.subtype == "CIDFontType0" and f.program_key == "FontFile3" \
             and reasons <= {"numeric_glyph_names"}
         if truetype or cid_cff:
-            out.append(f.ref.num)
-            names.update(rep.names)
-    return out, names
+            type0.append(f.ref.num)
+            names.update((n, "type0") for n in rep.names)
+    # a program is renamed for the font that draws with it: one another font of the page shares stays
+    users: dict[object, int] = {}
+    for rep in reports:
+        if rep.font.program_ref is not None:
+            users[rep.font.program_ref] = users.get(rep.font.program_ref, 0) + 1
+    for rep in reports:
+        f = rep.font
+        if f.ref is not None and f.ref.num in simple and users[f.program_ref] > 1:
+            del simple[f.ref.num]
+            for n in rep.names:
+                names.pop(n, None)
+    return type0, simple, names
+
+
+def glyphs_drawn(font, resolver: Resolver) -> Drawn:
+    """Code → (GID, glyph name) of the glyph each code of a simple font's /Widths draws in its
+    program, by the spec's route (/Encoding, the built-in encoding, the TrueType cmap); codes that
+    draw no glyph of the program are left out."""
+    program = resolver.program(font)
+    if program is None or program.diagnostics:
+        return {}
+    out: Drawn = {}
+    for i, width in enumerate(font.widths):
+        code = font.first_char + i
+        if not width or not 0 <= code <= 255:
+            continue
+        res = resolver.judged(font, bytes([code]))
+        if font.subtype == "TrueType":
+            if res.gid:
+                out[code] = (res.gid, None)
+        elif res.glyph_name and res.glyph_name != ".notdef" and program.gid_of_name(res.glyph_name) is not None:
+            out[code] = (None, res.glyph_name)
+    return out
 
 
 def strip_program(data: bytes, keep_cmap: bool = False) -> bytes:
@@ -110,10 +173,209 @@ def shift_cmap(data: bytes) -> bytes:
     return re.sub(rb"beginbf(char|range)(.*?)endbf(?:char|range)", block, data, flags=re.S)
 
 
-def write_copies(path: Path, nums: list[int], work: Path, keep_cmap: bool = False) -> tuple[Path, Path]:
+def blank_name(i: int) -> str:
+    """The ``i``-th glyph name that says nothing: ``zz`` and letters that are no hexadecimal digits
+    (no numeric-name reading, no AGL name, no TeX name)."""
+    letters, out = "ghjkmnpqrstvwxyz", ""
+    while True:
+        out = letters[i % 16] + out
+        i //= 16
+        if not i:
+            return "zz" + out
+
+
+def _seac_parts(program: list) -> tuple[str, ...]:
+    """The StandardEncoding names an accented glyph's ``seac`` (Type 1) or four-argument ``endchar``
+    (CFF) takes its base and accent from: they are found by those names, which must stay."""
+    from fontTools.encodings.StandardEncoding import StandardEncoding
+
+    for i, op in enumerate(program):
+        if op == "seac" or (op == "endchar" and i >= 4 and all(isinstance(x, (int, float)) for x in program[i - 4:i])):
+            return StandardEncoding[int(program[i - 2])], StandardEncoding[int(program[i - 1])]
+    return ()
+
+
+def eexec_encrypt(plain: bytes) -> bytes:
+    """eexec encryption (Type 1 spec 7.1) behind four lead bytes chosen so that the cipher does not
+    start with four hexadecimal digits (a reader would take it for the hexadecimal form)."""
+    from pdfinspect.fonts.type1 import C1, C2, EEXEC_KEY
+
+    for lead in range(256):
+        r, out = EEXEC_KEY, bytearray()
+        for p in bytes([lead, 0, 0, 0]) + plain:
+            c = p ^ (r >> 8)
+            r = ((c + r) * C1 + C2) & 0xFFFF
+            out.append(c)
+        if not all(chr(b) in "0123456789abcdefABCDEF" for b in out[:4]) and out[0] not in b" \t\r\n":
+            return bytes(out)
+    raise ValueError("no lead bytes give a binary eexec section")
+
+
+def rename_type1(data: bytes, drawn: dict[int, str]) -> tuple[bytes, int, int, int]:
+    """A Type 1 program whose glyphs (all but .notdef) are renamed by :func:`blank_name`, its built-in
+    encoding naming ``drawn``'s glyphs (code → old name) by their new names; the glyphs an accented
+    glyph's ``seac`` takes by their StandardEncoding names are also kept under those (no code selects
+    them). Returns the program and its /Length1, /Length2, /Length3."""
+    from fontTools.t1Lib import T1Font
+
+    from pdfinspect.fonts import type1 as t1
+
+    data = t1._unwrap_pfb(data)
+    font = T1Font.__new__(T1Font)
+    font.data, font.encoding = data, "ascii"
+    parts: set[str] = set()
+    try:
+        font.parse()
+        for glyph in font.font["CharStrings"].values():
+            glyph.decompile()
+            parts.update(_seac_parts(glyph.program))
+    except Exception:  # a program fontTools cannot parse has no outlines to keep whole either
+        pass
+    m = t1._EEXEC.search(data)
+    if m is None:
+        raise ValueError("no eexec section")
+    clear, private = data[:m.end()], t1.decrypt(data[m.end():])
+    close = private.find(b"closefile")
+    if close < 0:
+        raise ValueError("no closefile")
+    private = private[:close + len(b"closefile")] + b"\n"
+    head = t1._CHARSTRINGS.search(private)
+    if head is None:
+        raise ValueError("no /CharStrings")
+    renamed: dict[str, str] = {}
+    out, pos, kept = [private[:head.end()]], head.end(), 0
+    while (e := t1._ENTRY.match(private, pos)) is not None:
+        end = e.end() + int(e.group(2))
+        tail = t1._ENTRY_END.match(private, end)
+        end = tail.end() if tail is not None else end
+        name = e.group(1).decode("latin-1")
+        new = renamed.setdefault(name, name if name == ".notdef" else blank_name(len(renamed)))
+        chunk = private[e.start():end]
+        out.append(chunk[:e.start(1) - e.start()] + new.encode() + chunk[e.end(1) - e.start():])
+        if name in parts and new != name:
+            out.append(chunk)
+            kept += 1
+        pos = end
+    out.append(private[pos:])
+    private = b"".join(out)
+    count = re.search(rb"/CharStrings\s+(\d+)", private)
+    if count is not None:
+        private = private[:count.start(1)] + str(int(count.group(1)) + kept).encode() + private[count.end(1):]
+    encoding = b"/Encoding 256 array\n0 1 255 {1 index exch /.notdef put} for\n" + b"".join(
+        b"dup %d /%s put\n" % (code, renamed[name].encode()) for code, name in sorted(drawn.items())
+        if name in renamed) + b"readonly def"
+    std = t1._STANDARD.search(clear)
+    arr = t1._ARRAY.search(clear)
+    if std is not None:
+        clear = clear[:std.start()] + encoding + clear[std.end():]
+    elif arr is not None:
+        end = t1._ENCODING_END.search(clear, arr.end())
+        if end is None:
+            raise ValueError("built-in encoding without its end")
+        clear = clear[:arr.start()] + encoding + clear[end.end():]
+    else:
+        raise ValueError("no built-in encoding in the clear text")
+    cipher = eexec_encrypt(private)
+    trailer = (b"0" * 64 + b"\n") * 8 + b"cleartomark\n"
+    return clear + cipher + trailer, len(clear), len(cipher), len(trailer)
+
+
+def rename_cff(data: bytes, drawn: dict[int, str]) -> bytes:
+    """A CFF program whose charset names (all but .notdef) are :func:`blank_name`'s and whose
+    encoding names ``drawn``'s glyphs by their new names (glyphs a four-argument ``endchar`` takes
+    by StandardEncoding name are kept under that name too, as in :func:`rename_type1`)."""
+    from fontTools.cffLib import CFFFontSet
+
+    cff = CFFFontSet()
+    cff.decompile(io.BytesIO(data), None)
+    top = cff[cff.fontNames[0]]
+    strings = top.CharStrings
+    old = list(top.charset)
+    parts: set[str] = set()
+    for name in old:
+        glyph = strings[name]
+        glyph.decompile()
+        parts.update(_seac_parts(glyph.program))
+    renamed = {n: n if n == ".notdef" else blank_name(i) for i, n in enumerate(old)}
+    index = {renamed[n]: i for i, n in enumerate(old)}
+    charset = [renamed[n] for n in old]
+    for name in old:
+        if name in parts and renamed[name] != name:
+            strings.charStringsIndex.append(strings[name])
+            index[name] = len(charset)
+            charset.append(name)
+    strings.charStrings = index
+    top.charset = charset
+    encoding = [".notdef"] * 256
+    for code, name in drawn.items():
+        if name in renamed:
+            encoding[code] = renamed[name]
+    top.Encoding = encoding
+    out = io.BytesIO()
+    cff.compile(out, SimpleNamespace(recalcBBoxes=False))  # no TTFont around it: nothing to recompute
+    return out.getvalue()
+
+
+def strip_truetype(data: bytes, drawn: dict[int, int], keep_cmap: bool = False) -> bytes:
+    """A simple TrueType program without glyph names (post format 3) whose codes select their glyphs
+    through a symbolic (3,0) cmap only (F000 + code → ``drawn``'s GID); ``keep_cmap`` keeps its
+    Unicode subtables beside it."""
+    from fontTools.ttLib import TTFont, newTable
+    from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
+
+    tt = TTFont(io.BytesIO(data))
+    order = tt.getGlyphOrder()
+    sub = CmapSubtable.newSubtable(4)
+    sub.platformID, sub.platEncID, sub.language = 3, 0, 0
+    sub.cmap = {0xF000 + code: order[gid] for code, gid in drawn.items() if gid < len(order)}
+    kept = [t for t in tt["cmap"].tables if (t.platformID, t.platEncID) not in ((3, 0), (1, 0))] \
+        if keep_cmap and "cmap" in tt else []
+    if "cmap" not in tt:
+        tt["cmap"] = newTable("cmap")
+        tt["cmap"].tableVersion = 0
+    tt["cmap"].tables = kept + [sub]
+    if "post" in tt:
+        tt["post"].formatType = 3.0
+    out = io.BytesIO()
+    tt.save(out)
+    return out.getvalue()
+
+
+def strip_simple(pdf, font, drawn: Drawn, keep_cmap: bool = False) -> None:
+    """A simple font stripped: no ToUnicode, no /Encoding, no /CharSet, a symbolic descriptor, and its
+    program's glyph names replaced by names that say nothing; the codes draw the same outlines."""
+    import pikepdf
+
+    desc = font.FontDescriptor
+    if "/FontFile2" in desc:
+        desc.FontFile2 = pdf.make_stream(strip_truetype(desc.FontFile2.read_bytes(),
+                                                        {c: g for c, (g, _) in drawn.items() if g}, keep_cmap))
+    elif "/FontFile3" in desc:
+        stream = pdf.make_stream(rename_cff(desc.FontFile3.read_bytes(), {c: n for c, (_, n) in drawn.items() if n}))
+        stream.Subtype = pikepdf.Name.Type1C
+        desc.FontFile3 = stream
+    else:
+        program, length1, length2, length3 = rename_type1(desc.FontFile.read_bytes(),
+                                                          {c: n for c, (_, n) in drawn.items() if n})
+        desc.FontFile = pdf.make_stream(program)
+        desc.FontFile.Length1, desc.FontFile.Length2, desc.FontFile.Length3 = length1, length2, length3
+    for key in ("/ToUnicode", "/Encoding"):
+        if key in font:
+            del font[key]
+    if "/CharSet" in desc:
+        del desc["/CharSet"]
+    desc.Flags = (int(desc.get("/Flags", 0)) | 4) & ~32  # symbolic: the program's own encoding applies
+
+
+def write_copies(path: Path, nums: list[int], simple: dict[int, tuple[Drawn, frozenset[str]]], work: Path,
+                 keep_cmap: bool = False) -> tuple[Path, Path, list[str]]:
+    """The stripped copy (the Type0 and the simple fonts) and the shifted one (the Type0 fonts), and
+    the resource names of the simple fonts left as they were, their program not rewritable (fontTools
+    cannot read it: the shapes cannot either)."""
     import pikepdf
 
     stripped, shifted = work / f"{path.stem}.stripped.pdf", work / f"{path.stem}.shifted.pdf"
+    left: list[str] = []
     with pikepdf.open(path) as pdf:
         for num in nums:
             font = pdf.get_object((num, 0))
@@ -121,21 +383,58 @@ def write_copies(path: Path, nums: list[int], work: Path, keep_cmap: bool = Fals
             desc = font.DescendantFonts[0].FontDescriptor
             if "/FontFile2" in desc:
                 desc.FontFile2 = pdf.make_stream(strip_program(desc.FontFile2.read_bytes(), keep_cmap))
+        for num, (drawn, names) in simple.items():
+            try:
+                strip_simple(pdf, pdf.get_object((num, 0)), drawn, keep_cmap)
+            except Exception as e:  # fontTools raises many kinds on damaged programs
+                print(f"  {path.name}: {', '.join(sorted(names))} left out ({type(e).__name__}: {e})", file=sys.stderr)
+                left.extend(names)
         pdf.save(stripped)
     with pikepdf.open(path) as pdf:
         for num in nums:
             font = pdf.get_object((num, 0))
             font.ToUnicode = pdf.make_stream(shift_cmap(font.ToUnicode.read_bytes()))
         pdf.save(shifted)
-    return stripped, shifted
+    return stripped, shifted, left
 
 
-def page_texts(path: Path, names: set[str], resolver_factory) -> list[tuple[str, str]]:
-    """(text, winning method) of each glyph page 1 draws in the fonts named."""
+def page_texts(path: Path, names: dict[str, str], resolver_factory) -> list[tuple[str, str, str, str]]:
+    """(text, winning method, set, why it is unread) of each glyph page 1 draws in the fonts named
+    (``names``: resource name → the set its font is in); why is "" for a glyph that reads."""
     doc = Document.open(path)
     resolver = resolver_factory(doc)
-    return [(r.unicode, r.method) for r in page_glyphs(doc, doc.page_ref(1), resolver, annots=False)
+    return [(r.unicode, r.method, names[r.step.gstate.text.font_name], "" if r.unicode else unread(resolver, r))
+            for r in page_glyphs(doc, doc.page_ref(1), resolver, annots=False)
             if r.step.gstate.text.font_name in names]
+
+
+def unread(resolver: Resolver, record) -> str:
+    """Why the shape vote left a glyph unread: its program gives no outline, no other file draws the
+    outline (exactly, or nearly with two fonts: the coarse key), the fonts that draw it disagree, the
+    vote is for letters alike in several scripts the font mixes, or the outline draws nothing in a
+    font of many such glyphs."""
+    res, font = record.resolution, record.step.font
+    table = resolver.shapes
+    shapes = resolver.glyph_shapes()
+    fp = shapes.fingerprint(font, res.gid, res.glyph_name, res.code)
+    if fp is None or table is None:
+        return "no outline (program unreadable, or no glyph for the code)"
+    if fp == EMPTY:
+        return "draws nothing, in a font of many such glyphs"
+    vote = table.vote(fp)
+    if vote is None:
+        key = shapes.fingerprint(font, res.gid, res.glyph_name, res.code, coarse=True)
+        vote = table.vote(key) if key is not None else None
+        if vote is None or (vote.fonts < 2 and vote.fonts == vote.total_fonts):
+            return "outline in no other file"
+    if not vote.clear:
+        return "fonts drawing the outline disagree"
+    if len({t for t in vote.texts if len(t) == 1}) > 1:
+        return "letters alike in several scripts, the font mixes them"
+    return "other"
+
+
+SETS = ("type0", "simple")
 
 
 def main() -> None:
@@ -154,7 +453,9 @@ def main() -> None:
                          "program's cmap: its FontProgram step then reads the glyphs by the spec")
     ap.add_argument("--no-flagged", action="store_true", help="skip the check of the clean fonts")
     ap.add_argument("--confusions", type=int, default=20, help="most frequent wrong readings listed")
+    ap.add_argument("--worst", type=int, default=12, help="files with the most glyphs missed listed")
     args = ap.parse_args()
+    logging.getLogger("fontTools").setLevel(logging.ERROR)  # its notes on the programs it rewrites
     files = sorted(p for d in args.dirs for p in Path(d).glob("*.pdf"))
     if args.limit:
         files = files[:args.limit]
@@ -185,64 +486,83 @@ def main() -> None:
         total.merge(t)
     print(f"{len(files)} files tested, {len(tables)} of {len(learn_files)} learned, {len(total)} outlines in the table")
 
-    recovered = wrong = left = 0
-    by_method: dict[str, list[int]] = {}  # method → [right, wrong] characters of the stripped copies
+    tally = {k: [0, 0, 0] for k in SETS}  # set → characters right, wrong, left unread
+    by_method: dict[tuple[str, str], list[int]] = {}  # (set, method) → [right, wrong] characters
     confusions: dict[tuple[str, str, str], int] = {}  # (truth, read, method) → characters
-    shifted_flagged = shifted_own = shifted_total = 0
+    shifted_flagged = shifted_own = shifted_total = left_out = 0
+    unread_why: dict[tuple[str, str], int] = {}  # (set, why) → characters left unread
+    fonts = dict.fromkeys(SETS, 0)  # fonts stripped per set
     worst = []
     for path in files:
-        nums, names = candidates(path)
-        if not nums:
+        nums, simple, names = candidates(path)
+        if not names:
             continue
         try:
-            stripped, shifted = write_copies(path, nums, work, args.keep_cmap)
+            stripped, shifted, left = write_copies(path, nums, simple, work, args.keep_cmap)
         except Exception as e:
             print(f"  {path.name}: copies not written ({type(e).__name__}: {e})", file=sys.stderr)
             continue
+        for name in left:
+            names.pop(name, None)
+            left_out += 1
+        fonts["type0"] += len(nums)
+        fonts["simple"] += sum(1 for _, owners in simple.values() if not owners & set(left))
         others = ShapeTable()
         for p, t in tables.items():
             if p != path:
                 others.merge(t)
-        truth = [t for t, _ in page_texts(path, names, lambda doc: Resolver(doc))]
+        truth = page_texts(path, names, lambda doc: Resolver(doc))
         got = page_texts(stripped, names, lambda doc: Resolver(doc, shapes=others))
-        ok = bad = 0
-        for a, (b, method) in zip(truth, got):
+        counts = {k: [0, 0, 0] for k in SETS}
+        for (a, _, kind, _), (b, method, _, why) in zip(truth, got):
+            counts[kind][2 if not b else a != b] += 1
             if not b:
+                unread_why[(kind, why)] = unread_why.get((kind, why), 0) + 1
                 continue
-            ok += a == b
-            bad += a != b
-            tally = by_method.setdefault(method, [0, 0])
-            tally[a != b] += 1
+            by_method.setdefault((kind, method), [0, 0])[a != b] += 1
             if a != b:
                 confusions[(a, b, method)] = confusions.get((a, b, method), 0) + 1
-        recovered += ok
-        wrong += bad
-        left += len(truth) - ok - bad
-        worst.append((len(truth) - ok, path.name, ok, bad, len(truth)))
+        for kind in SETS:
+            for i in range(3):
+                tally[kind][i] += counts[kind][i]
+            ok, bad, unread = counts[kind]
+            worst.append((bad + unread, path.name, kind, ok, bad, ok + bad + unread))
+        type0 = {n for n, kind in names.items() if kind == "type0"}  # only the Type0 fonts are shifted
+        if not type0:
+            continue
         doc = Document.open(shifted)
         own = {rep.ref: rep.reason("tounicode_shifted") is not None for rep in font_reports(doc, [1])
-               if set(rep.names) & names}
+               if set(rep.names) & type0}
         doc = Document.open(shifted)
         for rep in font_reports(doc, [1], Resolver(doc, shapes=others)):
-            if set(rep.names) & names:
+            if set(rep.names) & type0:
                 shifted_total += 1
                 shifted_flagged += rep.reason("tounicode_shifted") is not None
                 shifted_own += own.get(rep.ref, False)
                 if rep.reason("tounicode_shifted") is None:
                     print(f"  not flagged: {path.name} {rep.base_font} ({rep.codes} codes)", file=sys.stderr)
-    n = recovered + wrong + left
-    if n:
-        print(f"stripped fonts: {recovered} of {n} characters recovered ({100 * recovered / n:.2f}%), "
-              f"{wrong} wrong ({100 * wrong / n:.2f}%), {left} left unread")
-        for method, (right, bad) in sorted(by_method.items(), key=lambda kv: -sum(kv[1])):
-            print(f"  {method}: {right} right, {bad} wrong")
-        for (a, b, method), k in sorted(confusions.items(), key=lambda kv: -kv[1])[:args.confusions]:
-            print(f"    {k:5d}  {a!r} read as {b!r} by {method}")
+    for label, kinds in (("Type0 fonts", ("type0",)), ("simple fonts", ("simple",)), ("together", SETS)):
+        ok, bad, unread = (sum(tally[k][i] for k in kinds) for i in range(3))
+        n = ok + bad + unread
+        if n:
+            print(f"stripped {label} ({sum(fonts[k] for k in kinds)} fonts): {ok} of {n} characters recovered "
+                  f"({100 * ok / n:.2f}%), "
+                  f"{bad} wrong ({100 * bad / n:.2f}%), {unread} left unread")
+        for (kind, method), (right, wrong) in sorted(by_method.items(), key=lambda kv: -sum(kv[1])):
+            if len(kinds) == 1 and kind in kinds:
+                print(f"  {method}: {right} right, {wrong} wrong")
+        for (kind, why), k in sorted(unread_why.items(), key=lambda kv: -kv[1]):
+            if len(kinds) == 1 and kind in kinds:
+                print(f"  unread: {k} {why}")
+    if left_out:
+        print(f"simple fonts left out, their program not rewritable: {left_out} (resource names)")
+    for (a, b, method), k in sorted(confusions.items(), key=lambda kv: -kv[1])[:args.confusions]:
+        print(f"    {k:5d}  {a!r} read as {b!r} by {method}")
     print(f"shifted copies: {shifted_flagged} of {shifted_total} fonts flagged tounicode_shifted with the learned "
           f"shapes, {shifted_own} with the document's own")
-    for missed, name, ok, bad, count in sorted(worst, reverse=True)[:8]:
+    for missed, name, kind, ok, bad, count in sorted(worst, reverse=True)[:args.worst]:
         if missed:
-            print(f"  {name}: {ok} of {count} recovered, {bad} wrong")
+            print(f"  {name} ({kind}): {ok} of {count} recovered, {bad} wrong")
     flagged = []
     for path in [] if args.no_flagged else files:
         try:

@@ -1,7 +1,7 @@
 """The app as a user sees it: whole `pdfinspect` processes in a detached tmux session of a
 fixed size, timed from the launch until a marker text of the finished screen is on the pane
-(`tmux capture-pane -p`, polled every 10 ms), beside `mutool draw` of page 1 (and, for the
-page-text search, a whole `pdftotext` run) in the same run.
+(`tmux capture-pane -p`, polled every 10 ms, or 1% of the time waited when longer), beside
+`mutool draw` of page 1 (and, for the page-text search, a whole `pdftotext` run) in the same run.
 
     python bench/bench_tmux.py [FILE] [--repeat N] [--page 806] [--searches N] [--query Unicode --query2 deprecated]
 
@@ -11,7 +11,8 @@ N runs (``--repeat 0``: the search alone):
 - the overview: first paint (its entry points listed), then its facts (the page count);
 - ``--page P --glyphs``: the glyph inspector's first paint, then its table of codes;
 - page-text search (``/``, ``ctrl+t``, the query, Enter): Enter → the first hit listed,
-  Enter → ``done`` (every page searched), then a second query over the index built.
+  Enter → ``done`` (every page searched), then a second query over the index built; each key
+  is sent when the pane shows the app took the one before (see :func:`search`).
 
 Modules are byte-compiled as installed (``--no-bytecode`` keeps PYTHONDONTWRITEBYTECODE, if
 set, as it is). The tmux server is a private one (its own socket), started in the foreground (``tmux -D``)
@@ -72,8 +73,11 @@ class Tmux:
         return self.tmux("capture-pane", "-p", "-t", "bench", check=False).stdout
 
     def wait(self, found, timeout: float = 600) -> tuple[float, str]:
-        """Poll the pane until ``found(text)`` is true: (the time then, the pane)."""
-        deadline = time.perf_counter() + timeout
+        """Poll the pane until ``found(text)`` is true: (the time then, the pane). The polls
+        are every 10 ms, or 1% of the time waited so far when that is longer: each poll is a
+        ``tmux`` process, which 100 times a second would take CPU from the app on a small machine."""
+        start = time.perf_counter()
+        deadline = start + timeout
         while True:
             text = self.pane()
             now = time.perf_counter()
@@ -81,12 +85,18 @@ class Tmux:
                 return now, text
             if now > deadline:
                 raise TimeoutError(f"no marker after {timeout} s; the pane:\n{text}")
-            time.sleep(POLL)
+            time.sleep(max(POLL, (now - start) / 100))
 
     def keys(self, *keys: str, literal: bool = False) -> float:
         t0 = time.perf_counter()
         self.tmux("send-keys", "-t", "bench", *(["-l"] if literal else []), *keys)
         return t0
+
+    def cpu(self) -> float:
+        """CPU seconds (user + system) spent so far by the process in the pane (the app)."""
+        pid = self.tmux("display-message", "-p", "-t", "bench", "#{pane_pid}").stdout.strip()
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
         self.tmux("kill-session", "-t", "bench", check=False)
@@ -126,6 +136,7 @@ def glyphs(tm: Tmux, path: Path, page: int) -> tuple[float, float]:
 
 
 STATUS = re.compile(r"(searching|done): (\d+) hits")
+PLACEHOLDER = "text to find"  # the search screen's empty input
 HIT = re.compile(r"^ *page \d+ +operator \d+ .*$", re.M)
 
 
@@ -135,34 +146,66 @@ def first_hit(pane: str) -> str:
     return m.group(0).lower() if m else ""
 
 
-def search(tm: Tmux, path: Path, first: str, second: str) -> tuple[float, float, int, float, int]:
-    """Page-text search: (Enter → first hit listed, Enter → done, hits, second query Enter → done, hits)."""
+def footer(pane: str) -> str:
+    """The pane's last non-empty line: the footer, whose bindings say which widget has the focus."""
+    return next((line for line in reversed(pane.splitlines()) if line.strip()), "")
+
+
+def query_line(pane: str) -> str:
+    """The search screen's input line (the text between its borders; "" when empty, where the
+    placeholder shows), or ""."""
+    m = re.search(r"^ *▊ +(.*?) *▎$", pane, re.M)
+    return m.group(1) if m and m.group(1) != PLACEHOLDER else ""
+
+
+def search(tm: Tmux, path: Path, first: str, second: str) -> tuple[float, float, int, float, int, float]:
+    """Page-text search: (Enter → first hit listed, Enter → done, hits, second query Enter → done,
+    hits, the app's CPU seconds from the first Enter to done).
+
+    Each key goes in only when the screen shows that the app has taken the one before: the
+    query field has the focus (the footer lists the input's bindings: ``f1 Help``, not the hit
+    list's ``Follow``), the query is in the field. Keys sent earlier go to the widget that had
+    the focus (Textual moves the focus after the key that asked for it is handled)."""
     tm.start(app(path))
     tm.wait(has("Entry points", "Catalog /Root"))
     tm.keys("/")
     tm.wait(has("Search decoded streams"))
     tm.keys("C-t")
-    tm.wait(has("Search the text of every page"))
+    tm.wait(lambda pane: "Search the text of every page" in pane and "f1 Help" in footer(pane))
     tm.keys(first, literal=True)
+    tm.wait(lambda pane: query_line(pane) == first)
+    cpu = tm.cpu()
     t0 = tm.keys("Enter")
     hit, _ = tm.wait(lambda pane: first_hit(pane) != "")
-    done, pane = tm.wait(has("done: "))
+    done, pane = tm.wait(lambda pane: "done: " in pane and "Follow" in footer(pane))
+    cpu = tm.cpu() - cpu
     hits = int(STATUS.search(pane).group(2))
     tm.keys("/")
+    tm.wait(lambda pane: "f1 Help" in footer(pane))
     tm.keys("C-u")
+    tm.wait(lambda pane: query_line(pane) == "")
     tm.keys(second, literal=True)
+    tm.wait(lambda pane: query_line(pane) == second)
     t1 = tm.keys("Enter")
     again, pane = tm.wait(lambda pane: re.search(r"done: \d+ hits in (\d+) of \1 pages", pane) is not None
                           and second.lower() in first_hit(pane))
     hits2 = int(STATUS.search(pane).group(2))
     tm.stop()
-    return hit - t0, done - t0, hits, again - t1, hits2
+    return hit - t0, done - t0, hits, again - t1, hits2, cpu
 
 
 def process(cmd: list[str]) -> float:
+    return process_cpu(cmd)[0]
+
+
+def process_cpu(cmd: list[str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one run of ``cmd``."""
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - t0
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        sys.exit(f"failed: {shlex.join(cmd)}")
+    return time.perf_counter() - t0, usage.ru_utime + usage.ru_stime
 
 
 def ms(values: list[float]) -> str:
@@ -211,13 +254,15 @@ def main() -> None:
                 return
             text, runs = [], []
             for _ in range(args.searches):
-                text.append(process(["pdftotext", str(args.file), f"{tmp}/out.txt"]))
+                text.append(process_cpu(["pdftotext", str(args.file), f"{tmp}/out.txt"]))
                 runs.append(search(tm, args.file, args.query, args.query2))
-            whole = statistics.median(text)
-            print(f"pdftotext of the whole document:             {ms(text)}")
+            whole, whole_cpu = statistics.median(t[0] for t in text), statistics.median(t[1] for t in text)
+            every, every_cpu = statistics.median(r[1] for r in runs), statistics.median(r[5] for r in runs)
+            print(f"pdftotext of the whole document:             {ms([t[0] for t in text])} (CPU {whole_cpu:.2f} s)")
             print(f"page-text search {args.query!r} ({runs[0][2]} hits): first hit {ms([r[0] for r in runs])}, "
-                  f"every page {ms([r[1] for r in runs])} ({statistics.median([r[1] for r in runs]) / whole:.2f}x "
-                  f"pdftotext); second query {args.query2!r} ({runs[0][4]} hits) {ms([r[3] for r in runs])}")
+                  f"every page {ms([r[1] for r in runs])} ({every / whole:.2f}x pdftotext; the app's CPU "
+                  f"{every_cpu:.2f} s, {every_cpu / whole_cpu:.2f}x); second query {args.query2!r} ({runs[0][4]} hits) "
+                  f"{ms([r[3] for r in runs])}")
         finally:
             tm.stop()
             tm.close()

@@ -94,10 +94,8 @@ def test_page_texts_yields_each_page_in_order_as_page_text_does():
 
 
 async def test_page_text_search_reads_the_file_once_for_every_query():
-    """The app's page-text search reads each page's text once: a later query reads the index,
-    and opens the file again only to find the operators of its hits on pages where no query had
-    a hit before (the index runs the full interpreter only on a page with a hit); a query whose
-    hits are all on such pages reads nothing."""
+    """The app's page-text search reads each page's text, and the operator of each character,
+    once: a later query reads the index alone and does not open the file."""
     from conftest import press, sample, settle
 
     from pdfinspect.tui.app import PdfInspectApp
@@ -115,12 +113,9 @@ async def test_page_text_search_reads_the_file_once_for_every_query():
         pages = len(screen.text_index.pages)
         assert pages == screen.page_total > 3
         await press(pilot, "slash", *["backspace"] * 6, *"page 2", "enter")
-        assert [h.page for h in screen.hits] == [2]
-        # page 2 read again, for its operators only; no page laid out again for its text
-        assert len(opened) == before + 2 and len(screen.text_index.pages) == pages
-        await press(pilot, "slash", *["backspace"] * 6, *"page 3", "enter")
-        assert [h.page for h in screen.hits] == [3]
-        assert len(opened) == before + 2  # not read again
+        assert [(h.page, h.step) for h in screen.hits] == [(2, 3)]
+        assert len(opened) == before + 1 and len(screen.text_index.pages) == pages  # not read again
+        assert "page 2  operator 3" in str(screen.query_one("#search-hits").render_line(0).text)
 
 
 def test_the_state_replace_is_dataclasses_replace():

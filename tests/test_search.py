@@ -1,6 +1,10 @@
 """present.search: hits in decoded streams and strings, and in the extracted text of pages."""
 from __future__ import annotations
 
+import unicodedata
+
+from hypothesis import given, settings, strategies as st
+
 from pdfinspect.content.interpreter import iter_steps
 from pdfinspect.core.document import Document
 from pdfinspect.present.search import compile_query, compile_text_query, line_at, search_object, search_page_text
@@ -121,6 +125,16 @@ def test_fold_keeps_the_way_back_to_the_text():
     assert [where[i] for i in range(len(folded))] == [0, 1, 1, 1, 2, 3, 4, 5, 7]
 
 
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.text(alphabet=st.sampled_from("ab \n\u00e9\ufb03\uff21\u845b\ufe0f\U000e0100e\u0301\u00a8")))
+def test_fold_is_each_character_folded_alone(text):
+    """fold reads ASCII in runs: the same as folding each character on its own."""
+    from pdfinspect.present.search import _variation_selector, fold
+
+    pieces = [(i, "" if _variation_selector(c) else unicodedata.normalize("NFKD", c)) for i, c in enumerate(text)]
+    assert fold(text) == ("".join(p for _, p in pieces), [i for i, p in pieces for _ in p])
+
+
 def _index_against_the_full_path(doc) -> int:
     """Asserts, on every page of ``doc``, that the index's text (read by the text scan) is the
     full interpreter's, and that each hit of each word of it names the operator the index named
@@ -133,18 +147,22 @@ def _index_against_the_full_path(doc) -> int:
         ref = doc.page_ref(n)
         if ref is None:
             continue
-        text = fast.page(doc, n)[1]
-        scanned += fast.pages[n][2] is None  # its operators not looked for yet
-        assert text == full.lay_out(doc, n, ref)[1] == page_text(doc, ref), f"page {n}"
+        got = fast.page(doc, n)
+        scanned += fast.scanner is not None and fast.scanner.page_spans(ref) is not None
+        laid_out = full.lay_out(doc, n, ref)
+        assert got[1] == laid_out[1] == page_text(doc, ref), f"page {n}"
+        assert got[2] == laid_out[2], f"page {n}"  # each character's operator
+        text = got[1]
         for word in sorted(set(text.split()))[:40]:
             query = compile_text_query(word, False)
             assert fast.search(doc, n, query) == full.search(doc, n, query), f"page {n}: {word!r}"
     return scanned
 
 
-def test_the_index_reads_text_by_the_scan_and_operators_only_for_a_page_with_a_hit():
+def test_the_index_reads_text_and_operators_by_the_scan_and_a_later_query_reads_no_file():
     """The index's page text is the full path's on every sample page and on a built page (kerning,
-    a form, an annotation's appearance), and hits name the same operators as the full path's."""
+    a form, an annotation's appearance), and hits name the same operators as the full path's,
+    read by the scan with the text: a later query reads the index alone."""
     from conftest import SAMPLES
     from test_textscan import open_or_none, page_doc
 
@@ -159,16 +177,15 @@ def test_the_index_reads_text_by_the_scan_and_operators_only_for_a_page_with_a_h
     assert _index_against_the_full_path(Document.open(sample("pages.pdf"))) > 3
     index = TextIndex()
     doc = Document.open(sample("pages.pdf"))
-    assert index.search(doc, 2, compile_text_query("nowhere", False)) == [] and index.pages[2][2] is None
-    assert not index.needs_doc(2, compile_text_query("nowhere", False))
-    assert index.needs_doc(2, compile_text_query("page 2", False)) and index.needs_doc(3, compile_text_query("x", False))
-    (hit,) = index.search(doc, 2, compile_text_query("page 2", False))
-    assert index.pages[2][2] is not None and not index.needs_doc(2, compile_text_query("page", False))
+    assert index.needs_doc(2)
+    assert index.search(doc, 2, compile_text_query("nowhere", False)) == [] and not index.needs_doc(2)
+    assert index.needs_doc(3)
+    (hit,) = index.search(None, 2, compile_text_query("page 2", False))  # no file read
     assert list(iter_steps(doc, doc.page_ref(2)))[hit.step].op in ("Tj", "TJ", "'", '"')
-    assert [h.step for h in index.search(None, 2, compile_text_query("page", False))] == [hit.step]  # no file read
+    assert [h.step for h in index.search(None, 2, compile_text_query("page", False))] == [hit.step]
 
 
-def test_the_index_reads_a_page_within_the_budget_it_is_given():
+def test_the_index_reads_a_page_within_the_budget_it_is_given(monkeypatch):
     """The app's page budget bounds the scan as it bounds the interpreter: a page past half of it
     is left to the interpreter, which stops where the budget says (the text it read, no more)."""
     from test_textscan import page_doc
@@ -180,6 +197,8 @@ def test_the_index_reads_a_page_within_the_budget_it_is_given():
     doc = page_doc(b"BT /F1 12 Tf 72 700 Td (one) Tj 0 -14 Td (two) Tj 0 -14 Td (three) Tj ET")
     cut = layout_spans(page_glyphs(doc, doc.page_ref(1), budget=Budget(6), boxes=False))[0]
     assert cut and "three" not in cut
-    got = TextIndex().page(doc, 1, budget=Budget(6))
-    assert got is not None and got[1] == cut and got[2] is not None  # read by the interpreter
-    assert TextIndex().page(doc, 1, budget=Budget(100))[2] is None  # within half of it: the scan
+    index = TextIndex()
+    got = index.page(doc, 1, budget=Budget(6))
+    assert got is not None and got[1] == cut and index.scanner.page_spans(doc.page_ref(1), budget=Budget(6)) is None
+    monkeypatch.setattr(TextIndex, "lay_out", None)  # within half of it: the scan reads it, not the interpreter
+    assert TextIndex().page(doc, 1, budget=Budget(100))[1] == layout_spans(page_glyphs(doc, doc.page_ref(1)))[0]

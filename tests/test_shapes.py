@@ -64,8 +64,14 @@ def _square_nudged(pen, upem: int) -> None:
     pen.closePath()
 
 
+def _composite(pen, upem: int) -> None:
+    """The square with the bar above it, both as components (an accented letter's build)."""
+    pen.addComponent("square", (1, 0, 0, 1, 0, 0))
+    pen.addComponent("bar", (1, 0, 0, 1, 0, 400 * upem // 1000))
+
+
 DRAW = {"square": lambda p, upem: _square(p, upem), "ring": lambda p, upem: _square(p, upem, hole=True),
-        "arch": _curve, "bar": _bar, "wedge": _wedge, "square2": _square_nudged}
+        "arch": _curve, "bar": _bar, "wedge": _wedge, "square2": _square_nudged, "composite": _composite}
 
 
 def truetype(order: list[str], upem: int = 1000) -> bytes:
@@ -76,7 +82,7 @@ def truetype(order: list[str], upem: int = 1000) -> bytes:
     fb.setupCharacterMap({})
     glyphs = {}
     for name in glyph_order:
-        pen = TTGlyphPen(None)
+        pen = TTGlyphPen(dict.fromkeys(glyph_order))  # the names a composite's parts may take
         if name != ".notdef":
             DRAW[name](pen, upem)
         glyphs[name] = pen.glyph()
@@ -115,6 +121,14 @@ def test_truetype_outlines_are_read_by_name_and_gid():
     assert outlines["square"].bounds() == (100, 0, 600, 700)
     assert len(outlines["ring"].contours) == 2
     assert outlines[".notdef"].fingerprint() is None  # draws nothing
+
+
+def test_a_composite_glyph_is_drawn_from_its_parts():
+    outlines = program_outlines(truetype(["square", "bar", "composite"], upem=2048), "FontFile2")
+    composite = outlines["composite"]
+    assert len(composite.contours) == 2
+    assert composite.bounds() == pytest.approx((100, 0, 600, 780), abs=1)
+    assert composite.fingerprint() not in (None, outlines["square"].fingerprint())
 
 
 def test_a_fingerprint_survives_scaling_subsetting_and_renumbering():

@@ -48,12 +48,12 @@ def test_showing_an_object_imports_the_core_only():
 def test_glyphs_imports_neither_the_front_end_nor_the_other_commands(name):
     """``glyphs --json`` interprets the page and resolves its glyphs: it leaves out the app, the
     renderers, the text scanner, the reading orders, the structure tree, the font reports and
-    the shape vote (no glyph of these pages needs it); fontTools only reads embedded TrueType
+    the glyph outlines (no glyph of these pages asks the shape vote); fontTools only reads embedded TrueType
     and CFF programs (none here: a Type 1 program is read by fonts/type1.py), and pdfminer.six's
     package (its import reads its version's metadata) never: its tables are read from their files."""
     mods = imported("glyphs", sample(name), "-p", 1, "--json")
     assert not packages(mods) & {*FRONT_END, "fontTools", "pdfminer"}
     needless = {"pdfinspect.content.textscan", "pdfinspect.content.pagetexts", "pdfinspect.content.structure",
-                "pdfinspect.core.structtree", "pdfinspect.content.fontreports", "pdfinspect.fonts.shapevote",
-                "pdfinspect.fonts.reasons", "statistics", "hashlib"}
+                "pdfinspect.core.structtree", "pdfinspect.content.fontreports", "pdfinspect.fonts.shapes",
+                "pdfinspect.fonts.reasons", "statistics"}
     assert not mods & needless, sorted(mods & needless)

@@ -1,9 +1,11 @@
 """Page text by the text-only scan (content/textscan.py, laid out by content/textlines.py)
 against the full interpreter (textlayout.page_text): the same text byte for byte on every page
-the scan reads; the shapes it does not read make it give up, and the full interpreter runs."""
+the scan reads, and the same operator for each character (as the stepper numbers them); the
+shapes it does not read make it give up, and the full interpreter runs."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pikepdf
 import pytest
@@ -20,9 +22,15 @@ from pdfinspect.core.document import Document
 PDFJS = CORPUS.parent / "corpus-pdfjs"
 
 
+def full_spans(doc, ref) -> tuple[str, list[int]]:
+    """The full interpreter's text of the page, and each character's step index (-1: none)."""
+    text, owners = textlayout.layout_spans(textlayout.page_glyphs(doc, ref, boxes=False))
+    return text, [-1 if o is None else o.step.index for o in owners]
+
+
 def compare(doc, pages: int | None = None) -> tuple[int, int]:
     """(pages the scan read, pages it gave up on); asserts the same text as the full
-    interpreter on each page it read."""
+    interpreter on each page it read, and the same operator for each of its characters."""
     scanner = TextScanner(doc)
     read = gave_up = 0
     count = doc.page_count()
@@ -34,7 +42,9 @@ def compare(doc, pages: int | None = None) -> tuple[int, int]:
         if fast is None:
             gave_up += 1
             continue
-        assert fast == textlayout.page_text(doc, ref), f"page {n}"
+        full = full_spans(doc, ref)
+        assert fast == full[0], f"page {n}"
+        assert scanner.page_spans(ref) == full, f"page {n}"
         read += 1
     return read, gave_up
 
@@ -110,9 +120,15 @@ def page_doc(content: bytes, annots: bool = False) -> Document:
 
 
 def both(content: bytes, annots: bool = False) -> tuple[str | None, str]:
+    """The page's text by the scan (``None``: given up) and by the full interpreter; where the
+    scan read it, asserts that it gives each character the interpreter's operator too."""
     doc = page_doc(content, annots)
     ref = doc.page_ref(1)
-    return TextScanner(doc).page_text(ref), textlayout.page_text(doc, ref)
+    scanner = TextScanner(doc)
+    fast, full = scanner.page_text(ref), full_spans(doc, ref)
+    if fast is not None:
+        assert scanner.page_spans(ref) == full
+    return fast, full[0]
 
 
 @pytest.mark.parametrize("content", [
@@ -220,3 +236,17 @@ def test_the_scan_agrees_with_the_interpreter_on_pdfjs_files(chunk):
         doc = open_or_none(path)
         if doc is not None:
             compare(doc, 1)
+
+
+SOURCE3 = Path("/usr/share/doc/texlive-doc/latex/l3kernel/source3.pdf")  # Debian texlive-latex-base-doc
+
+
+@pytest.mark.skipif(not SOURCE3.exists(), reason="source3.pdf (texlive-latex-base-doc) not installed")
+def test_the_scan_agrees_with_the_interpreter_on_source3_pages():
+    """The book the app's search is measured on: a roman-numbered page, a page of text, the
+    glyph inspector's page and the last; text and each character's operator."""
+    doc = Document.open(SOURCE3)
+    scanner = TextScanner(doc)
+    for n in (1, 8, 806, 1611):
+        ref = doc.page_ref(n)
+        assert scanner.page_spans(ref) == full_spans(doc, ref), f"page {n}"

@@ -33,7 +33,7 @@ def test_the_app_imports_only_the_first_screen():
 GLYPH_SCREEN = """
 import sys
 import pdfinspect.tui.app, pdfinspect.tui.screens.glyphs
-later = ("PIL", "pypdfium2", "fontTools", "pdfminer", "multiprocessing", "pdfinspect.fonts.shapevote",
+later = ("PIL", "pypdfium2", "fontTools", "pdfminer", "multiprocessing", "pdfinspect.fonts.shapes",
          "pdfinspect.core.structtree", "pdfinspect.extractors", "pdfinspect.core.check")
 print(sorted(m for m in later if m in sys.modules))
 """
@@ -41,7 +41,7 @@ print(sorted(m for m in later if m in sys.modules))
 
 def test_the_glyph_inspector_imports_what_its_table_needs():
     """The glyph inspector's screen imports the interpreter and the resolver; Pillow and pdfium
-    (the preview draws when shown), fontTools and the shape vote (the cursor row's outline), the
+    (the preview draws when shown), fontTools and the outlines (the cursor row's picture), the
     structure tree (its element), the emulated extractors and pdfminer.six's package (its data is
     read from its files) come later or never."""
     p = subprocess.run([sys.executable, "-c", GLYPH_SCREEN], capture_output=True, text=True, cwd=ROOT)

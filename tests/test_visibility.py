@@ -2,9 +2,13 @@
 ordinary TeX and office files reporting nothing."""
 from __future__ import annotations
 
+import bisect
 import io
+from types import SimpleNamespace
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from conftest import corpus_file, corpus_files, sample
 from pdfinspect.content.visibility import REASONS, page_visibility
@@ -158,3 +162,75 @@ def test_a_transparency_group_composited_later_leaves_the_background_unknown(gst
     assert got["B"] == reasons
     # without the group over it, the same text is white on the white page
     assert hidden(SHOWN + white_on_white)["B"] == ("same_color_as_background",)
+
+
+def _reference_background_and_cover(records, reasons, order, paints, crop):
+    """``_background_and_cover`` as it was with one 64 pt grid (every paint of the centre's
+    cell looked at), kept to check the grids of several sizes against."""
+    from pdfinspect.content.visibility import EDGE, REACH, WHITE, _PaintIndex, _center, _inside, _overlaps, _rgb, _same
+
+    index = _PaintIndex(paints, crop or (-REACH, -REACH, REACH, REACH))
+    for r, why, before in zip(records, reasons, order):
+        if why:
+            continue
+        color = _rgb(r.step.gstate, fill=r.step.gstate.text.render not in (1, 5))
+        x, y = _center(r)
+        here = index.at(x, y)
+        split = bisect.bisect_left(here, before)
+        background = None
+        if color is not None:
+            background = WHITE
+            for i in reversed(here[:split]):
+                if _inside(x, y, paints[i][0].rect):
+                    background = paints[i][1]
+                    break
+        box = r.bbox.rect if r.bbox is not None else (x, y, x, y)
+        if background is not None and _same(color, background) and not any(
+                paints[i][0].composited and _overlaps(paints[i][0].rect, box) for i in here[split:]):
+            why.append("same_color_as_background")
+        for i in here[split:]:
+            p, rect = paints[i][0], paints[i][0].rect
+            if p.exact and p.opaque and (rect[0] <= box[0] + EDGE and rect[1] <= box[1] + EDGE
+                                         and rect[2] >= box[2] - EDGE and rect[3] >= box[3] - EDGE):
+                why.append("covered")
+                break
+
+
+_coord = st.one_of(st.floats(-700, 1400, allow_nan=False),
+                   st.sampled_from([0.0, 7.9, 8.0, 63.9, 64.0, 64.1, 127.99, 128.0, 612.0, 792.0, -0.1, 5000.0]))
+WHITE_RGB = (1.0, 1.0, 1.0)
+_size = st.one_of(st.floats(0.01, 12), st.floats(0, 3000), st.just(0.3))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_coord, _coord, _size, _size, st.booleans(), st.booleans(), st.booleans(),
+                          st.sampled_from([WHITE_RGB, (0.0, 0.0, 0.0), None])), max_size=60),
+       st.lists(st.tuples(_coord, _coord, st.floats(0.05, 20), st.floats(0.05, 20), st.integers(0, 60),
+                          st.sampled_from([(1,), (0,), (1, 1, 1)])), min_size=1, max_size=30),
+       st.sampled_from([(0.0, 0.0, 612.0, 792.0), None, (100.0, 100.0, 300.0, 200.0)]))
+# a paint within EDGE of a glyph but past the edge of its centre's 64 pt cell: not a cover
+@example([(64.0, 0.0, 6.0, 100.0, True, True, False, None)], [(63.7, 10.0, 0.2, 0.2, 0, (1,))],
+         (0.0, 0.0, 612.0, 792.0))
+# the last of three paints under the centre, of three sizes, gives the background
+@example([(0.0, 0.0, 600.0, 700.0, True, True, False, (0.0, 0.0, 0.0)),
+          (10.0, 10.0, 30.0, 30.0, True, True, False, WHITE_RGB), (12.0, 12.0, 2.0, 2.0, False, True, False, None)],
+         [(12.5, 12.5, 0.5, 0.5, 3, (1,)), (20.0, 20.0, 1.0, 1.0, 3, (1,)), (100.0, 100.0, 1.0, 1.0, 3, (0,))], None)
+def test_paint_grids_find_what_one_grid_found(paint_specs, glyph_specs, crop):
+    """Backgrounds and covers from the grids of several sizes equal those the single 64 pt grid
+    gave, for paints of every size, on and off the page, and glyphs near cell edges."""
+    from pdfinspect.content.interpreter import Painted
+    from pdfinspect.content.state import GraphicsState
+    from pdfinspect.content.visibility import _background_and_cover
+
+    paints = [(Painted("fill", (x, y, x + w, y + h), exact, opaque, composited), rgb)
+              for x, y, w, h, exact, opaque, composited, rgb in paint_specs]
+    records, order = [], []
+    for x, y, w, h, before, color in glyph_specs:
+        gs = GraphicsState(fill_color=color, fill_space="DeviceRGB" if len(color) == 3 else "DeviceGray")
+        box = SimpleNamespace(rect=(x, y, x + w, y + h), center=(x + w / 2, y + h / 2))
+        records.append(SimpleNamespace(step=SimpleNamespace(gstate=gs), bbox=box))
+        order.append(min(before, len(paints)))
+    ours, theirs = [[] for _ in records], [[] for _ in records]
+    _background_and_cover(records, ours, order, paints, crop)
+    _reference_background_and_cover(records, theirs, order, paints, crop)
+    assert ours == theirs

@@ -6,8 +6,10 @@
 """
 from __future__ import annotations
 
+import gc
 import json
 import sys
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from .common import (add_common_options, dump_json, open_document, page_number, page_numbers, page_of, page_spec,
@@ -110,10 +112,11 @@ def _ref(ref) -> str | None:
 STREAM_CHUNK = 256  # records per write: streamed, without a system call per record when unbuffered
 
 
-def stream_json(records) -> None:
+def stream_json(records, dumps=None) -> None:
     """A JSON array on stdout written as ``records`` yields them (one record a line, ASCII,
-    a few hundred records per write); the array is closed even when the records stop early."""
-    write, dumps = sys.stdout.write, json_encoder(ensure_ascii=True)
+    a few hundred records per write); the array is closed even when the records stop early.
+    ``dumps`` encodes a record (default: as JSON)."""
+    write, dumps = sys.stdout.write, dumps or json_encoder(ensure_ascii=True)
     chunk, sep = ["["], "\n"
     try:
         for rec in records:
@@ -197,7 +200,8 @@ def _path_json(r: GlyphRecord) -> list[dict]:
             for p in r.path]
 
 
-def glyph_json(r: GlyphRecord) -> dict:
+def glyph_json(r: GlyphRecord, path: bool = True) -> dict:
+    """A glyph's ``glyphs --json`` record; without ``path``, its ``path`` is ``None``."""
     res, g, s = r.resolution, r.glyph, r.step
     conflicts = [{"method": c.method, "unicode": c.unicode} for c in res.conflicts]
     if r.actual_text is not None and res.unicode != r.unicode:
@@ -205,7 +209,7 @@ def glyph_json(r: GlyphRecord) -> dict:
     return {"index": r.index, "op": s.index, "operator": s.op, "depth": s.depth,
             "font": s.gstate.text.font_name, "font_ref": _ref(s.font.ref if s.font else None),
             "code": g.code.hex(), "cid": g.cid, "gid": res.gid, "glyph_name": res.glyph_name,
-            "unicode": r.unicode, "method": r.method, "path": _path_json(r), "conflicts": conflicts,
+            "unicode": r.unicode, "method": r.method, "path": _path_json(r) if path else None, "conflicts": conflicts,
             "flags": [f.code for f in res.flags], "flag_messages": [f.message for f in res.flags],
             "x": round(g.page_xy[0], 3), "y": round(g.page_xy[1], 3),
             "annotation": _ref(s.annotation), "charproc": _ref(s.charproc),
@@ -221,16 +225,51 @@ def box_json(box) -> dict:
             "quad": [round(v, 3) for v in box.page]}
 
 
+def _glyph_dumps():
+    """Encode ``(record, its glyph_json without the path)``: the path of a resolution (most
+    glyphs share theirs with many others) is encoded once and spliced in."""
+    dumps = json_encoder(ensure_ascii=True)
+    paths: dict[int, tuple[object, str]] = {}  # id(resolution) → (resolution, its path encoded)
+
+    def encode(item) -> str:
+        r, rec = item
+        if r.actual_text is None:  # the path is the resolution's own
+            known = paths.get(id(r.resolution))
+            if known is None:
+                known = paths[id(r.resolution)] = (r.resolution, dumps(_path_json(r)))
+            path = known[1]
+        else:
+            path = dumps(_path_json(r))
+        # the first '"path": null' is the key's: a string value has its quotes escaped
+        return dumps(rec).replace('"path": null', '"path": ' + path, 1)
+    return encode
+
+
+@contextmanager
+def _fewer_collections():
+    """Collect cyclic garbage less often while a page is read: its steps and records are
+    acyclic and live till the end, so each full collection (5 on a page of 430,000 operators,
+    a tenth of the run) walks them all and frees nothing. mypy raises the threshold likewise."""
+    old = gc.get_threshold()
+    gc.set_threshold(max(old[0], 100_000), old[1], old[2])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+
+
 def cmd_glyphs(args, out) -> int:
     from ..fonts.resolve import format_unicode
     from ..present.glyphs import GlyphRow, gap_json, gap_text, page_glyph_facts, visibility_text
 
     doc = open_document(args)
-    facts = page_glyph_facts(doc, page_of(doc, args.page), resolver_for(args, doc), annots=args.annots)
+    with _fewer_collections():
+        facts = page_glyph_facts(doc, page_of(doc, args.page), resolver_for(args, doc), annots=args.annots)
     records = facts.records
     if args.json:
-        stream_json({**glyph_json(r), **gap_json(lay), "hidden": list(v.reasons)}
-                    for r, lay, v in zip(records, facts.layouts, facts.visibility))
+        with _fewer_collections():
+            stream_json(((r, {**glyph_json(r, path=False), **gap_json(lay), "hidden": list(v.reasons)})
+                         for r, lay, v in zip(records, facts.layouts, facts.visibility)), _glyph_dumps())
         return 0
     out.line(f"{'#':>5} {'op':>5} {'font':<8} {'code':<6} {'CID':>6} {'GID':>6} {'glyph':<14} "
              f"{'Unicode':<18} method")

@@ -17,7 +17,7 @@ the glyph's vertical origin: the box is placed by the position vector ``v`` of `
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from ..core.objects import Array, Dict, is_integer, is_number
@@ -51,16 +51,21 @@ class GlyphBox:
 
     user: Quad
     ctm: Matrix
+    _page: Quad | None = field(default=None, init=False, compare=False, repr=False)  # page, once computed
 
     @property
     def page(self) -> Quad:
+        if self._page is not None:
+            return self._page
         a, b, c, d, e, f = self.ctm
         u = self.user
         out: list[float] = []
         for i in (0, 2, 4, 6):
             x, y = u[i], u[i + 1]
             out += (a * x + c * y + e, b * x + d * y + f)
-        return cast(Quad, tuple(out))  # four corners
+        page = cast(Quad, tuple(out))  # four corners
+        object.__setattr__(self, "_page", page)
+        return page
 
     @property
     def rect(self) -> tuple[float, float, float, float]:

@@ -14,6 +14,7 @@ a diagnostic on the step where it happened (or on an operator-less step, ``op ==
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Iterator
@@ -25,8 +26,8 @@ from ..core.optional import optional_content
 from ..core.textstrings import decode_text
 from ..fonts.font import Font, FontCache
 from ..spec.operators import OPERATORS, TEXT_SHOWING_OPERATORS
-from .state import IDENTITY, GraphicsState, MarkedContent, Matrix, TextState, multiply, replace, transform, translate
-from .tokenizer import iter_operations, join_contents
+from .state import IDENTITY, GraphicsState, MarkedContent, Matrix, TextState, maker, multiply, replace, transform, translate
+from .tokenizer import QUICK, QUICK_PATH_OP, Operation, iter_operations, iter_quick, join_contents
 
 MAX_FORM_DEPTH = 12  # forms, appearance streams and Type3 glyph procedures nested in each other
 MAX_SAVED_STATES = 1000  # q nesting beyond this is reported and ignored
@@ -104,6 +105,10 @@ class Step:
     content: bytes = b""
 
 
+# constructors taking every field, faster than the frozen classes' own
+_make_step, _make_glyph, _make_painted = maker(Step), maker(Glyph), maker(Painted)
+
+
 def page_content(doc, page: Dict, budget: Budget | None = None) -> tuple[bytes, list[Diagnostic]]:
     """The page's /Contents decoded and joined (7.8.2), with decoding problems; with a
     ``budget``, each stream is decoded only as far as its bytes last (and spends them)."""
@@ -136,9 +141,16 @@ def page_resources(doc, page: Dict) -> Dict:
 
 
 def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budget | None = None, *,
-               annots: bool = True, content: bool = True) -> Iterator[Step]:
+               annots: bool = True, content: bool = True, drawn_only: bool = False) -> Iterator[Step]:
     """Interpret the content of the page ``page_ref`` (unless ``content`` is false), then
     (``annots``) its annotations' appearance streams; one :class:`Step` per operator.
+
+    With ``drawn_only``, the operators of vector art that neither show glyphs nor paint
+    (path construction, colours, ``cm``, ``q``/``Q``, line styles: the tokenizer's
+    :data:`~.tokenizer.QUICK`) are run on a fast path that builds no step and checks no
+    operands, and so are the painting operators that paint nothing; every step yielded is the
+    one a full run yields (same index, state and diagnostics), and none that shows glyphs or
+    paints (``Step.painted``) is left out.
 
     The run stops when the ``budget`` is spent and ``budget.stopped`` says where. Without
     one, the document's limits (:mod:`pdfinspect.core.budget`) bound the run, and a stop is
@@ -151,7 +163,7 @@ def iter_steps(doc, page_ref: Ref, fonts: FontCache | None = None, budget: Budge
     if budget is None:
         budget = getattr(doc, "limits", DEFAULT_LIMITS).budget()
     resources = page_resources(doc, page)
-    run = _Run(doc, fonts or FontCache.of(doc), budget)
+    run = _Run(doc, fonts or FontCache.of(doc), budget, drawn_only)
     if content:
         data, diags = page_content(doc, page, budget)
         run.pending.extend(diags)
@@ -183,11 +195,16 @@ def annotation_matrix(bbox, matrix: Matrix, rect) -> Matrix:
 class _Run:
     """Mutable interpreter state for one page; snapshots handed out are immutable."""
 
-    def __init__(self, doc, fonts: FontCache, budget: Budget | None = None):
+    def __init__(self, doc, fonts: FontCache, budget: Budget | None = None, drawn_only: bool = False):
         self.doc = doc
         self.fonts = fonts
         self.budget = budget
+        self.quick = QUICK if drawn_only else None
         self.gs = GraphicsState()
+        # fields of ``gs`` the fast path changed since its last snapshot (see settle)
+        self.changes: dict[str, object] = {}
+        self.styles: dict[bytes, dict[str, object]] = {}  # a style operator's text → the fields it sets
+        self.shapes: dict[bytes, tuple[_Shape, bool]] = {}  # path text → its points, and whether a rectangle
         self.stack: list[tuple[GraphicsState, Font | None]] = []
         self.tm: Matrix | None = None
         self.tlm: Matrix | None = None
@@ -214,11 +231,62 @@ class _Run:
     # -- the loop ---------------------------------------------------------------------
     def content(self, data: bytes, resources: Dict, depth: int, source: Ref | None) -> Iterator[Step]:
         budget = self.budget
-        for operation in iter_operations(data):
+        for operation in iter_quick(data, self.quick):
+            if isinstance(operation, list):  # a run of operators of the fast path (drawn_only)
+                if budget is not None and budget.halted:  # (nothing in the run can halt it)
+                    self.quick_to_budget(operation[0], depth, source)
+                    return
+                limit = budget.operators if budget is not None else _NO_LIMIT
+                for m in operation:
+                    kind = m.lastgroup
+                    if kind == "pe" or kind == "pp":
+                        text = data[m.start("s"):m.end("pe")]
+                        count = len(text.translate(None, _NOT_PATH_OPS))
+                        if self.index + count + (kind == "pp") > limit:
+                            self.quick_to_budget(m, depth, source)
+                            return
+                        self.quick_path(text)
+                        self.index += count
+                        if self.pending:
+                            self.pending = []
+                        if kind == "pe":
+                            continue
+                        op = m.group("pp")
+                    elif self.index >= limit:
+                        self.quick_to_budget(m, depth, source)
+                        return
+                    elif kind == "paint":
+                        op = m.group("paint")
+                        if op == b"W" or op == b"W*":
+                            self.clipping = True
+                            self.index += 1
+                            self.pending = []
+                            continue
+                    else:
+                        _QUICK_RUN[kind](self, m)  # type: ignore[index]
+                        self.index += 1
+                        if self.pending:
+                            self.pending = []
+                        continue
+                    self.painted = None
+                    self.paint(op not in _STROKES)
+                    if self.painted is None:
+                        self.index += 1
+                        if self.pending:
+                            self.pending = []
+                        continue
+                    self.settle()
+                    diags, self.pending = self.pending, []
+                    yield _make_step(self.index, _OP_NAMES[op], (), (m.start(kind), m.end()), depth, source,
+                                     self.gs, self.tm, self.tlm, self.marked, None, (), tuple(diags), self.annotation,
+                                     self.charproc, self.text_object, self.painted, data)
+                    self.index += 1
+                continue
             if budget is not None and (budget.halted or self.index >= budget.operators):
-                budget.stop("operator", budget.operators, f"at offset {operation.start} of "
-                            f"{'form ' + str(source) if depth else 'the page content'}")
+                self.stop_at(operation.start, depth, source)
                 return
+            if self.changes:
+                self.settle()
             op = _OP_NAMES.get(operation.op) or operation.op.decode("latin-1")
             if self.pending:
                 diags, self.pending = self.pending + list(operation.diagnostics), []
@@ -240,9 +308,9 @@ class _Run:
                     glyphs, shown_font = result or (), self.font
                 elif op == "Do" and result is not None:
                     form = self.enterable(result, diags, operation.start)
-            step = Step(self.index, op, operation.operands, (operation.start, operation.end), depth,
-                        source, self.gs, self.tm, self.tlm, self.marked, shown_font, glyphs, tuple(diags),
-                        self.annotation, self.charproc, self.text_object, self.painted, data)
+            step = _make_step(self.index, op, operation.operands, (operation.start, operation.end), depth,
+                              source, self.gs, self.tm, self.tlm, self.marked, shown_font, glyphs, tuple(diags),
+                              self.annotation, self.charproc, self.text_object, self.painted, data)
             self.index += 1
             yield step
             if form is not None:
@@ -252,8 +320,37 @@ class _Run:
                 for proc in procs:
                     yield from self.run_charproc(proc, resources, depth)
 
+    def stop_at(self, offset: int, depth: int, source: Ref | None) -> None:
+        """The operator budget is spent (or the run halted) at ``offset``."""
+        budget = self.budget
+        assert budget is not None
+        budget.stop("operator", budget.operators, f"at offset {offset} of "
+                    f"{'form ' + str(source) if depth else 'the page content'}")
+
+    def quick_to_budget(self, m: re.Match[bytes], depth: int, source: Ref | None) -> None:
+        """A fast-path match that the budget stops in: its operators up to the budget, then the stop."""
+        budget = self.budget
+        assert budget is not None
+        if m.lastgroup in ("pe", "pp"):  # a path: its operators one by one
+            for op in QUICK_PATH_OP.finditer(m.string, m.start("s"), m.end("pe")):
+                if budget.halted or self.index >= budget.operators:
+                    self.stop_at(op.start(1), depth, source)
+                    return
+                self.quick_path(op.group(1))
+                self.index += 1
+            self.stop_at(m.start("pp"), depth, source)  # (the budget stops before the paint, if any)
+            return
+        self.stop_at(m.start("s"), depth, source)
+
+    def settle(self) -> None:
+        """Apply the fast path's changes to the graphics state: a snapshot of it is wanted."""
+        if self.changes:
+            self.gs = replace(self.gs, **self.changes)
+            self.changes = {}
+
     def note(self, source: Ref | None, depth: int) -> Step:
         """An operator-less step carrying the pending diagnostics."""
+        self.settle()
         step = Step(self.index, "", (), (0, 0), depth, source, self.gs, self.tm, self.tlm, self.marked,
                     diagnostics=tuple(self.pending), annotation=self.annotation, charproc=self.charproc)
         self.index += 1
@@ -265,6 +362,7 @@ class _Run:
         obj = self.doc.get(ref.num, ref.gen)
         if obj is None:
             return
+        self.settle()
         data = self.decode(obj, f"form {ref}", offset)
         matrix = _matrix(self.doc, stream.dict.get("Matrix"))
         resources = self.doc.resolve(stream.dict.get("Resources"))
@@ -307,6 +405,7 @@ class _Run:
         if budget is not None and self.invoked > budget.invocations:
             budget.stop("form and glyph procedure invocation", budget.invocations, f"at {ref}")
             return
+        self.settle()
         saved = (self.gs, self.stack, self.tm, self.tlm, self.font, self.marked, self.bt_marked)
         self.gs = replace(self.gs, ctm=ctm)
         if bbox is not None:
@@ -323,6 +422,7 @@ class _Run:
         finally:
             self.forms.pop()
             self.gs, self.stack, self.tm, self.tlm, self.font, self.marked, self.bt_marked = saved
+            self.changes = {}
 
     def run_charproc(self, proc, resources: Dict, depth: int) -> Iterator[Step]:
         """A Type3 glyph procedure that draws text, in the glyph's space (9.6.5)."""
@@ -355,6 +455,7 @@ class _Run:
             self.annotation = ref
             self.gs, self.stack, self.tm, self.tlm, self.font, self.marked = GraphicsState(), [], None, None, \
                 None, ()
+            self.changes = {}
             form, why = (self.appearance(annot) if isinstance(annot, Dict)
                          else (None, warning("annot-not-dict", f"/Annots entry {value} is not a dictionary",
                                              clause="12.5.2")))
@@ -433,19 +534,56 @@ class _Run:
         nums = [float(x) for x in ops if isinstance(x, (int, float)) and not isinstance(x, bool)]
         if len(nums) < 2:
             return
-        a, b, c, d, e, f = self.gs.ctm
+        first = self.path is None
+        self.extend_path(_shape(nums[:len(nums) // 2 * 2]), self.gs.ctm)
+        self.path_exact = first and exact_rect and _axis_aligned(self.gs.ctm)
+
+    def extend_path(self, shape: _Shape, ctm: Matrix) -> None:
+        """Extend the current path's page bounds by the points of ``shape`` (:func:`_shape`) under ``ctm``."""
+        nums, xlo, xhi, ylo, yhi = shape
+        a, b, c, d, e, f = ctm
+        if b == 0 and c == 0 and _finite(a) and _finite(d) and _finite(e) and _finite(f):
+            # a scale and a move: the bounds of the points, mapped (rounding keeps the order)
+            x0, x1 = (a * xlo + e, a * xhi + e) if a >= 0 else (a * xhi + e, a * xlo + e)
+            y0, y1 = (d * ylo + f, d * yhi + f) if d >= 0 else (d * yhi + f, d * ylo + f)
+        else:
+            x0 = y0 = float("inf")
+            x1 = y1 = float("-inf")
+            for k in range(0, len(nums), 2):
+                x, y = nums[k], nums[k + 1]
+                px, py = a * x + c * y + e, b * x + d * y + f
+                x0, x1 = min(x0, px), max(x1, px)
+                y0, y1 = min(y0, py), max(y1, py)
         bounds = self.path
-        first = bounds is None
-        x0 = y0 = float("inf")
-        x1 = y1 = float("-inf")
-        for k in range(0, len(nums) - 1, 2):
-            x, y = nums[k], nums[k + 1]
-            px, py = a * x + c * y + e, b * x + d * y + f
-            x0, x1 = min(x0, px), max(x1, px)
-            y0, y1 = min(y0, py), max(y1, py)
         self.path = [x0, y0, x1, y1] if bounds is None else \
             [min(bounds[0], x0), min(bounds[1], y0), max(bounds[2], x1), max(bounds[3], y1)]
-        self.path_exact = first and exact_rect and _axis_aligned(self.gs.ctm)
+
+    def quick_path(self, text: bytes) -> None:
+        """Path construction operators (m l c v y h re) on the fast path: their points extend the
+        path. Their numbers are read once per run for each way a path is written (a page that
+        places one shape many times with ``cm`` repeats it)."""
+        known = self.shapes.get(text)
+        if known is None:
+            rect = b"r" in text
+            if rect and text.translate(None, _NOT_PATH_OPS) != b"r":  # a rectangle and more: one by one
+                for op in QUICK_PATH_OP.finditer(text):
+                    self.quick_path(op.group(1))
+                return
+            raw = _NUMBERS.findall(text)
+            if not raw:  # h alone adds no point
+                return
+            if rect:
+                x, y, w, h = map(float, raw)
+                shape = _shape([x, y, x + w, y + h, x, y + h, x + w, y])
+            else:
+                shape = _shape(list(map(float, raw)))
+            if len(self.shapes) >= MAX_STYLES:
+                self.shapes.clear()
+            known = self.shapes[text] = (shape, rect)
+        ctm: Matrix = self.changes.get("ctm") or self.gs.ctm  # type: ignore[assignment]
+        first = self.path is None
+        self.extend_path(known[0], ctm)
+        self.path_exact = known[1] and first and _axis_aligned(ctm)
 
     def paint(self, fill: bool) -> None:
         """A path-painting operator: note the filled area, apply a pending clip, end the path."""
@@ -456,9 +594,9 @@ class _Run:
             if clip is not None:
                 rect = [max(rect[0], clip[0]), max(rect[1], clip[1]), min(rect[2], clip[2]), min(rect[3], clip[3])]
             if rect[2] > rect[0] and rect[3] > rect[1]:
-                self.painted = Painted("fill", (rect[0], rect[1], rect[2], rect[3]),
-                                       self.path_exact and self.gs.clip_exact, self.opaque_paint(),
-                                       self.composited > 0)
+                self.painted = _make_painted("fill", (rect[0], rect[1], rect[2], rect[3]),
+                                             self.path_exact and self.gs.clip_exact, self.opaque_paint(),
+                                             self.composited > 0)
         if self.clipping:
             self.clip_to(bounds if bounds is not None else [0.0, 0.0, 0.0, 0.0], self.path_exact)
         self.path, self.path_exact, self.clipping = None, False, False
@@ -546,7 +684,7 @@ class _Run:
                 e, f = advance * a + e, advance * b + f
             proc = font.charprocs.get(font.glyph_name(code[0]) or "") if type3 and code else None
             queued = proc is not None and self.queue_charproc(proc, font, tm, diags)
-            out.append(Glyph(code, cid, w0, advance, user, transform(ctm, *user), proc, queued, adjust))
+            out.append(_make_glyph(code, cid, w0, advance, user, transform(ctm, *user), proc, queued, adjust))
             adjust = 0.0
         self.tm = (a, b, c, d, e, f)
         self.drawn += len(out)
@@ -612,6 +750,14 @@ def _draws_nothing(doc, ref: Ref) -> bool:
     raw = doc.peek(ref.num, ref.gen)
     return (raw is not None and raw.lstrip().startswith(b"<<") and raw.count(b"/Subtype") == 1
             and _LINK_OR_POPUP.search(raw) is not None and _MAY_DRAW.search(raw) is None)
+
+
+_Shape = tuple[list[float], float, float, float, float]  # x y pairs, their least and greatest x and y
+
+
+def _shape(nums: list[float]) -> _Shape:
+    xs, ys = nums[0::2], nums[1::2]
+    return nums, min(xs), max(xs), min(ys), max(ys)
 
 
 def _axis_aligned(m: Matrix) -> bool:
@@ -883,6 +1029,68 @@ def _sh(run, ops, res, diags):
         run.painted = Painted("shading", clip, False, False, run.composited > 0)
 
 
+
+
+# -- the fast path (drawn_only): handlers of the tokenizer's QUICK groups, (run, match) -> None ---
+def _number(raw: bytes) -> int | float:
+    """A number as the tokenizer reads it: a real when it has a point."""
+    return float(raw) if b"." in raw else int(raw)
+
+
+def _quick_q(run, m):
+    if m.group("q") == b"q":
+        if len(run.stack) < MAX_SAVED_STATES:
+            run.settle()
+            run.stack.append((run.gs, run.font))
+    elif run.stack:
+        run.changes = {}
+        run.gs, run.font = run.stack.pop()
+
+
+def _quick_style(run, m):
+    """The operators of a colour, a line width, cap, join, miter limit, flatness or dash: the
+    fields they set, read once per run for each way they are written (a page repeats its styles)."""
+    key = m.string[m.start("s"):m.end()]
+    fields = run.styles.get(key)
+    if fields is None:
+        if len(run.styles) >= MAX_STYLES:
+            run.styles.clear()
+        fields = run.styles[key] = _style(m)
+    run.changes.update(fields)
+
+
+def _style(m) -> dict[str, object]:
+    """The fields of the graphics state an operator of :func:`_quick_style` sets."""
+    kind = m.lastgroup
+    if kind == "phase":  # [numbers] phase d
+        return {"dash": (tuple(_number(x) for x in _NUMBERS.findall(m.group("dash"))), _number(m.group("phase")))}
+    assert kind is not None
+    op = m.group(kind)
+    values = tuple([_number(x) for x in _NUMBERS.findall(m.string, m.start("s"), m.start(kind))])
+    if op in _SPACES:  # g G rg RG k K
+        stroke, space = _SPACES[op]
+        return {"stroke_space": space, "stroke_color": values} if stroke else {"fill_space": space, "fill_color": values}
+    if op == b"J" or op == b"j":
+        return {"line_cap" if op == b"J" else "line_join": int(values[0])}
+    return {_FLOAT_FIELDS[op]: float(values[0])}
+
+
+def _quick_cm(run, m):
+    a, b, c, d, e, f = map(float, _NUMBERS.findall(m.string, m.start("s"), m.start("cm")))
+    run.changes["ctm"] = multiply((a, b, c, d, e, f), run.changes.get("ctm") or run.gs.ctm)
+
+
+_QUICK_RUN = {"q": _quick_q, "o1": _quick_style, "o3": _quick_style, "o4": _quick_style, "cm": _quick_cm,
+              "phase": _quick_style}
+_SPACES = {b"g": (False, "DeviceGray"), b"G": (True, "DeviceGray"), b"rg": (False, "DeviceRGB"),
+           b"RG": (True, "DeviceRGB"), b"k": (False, "DeviceCMYK"), b"K": (True, "DeviceCMYK")}  # stroke?, space
+MAX_STYLES = 4096  # ways of writing a style (or a path) remembered per page run
+_NUMBERS = re.compile(rb"[-+.0-9]+")  # the numbers of a QUICK group (nothing else is in it)
+_NOT_PATH_OPS = bytes(b for b in range(256) if b not in b"mlcvyhr")  # deleted, leaves a letter an operator
+_NO_LIMIT = 1 << 62  # operators, when there is no budget
+_STROKES = frozenset((b"S", b"s", b"n"))  # painting operators that fill nothing
+_FLOAT_FIELDS = {b"w": "line_width", b"M": "miter_limit", b"i": "flatness"}
+_finite = math.isfinite
 
 
 _SHOWING = frozenset(info.name for info in OPERATORS.values() if info.shows_text)

@@ -104,15 +104,28 @@ _UNSET: Any = object()
 
 
 def _replacer(cls: type) -> Callable[..., Any]:
-    """``dataclasses.replace`` for ``cls``, generated: it names every field instead of looking
-    them up on each call (the interpreter makes a state for every state-changing operator)."""
+    """``dataclasses.replace`` for ``cls``, generated (see :func:`maker`): it names every field
+    instead of looking them up on each call (the interpreter makes a state for every step it shows)."""
     names = [f.name for f in fields(cls)]
     source = (f"def replace(state, {', '.join(f'{n}=_UNSET' for n in names)}):\n"
-              f"    return cls({', '.join(f'state.{n} if {n} is _UNSET else {n}' for n in names)})\n")
-    scope: dict[str, Any] = {"cls": cls, "_UNSET": _UNSET}
+              f"    return make({', '.join(f'state.{n} if {n} is _UNSET else {n}' for n in names)})\n")
+    scope: dict[str, Any] = {"make": maker(cls), "_UNSET": _UNSET}
     exec(source, scope)  # noqa: S102  (our own field names)
     replace: Callable[..., Any] = scope["replace"]
     return replace
+
+
+def maker(cls: type) -> Callable[..., Any]:
+    """A constructor of the frozen slotted dataclass ``cls`` (one without ``__post_init__``) that
+    takes every field, in order, and sets each slot through its descriptor: twice as fast as the
+    frozen ``__init__``, which goes through ``object.__setattr__`` for each field."""
+    names = [f.name for f in fields(cls)]
+    source = (f"def make({', '.join(names)}):\n    new = _new(cls)\n"
+              + "".join(f"    _set_{n}(new, {n})\n" for n in names) + "    return new\n")
+    scope: dict[str, Any] = {"cls": cls, "_new": object.__new__, **{f"_set_{n}": getattr(cls, n).__set__ for n in names}}
+    exec(source, scope)  # noqa: S102  (our own field names)
+    make: Callable[..., Any] = scope["make"]
+    return make
 
 
 _REPLACERS: dict[type, Callable[..., Any]] = {cls: _replacer(cls) for cls in (TextState, GraphicsState)}

@@ -82,13 +82,14 @@ def page_glyphs(doc, page_ref: Ref, resolver: Resolver | None = None,
 def page_steps(doc, page_ref: Ref, resolver: Resolver | None = None, fonts: FontCache | None = None,
                budget: Budget | None = None, *, annots: bool = True,
                boxes: bool = True) -> Iterator[tuple[Step, list[GlyphRecord]]]:
-    """Every step of the page with the glyph records it draws (as :func:`page_glyphs`)."""
+    """The steps of the page that draw (glyphs or a paint: ``iter_steps``'s ``drawn_only``) with
+    the glyph records each draws (as :func:`page_glyphs`)."""
     resolver = resolver or Resolver.of(doc)
     used: set[int] = set()
     given: list[MarkedContent | None] = []  # keeps the sequences in ``used`` alive, so no id is reused
     geometry = Geometry(doc) if boxes else None
     n = 0
-    for step in iter_steps(doc, page_ref, fonts, budget, annots=annots):
+    for step in iter_steps(doc, page_ref, fonts, budget, annots=annots, drawn_only=True):
         before = len(used)
         records = step_records(step, resolver, used, n, geometry)
         if len(used) > before:

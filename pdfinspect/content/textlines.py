@@ -90,16 +90,21 @@ def _unit(x: float, y: float) -> tuple[float, float]:
 
 
 class TextLines:
-    """The lines of one page's text, glyph by glyph (:meth:`add`); :meth:`text` at the end."""
+    """The lines of one page's text, glyph by glyph (:meth:`add`); :meth:`text` at the end, or
+    (made with ``steps``) :meth:`spans`: the text and, for each of its characters, the operator
+    that drew it (its run's ``step``), as :func:`.textlayout.layout_spans` gives them."""
 
-    __slots__ = ("lines", "line", "shown", "run", "ex", "ey")
+    __slots__ = ("lines", "line", "marks", "shown", "run", "ex", "ey", "steps")
 
-    def __init__(self) -> None:
+    def __init__(self, steps: bool = False) -> None:
         self.lines: list[str] = []
         self.line: list[str] = []
+        self.marks: list[Run | None] = []  # for each piece of ``line``, its glyph's run (None: an inferred space)
         self.shown = False  # the line has text (an unmapped glyph adds none)
         self.run: Run | None = None  # the previous glyph's, and where it ended
         self.ex = self.ey = 0.0
+        # with ``steps``: the step of each character of ``lines`` and of the line ends between them
+        self.steps: list[int] | None = [] if steps else None
 
     def add(self, run: Run, text: str, x: float, y: float, ex: float, ey: float) -> None:
         """A glyph of ``run`` whose text is ``text``, drawn at ``(x, y)`` and ending at
@@ -108,13 +113,14 @@ class TextLines:
         self.run, self.ex, self.ey = run, ex, ey
         if pr is None:
             self.line.append(text)
+            self.marks.append(run)
             self.shown = bool(text)
             return
         em = run.em
         if pr is run:  # the same frame: the same em, direction and angle, linked
             along, across = dx * run.ux + dy * run.uy, -dx * run.uy + dy * run.ux
             if not run.straight or abs(across) > LINE_JUMP * em or along < -BACKWARDS * em:
-                self.new_line(text)
+                self.new_line(text, run)
                 return
             gap = (along / em - run.own_spacing) * em / em
         else:
@@ -123,7 +129,7 @@ class TextLines:
             big = max(pem, em)
             if pr.direction != run.direction or not abs(pr.angle - run.angle) <= ANGLE_TOLERANCE \
                     or abs(across) > LINE_JUMP * big or along < -BACKWARDS * big:
-                self.new_line(text)
+                self.new_line(text, run)
                 return
             spacing = 0.0
             if pr.tc and pr.link == run.link and (pr.step == run.step or not run.quote):
@@ -132,15 +138,23 @@ class TextLines:
         line = self.line
         if gap > SPACE_GAP and self.shown and not line[-1].endswith(" ") and not text.startswith(" "):
             line.append(" ")
+            self.marks.append(None)
         elif gap < -OVERLAP and line and (composed := _compose(line[-1], text)):
-            line[-1] = composed
+            line[-1] = composed  # the first of the two glyphs keeps it
             return
         line.append(text)
+        self.marks.append(run)
         self.shown = self.shown or bool(text)
 
-    def new_line(self, text: str) -> None:
-        self.lines.append("".join(self.line).rstrip())
-        self.line = [text]
+    def new_line(self, text: str, run: Run) -> None:
+        joined = "".join(self.line)
+        line = joined.rstrip()
+        if self.steps is not None:
+            if self.lines:
+                self.steps.append(-1)  # the line end before this line
+            self.steps.extend(_line_steps(self.line, self.marks, len(joined), len(line)))
+        self.lines.append(line)
+        self.line, self.marks = [text], [run]
         self.shown = bool(text)
 
     def text(self) -> str:
@@ -149,10 +163,35 @@ class TextLines:
             return ""
         return "\n".join(self.lines + ["".join(self.line).rstrip()]) + "\n"
 
+    def spans(self) -> tuple[str, list[int]]:
+        """:meth:`text`, and for each of its characters the step of the operator that drew it
+        (-1 for an inferred space or a line end; a composed accent is its first glyph's); the
+        lines must have been made with ``steps``."""
+        assert self.steps is not None
+        text = self.text()
+        if not text:
+            return text, []
+        joined = "".join(self.line)
+        last = _line_steps(self.line, self.marks, len(joined), len(joined.rstrip()))
+        steps = self.steps + ([-1] if self.lines else []) + last + [-1]
+        return text, steps
 
-def add_records(lines: TextLines, records: Iterable[GlyphRecord]) -> None:
+
+def _line_steps(pieces: list[str], marks: list[Run | None], length: int, n: int) -> list[int]:
+    """The step of each of the first ``n`` characters of a line made of ``pieces`` (each
+    glyph's text, or an inferred space; ``length`` characters in all), drawn by the runs ``marks``."""
+    if length == len(pieces) and "" not in pieces:  # every piece one character
+        return [-1 if m is None else m.step for m in marks[:n]]
+    steps: list[int] = []
+    for piece, m in zip(pieces, marks):
+        steps.extend([-1 if m is None else m.step] * len(piece))
+    return steps[:n]
+
+
+def add_records(lines: TextLines, records: Iterable[GlyphRecord], offset: int = 0) -> None:
     """Add the glyph records of the full interpreter to ``lines``, as :func:`.textlayout.layout`
-    lays them out (a Type3 glyph whose procedure shows text gives way to that text)."""
+    lays them out (a Type3 glyph whose procedure shows text gives way to that text); their
+    steps' indices are counted from ``offset`` (the operators run before them)."""
     run: Run | None = None
     last = None
     for r in records:
@@ -164,7 +203,7 @@ def add_records(lines: TextLines, records: Iterable[GlyphRecord]) -> None:
         if step is not last:
             assert step.tm is not None  # a step that shows glyphs has its text matrix
             last = step
-            run, ax, ay = make_run((step.annotation, step.source, step.text_object, step.tlm), step.index,
+            run, ax, ay = make_run((step.annotation, step.source, step.text_object, step.tlm), step.index + offset,
                                    step.op in ("'", '"'), step.tm, step.gstate.ctm, ts.size, ts.char_spacing,
                                    ts.scale, vertical)
         assert run is not None

@@ -81,12 +81,12 @@ class TextScanner:
         self.tables: dict[Font, dict] = {}  # font → code (an int for simple fonts) → (unicode, w0)
         self._reset(self.limits.budget())
 
-    def _reset(self, budget: Budget) -> None:
+    def _reset(self, budget: Budget, steps: bool = False) -> None:
         self.budget = budget
         # a page that comes within half of a limit is left to the full interpreter, which says where it stops
         self.max_ops, self.max_glyphs = budget.operators // 2, budget.glyphs // 2
         self.ops = self.drawn = self.invoked = self.text_object = 0
-        self.lines = TextLines()
+        self.lines = TextLines(steps)
         self.ctm: Matrix = IDENTITY
         self.font: Font | None = None
         self.size = self.tc = self.tw = self.leading = self.rise = 0.0
@@ -102,11 +102,24 @@ class TextScanner:
         """The text of the page ``page_ref`` as :func:`.textlayout.page_text` gives it (as the
         full interpreter reads it within ``budget``, spent here; default: the document's
         limits), or ``None`` when the content has a shape this reading gives up on."""
+        lines = self.read_page(page_ref, annots, budget, False)
+        return None if lines is None else lines.text()
+
+    def page_spans(self, page_ref: Ref, annots: bool = True,
+                   budget: Budget | None = None) -> tuple[str, list[int]] | None:
+        """:meth:`page_text`, and for each of its characters the index of the operator that
+        drew it as :func:`.interpreter.iter_steps` numbers its steps (-1 for an inferred space
+        or a line end), as :func:`.textlayout.layout_spans` gives them; or ``None``."""
+        lines = self.read_page(page_ref, annots, budget, True)
+        return None if lines is None else lines.spans()
+
+    def read_page(self, page_ref: Ref, annots: bool, budget: Budget | None, steps: bool) -> TextLines | None:
+        """The page's lines (with the steps of their characters if ``steps``), or ``None``."""
         doc = self.doc
         page = doc.resolve(page_ref)
         if not isinstance(page, Dict):
-            return ""
-        self._reset(budget or self.limits.budget())
+            return TextLines(steps)
+        self._reset(budget or self.limits.budget(), steps)
         budget = self.budget
         data, _ = page_content(doc, page, budget)
         try:
@@ -117,7 +130,7 @@ class TextScanner:
                 self.annotations(page, page_ref)
         except (GiveUp, TypeError, ValueError, IndexError, ZeroDivisionError, OverflowError):
             return None
-        return self.lines.text()
+        return self.lines
 
     def annotations(self, page: Dict, page_ref: Ref) -> None:
         """The annotations' appearances: when one may draw, the full interpreter draws them all
@@ -138,7 +151,7 @@ class TextScanner:
             if records:
                 given.append(records[0].actual_text)
                 n += len(records)
-                add_records(self.lines, records)
+                add_records(self.lines, records, self.ops)  # numbered after the content's operators
         if rest.stopped is not None:
             raise GiveUp
 
@@ -211,7 +224,7 @@ class TextScanner:
         a, b, c, d, e, f = tm = self.tm
         fresh = run is None
         if run is None:
-            run = make_run((None, self.source, self.text_object, self.tlm), self.ops, quote, tm, self.ctm,
+            run = make_run((None, self.source, self.text_object, self.tlm), self.ops - 1, quote, tm, self.ctm,
                            self.size, self.tc, self.scale, False)
         frame, ax, ay = run
         A, B, C, D, E, F = self.ctm

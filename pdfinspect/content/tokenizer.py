@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, cast
 
 from ..core.diagnostics import Diagnostic, info, warning
 from ..core.lexer import (DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, WHITESPACE, Lexer, decode_name,
@@ -101,6 +101,30 @@ _BULK = re.compile(
     _WS + rb"((?:(?=[+\-.0-9]{1,17}" + _END + rb")[+-]?(?:\d+\.?\d*|\.\d+)" + _END + _WS + rb"){0,32})"
     rb"(?!(?:true|false|null|BI)" + _END + rb")([^" + _D + rb"0-9+.\-][^" + _D + rb"]*)" + _END)
 _NUMBER = re.compile(rb"[+-]?\d+(\.\d*)?|[+-]?\.\d+()")
+# The interpreter's fast path (iter_quick): the operators of vector art whose operands are a
+# fixed count of numbers (each read by _NUMBER as _BULK reads it), matched whole. The numbers
+# are read once, the operators sorted by their count of numbers; the empty group ``s`` marks
+# where the operands start, and the match's ``lastgroup`` says what was matched: ``q`` (q or
+# Q), ``paint`` a painting or clipping operator, ``pe`` a run of path construction operators
+# (m l c v y h re; ``pe`` is empty, at its end), ``pp`` the same and the painting operator after
+# it (in ``pp``), ``o1``/``o3``/``o4`` an operator of 1, 3 or 4 numbers (``k``, ``K``),
+# ``cm``, ``phase`` a dash ``[numbers] phase d`` (the numbers in ``dash``).
+_N = rb"(?=[+\-.0-9]{1,17}" + _END + rb")[+-]?(?:\d+\.?\d*|\.\d+)" + _END
+_W1 = rb"[\x00\t\n\x0c\r ]+"
+_N2 = _N + _W1 + _N + _W1
+_PATH_OP = rb"(?:h|" + _N2 + rb"(?:[ml]|" + _N2 + rb"(?:[vy]|re|" + _N2 + rb"c)))" + _END
+QUICK = re.compile(
+    _WS + rb"(?P<s>)(?:(?P<q>[qQ])" + _END
+    + rb"|(?P<paint>f\*|B\*|b\*|W\*|[SsfFBbnW])" + _END
+    + rb"|\[" + _WS + rb"(?P<dash>(?:" + _N + _WS + rb")*)\]" + _WS + rb"(?P<phase>" + _N + rb")" + _W1 + rb"d" + _END
+    + rb"|(?:h|" + _N + _W1 + rb"(?:(?P<o1>w|J|j|M|i|g|G)|" + _N + _W1 + rb"(?:[ml]|" + _N + _W1
+    + rb"(?:(?P<o3>rg|RG)|" + _N + _W1 + rb"(?:(?P<o4>k|K)|[vy]|re|" + _N2 + rb"(?:(?P<cm>cm)|c))))))" + _END
+    # after a path construction operator (not cm), the ones that follow it and a painting operator
+    + rb"(?:(?<=[hmlvyce])(?<!cm)(?:" + _WS + _PATH_OP + rb"){0,255}(?P<pe>)(?:" + _WS
+    + rb"(?P<pp>f\*|B\*|b\*|[SsfFBbn])" + _END + rb")?)?)")
+QUICK_BATCH = 1024  # matches yielded at once
+QUICK_PATH_OP = re.compile(_WS + rb"(" + _PATH_OP + rb")")  # one operator of a path run, after white space
+
 # Operators of a fixed number of numbers that check_operands passes when the count is right
 # (BX/EX/ID/EI carry their own diagnostics).
 _PLAIN_ARITY = {op: n for op, n in _FIXED_NUMBERS.items() if op not in (b"BX", b"EX", b"ID", b"EI")}
@@ -192,6 +216,14 @@ class _Pending:
 
 def iter_operations(data: bytes) -> Iterator[Operation]:
     """Yield the operations of a decoded content stream, in order."""
+    return cast(Iterator[Operation], iter_quick(data, None))
+
+
+def iter_quick(data: bytes, quick: re.Pattern[bytes] | None) -> Iterator[Operation | list[re.Match[bytes]]]:
+    """:func:`iter_operations`, except that where an operation starts (no operand read yet, no
+    diagnostic waiting) and ``quick`` matches, its matches there and after (up to
+    :data:`QUICK_BATCH` of them) are yielded instead, as a list, unchecked, and the stream goes
+    on after them: the caller runs what they matched (:data:`QUICK`)."""
     pending = _Pending()
     scan = _Scanner(data, pending)
     next_token = scan.next
@@ -199,8 +231,20 @@ def iter_operations(data: bytes) -> Iterator[Operation]:
     spans: list[tuple[int, int]] = []
     compat = 0  # BX/EX nesting (7.8.2)
     bulk = _BULK.match
+    fast = quick.match if quick is not None else None
     while True:
         if not operands:
+            if fast is not None and not pending.items:
+                q = fast(data, scan.pos)
+                if q is not None:
+                    run = [q]
+                    pos = q.end()
+                    while len(run) < QUICK_BATCH and (q := fast(data, pos)) is not None:
+                        run.append(q)
+                        pos = q.end()
+                    scan.pos = pos
+                    yield run
+                    continue
             m = bulk(data, scan.pos)
             if m is not None:
                 op = m.group(2)

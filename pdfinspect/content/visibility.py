@@ -123,11 +123,16 @@ def visibility(steps: Iterable[tuple[Step, list[GlyphRecord]]], crop: Rect | Non
     # every paint (painted, its colour when known exactly: an opaque Device-colour rectangle)
     paints: list[tuple[Painted, tuple[float, float, float] | None]] = []
     order: list[int] = []  # per record: how many paints came before it
+    colors: dict[tuple, tuple[float, float, float] | None] = {}  # (space, values) → RGB
     for step, recs in steps:
         p = step.painted
-        if p is not None and not _oc_hidden(step):
-            known = p.kind == "fill" and p.exact and p.opaque
-            paints.append((p, _rgb(step.gstate, fill=True) if known else None))
+        if p is not None and not (step.marked and _oc_hidden(step)):
+            rgb = None
+            if p.kind == "fill" and p.exact and p.opaque:
+                gs = step.gstate
+                key = (gs.fill_space, gs.fill_color)
+                rgb = colors[key] if key in colors else colors.setdefault(key, _rgb(gs, fill=True))
+            paints.append((p, rgb))
         for r in recs:
             records.append(r)
             order.append(len(paints))
@@ -211,28 +216,79 @@ def _same(a, b) -> bool:
 
 class _PaintIndex:
     """The paints of a page by the :data:`CELL` pt grid cells their rectangles overlap (each
-    cell's list in painting order), so a glyph looks only at the paints over its own centre.
-    The grid spans ``area`` (the page box); points beyond it fall in its border cells."""
+    cell's list in painting order). The grid spans ``area`` (the page box); points beyond it
+    fall in its border cells. A glyph's ``covered`` and composited tests look at the paints
+    of the cell of its centre (:meth:`at`)."""
 
-    def __init__(self, paints: list[tuple[Painted, tuple[float, float, float] | None]], area: Rect):
-        self.area = area
+    def __init__(self, paints: list[tuple[Painted, tuple[float, float, float] | None]], area: Rect,
+                 size: float = 64.0, keep=None):
+        self.area, self.size = area, size
         self.cells: dict[tuple[int, int], list[int]] = {}
         for n, (p, _) in enumerate(paints):
-            (cx0, cy0), (cx1, cy1) = self.cell(p.rect[0], p.rect[1]), self.cell(p.rect[2], p.rect[3])
-            for cx in range(cx0, cx1 + 1):
-                for cy in range(cy0, cy1 + 1):
-                    self.cells.setdefault((cx, cy), []).append(n)
+            if keep is None or keep(p):
+                (cx0, cy0), (cx1, cy1) = self.cell(p.rect[0], p.rect[1]), self.cell(p.rect[2], p.rect[3])
+                for cx in range(cx0, cx1 + 1):
+                    for cy in range(cy0, cy1 + 1):
+                        self.cells.setdefault((cx, cy), []).append(n)
 
     def cell(self, x: float, y: float) -> tuple[int, int]:
-        a = self.area
-        return int((min(max(x, a[0]), a[2]) - a[0]) // CELL), int((min(max(y, a[1]), a[3]) - a[1]) // CELL)
+        a, size = self.area, self.size
+        return int((min(max(x, a[0]), a[2]) - a[0]) // size), int((min(max(y, a[1]), a[3]) - a[1]) // size)
 
     def at(self, x: float, y: float) -> list[int]:
         """The paints (indexes, in order) whose rectangle may hold the point."""
         return self.cells.get(self.cell(x, y), [])
 
 
+class _Levels:
+    """The same paints on grids of :data:`FINE` pt, 4× as large, 16×…: each paint on the finest
+    grid whose cells are as large as it is (so it lies in at most 2 × 2 of them). A point's cell
+    on each grid holds every paint whose rectangle holds the point, and little else."""
+
+    def __init__(self, paints: list[tuple[Painted, tuple[float, float, float] | None]], area: Rect):
+        self.area = area
+        ax0, ay0, ax1, ay1 = area
+        fine: dict[tuple[int, int], list[int]] = {}
+        self.grids: dict[float, dict[tuple[int, int], list[int]]] = {FINE: fine}
+        extent = max(ax1 - ax0, ay1 - ay0)
+        for n, (p, _) in enumerate(paints):
+            x0, y0, x1, y1 = p.rect
+            if x1 - x0 <= FINE and y1 - y0 <= FINE and ax0 <= x0 and x1 <= ax1 and ay0 <= y0 and y1 <= ay1:
+                size, cells = FINE, fine  # most paints: small, on the page
+            else:
+                x0, y0 = min(max(x0, ax0), ax1), min(max(y0, ay0), ay1)
+                x1, y1 = min(max(x1, ax0), ax1), min(max(y1, ay0), ay1)
+                size = FINE
+                while size < max(x1 - x0, y1 - y0) and size < extent:
+                    size *= 4
+                cells = self.grids.setdefault(size, {})
+            cx0, cx1 = int((x0 - ax0) // size), int((x1 - ax0) // size)
+            cy0, cy1 = int((y0 - ay0) // size), int((y1 - ay0) // size)
+            if cx0 == cx1 and cy0 == cy1:
+                cells.setdefault((cx0, cy0), []).append(n)
+                continue
+            for cx in range(cx0, cx1 + 1):
+                for cy in range(cy0, cy1 + 1):
+                    cells.setdefault((cx, cy), []).append(n)
+
+    def near(self, x0: float, y0: float, x1: float, y1: float) -> list[list[int]]:
+        """The cells' lists (each in painting order) of the paints that may meet the rectangle
+        x0 y0 x1 y1 (a point when ``x0 == x1`` and ``y0 == y1``)."""
+        a = self.area
+        x0, x1 = min(max(x0, a[0]), a[2]) - a[0], min(max(x1, a[0]), a[2]) - a[0]
+        y0, y1 = min(max(y0, a[1]), a[3]) - a[1], min(max(y1, a[1]), a[3]) - a[1]
+        out = []
+        for size, cells in self.grids.items():
+            for cx in range(int(x0 // size), int(x1 // size) + 1):
+                for cy in range(int(y0 // size), int(y1 // size) + 1):
+                    here = cells.get((cx, cy))
+                    if here:
+                        out.append(here)
+        return out
+
+
 CELL = 64.0  # points: the paint index's grid
+FINE = 8.0  # points: the finest grid of the levels
 REACH = 5_000.0  # points each way of the origin the grid spans when the page box is unknown
 
 
@@ -240,33 +296,57 @@ def _background_and_cover(records, reasons, order, paints, crop: Rect | None) ->
     """``same_color_as_background`` and ``covered`` for each record not hidden already."""
     if not records:
         return
-    index = _PaintIndex(paints, crop or (-REACH, -REACH, REACH, REACH))
+    area = crop or (-REACH, -REACH, REACH, REACH)
+    grid = _PaintIndex([], area)  # the cells candidates for ``covered`` must overlap
+    levels = _Levels(paints, area)
+    composited = _PaintIndex(paints, area, keep=lambda p: p.composited)
     for r, why, before in zip(records, reasons, order):
         if why:
             continue
         mode = r.step.gstate.text.render
         color = _rgb(r.step.gstate, fill=mode not in _STROKES)
         x, y = _center(r)
-        here = index.at(x, y)
-        split = bisect.bisect_left(here, before)  # here[:split] painted before the glyph, the rest after
         background: tuple[float, float, float] | None = None
         if color is not None:
             background = WHITE
-            for i in reversed(here[:split]):
-                if _inside(x, y, paints[i][0].rect):
-                    background = paints[i][1]  # None: a colour not known (image, shading, curve…)
-                    break
+            last = -1  # the last paint before the glyph under its centre
+            for here in levels.near(x, y, x, y):
+                for k in range(bisect.bisect_left(here, before) - 1, -1, -1):
+                    i = here[k]
+                    if i <= last:
+                        break
+                    if _inside(x, y, paints[i][0].rect):
+                        last = i
+                        break
+            if last >= 0:
+                background = paints[last][1]  # None: a colour not known (image, shading, curve…)
         box = r.bbox.rect if r.bbox is not None else (x, y, x, y)
         if background is not None and _same(color, background) and not any(
-                paints[i][0].composited and _overlaps(paints[i][0].rect, box) for i in here[split:]):
+                paints[i][0].composited and _overlaps(paints[i][0].rect, box)
+                for i in _after(composited.at(x, y), before)):
             why.append("same_color_as_background")
-        for i in here[split:]:
-            p = paints[i][0]
+        if _covered(paints, levels, grid, box, x, y, before):
+            why.append("covered")
+
+
+def _after(here: list[int], before: int) -> list[int]:
+    return here[bisect.bisect_left(here, before):]
+
+
+def _covered(paints, levels: _Levels, grid: _PaintIndex, box: Rect, x: float, y: float, before: int) -> bool:
+    """Whether an exact, opaque paint after the glyph covers its ``box`` (within :data:`EDGE`) and
+    overlaps the grid cell of its centre ``x y``: such a paint comes within EDGE of the centre."""
+    cx, cy = grid.cell(x, y)
+    for here in levels.near(x - EDGE, y - EDGE, x + EDGE, y + EDGE):
+        for k in range(bisect.bisect_left(here, before), len(here)):
+            p = paints[here[k]][0]
             rect = p.rect
-            if p.exact and p.opaque and (rect[0] <= box[0] + EDGE and rect[1] <= box[1] + EDGE
-                                         and rect[2] >= box[2] - EDGE and rect[3] >= box[3] - EDGE):
-                why.append("covered")
-                break
+            if p.exact and p.opaque and (rect[0] <= box[0] + EDGE and rect[1] <= box[1] + EDGE and rect[2] >= box[2] - EDGE
+                    and rect[3] >= box[3] - EDGE):
+                (x0, y0), (x1, y1) = grid.cell(rect[0], rect[1]), grid.cell(rect[2], rect[3])
+                if x0 <= cx <= x1 and y0 <= cy <= y1:
+                    return True
+    return False
 
 
 def _duplicates(records, reasons) -> None:

@@ -28,7 +28,7 @@ class FontProgram:
     ``builtin_encoding`` maps codes to glyph names (Type1, non-CID CFF); ``glyph_names``
     is indexed by GID (``post`` table or CFF charset); ``cmaps`` maps (platform, encoding)
     to code → GID; ``unicode_of_gid`` inverts the Unicode subtables; ``cid_to_gid`` is a
-    CID-keyed CFF charset.
+    CID-keyed CFF charset, whose top dictionary's Registry and Ordering are ``ros``.
     """
 
     kind: str
@@ -40,6 +40,7 @@ class FontProgram:
     unicode_of_gid: dict[int, str] = field(default_factory=dict)
     cid_to_gid: dict[int, int] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
+    ros: tuple[str, str] | None = None  # a CID-keyed CFF's own Registry and Ordering
     _gids: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -173,5 +174,6 @@ def _cff(font, kind, data: bytes, diags) -> FontProgram:
             builtin = {i: n for i, n in enumerate(table) if n and n in present}
         elif enc:
             builtin = {i: n for i, n in enumerate(enc) if n and n != ".notdef"}
+    ros = (str(top.ROS[0]), str(top.ROS[1])) if hasattr(top, "ROS") else None
     return FontProgram(kind, font.program_key, font.program_ref, builtin, charset,
-                       cid_to_gid=cid_to_gid, diagnostics=tuple(diags))
+                       cid_to_gid=cid_to_gid, diagnostics=tuple(diags), ros=ros)

@@ -25,6 +25,9 @@ Three tests, each with a reason code:
   :func:`east_asian_widths_fit` for CJK) — a font whose CIDs are glyph ids gives letters whose
   widths are unrelated to theirs. Where one width serves all CIDs, a font not embedded or with a
   /CIDToGIDMap stream is believed (the resolver decides).
+- ``outlines_disagree``: a reading of codes as values (code points, CIDs, the Macintosh order, a base
+  encoding) that the outlines of the font's other glyphs contradict: where a clear shape vote reads
+  them, it reads other characters for most of them (per font; the resolver's GlyphShape step decides).
 
 Pure functions over text; the resolver decides which codes make up "the font's codes".
 """
@@ -39,12 +42,16 @@ MIXED_SCRIPTS = "mixed_scripts"
 SCRIPT_CONTRADICTS_FONT = "script_contradicts_font"
 CONSTANT_OFFSET = "constant_offset"
 NO_EVIDENCE = "no_evidence"
+OUTLINES_DISAGREE = "outlines_disagree"
 VERDICTS = {
     CONTROL_OR_PRIVATE_USE: "a control, surrogate or private-use character, or U+FFFD",
     MIXED_SCRIPTS: "the font's codes read as letters of three or more scripts (or lone combining marks)",
     SCRIPT_CONTRADICTS_FONT: "the font's other codes are letters of another script",
     CONSTANT_OFFSET: "another reading of the same codes is one constant offset away and spells letters",
-    NO_EVIDENCE: "read as code points, the font's CIDs get widths unlike those letters' in any standard font",
+    NO_EVIDENCE: "read as code points, the font's CIDs (or codes) get widths unlike those letters' in any "
+                 "standard font",
+    OUTLINES_DISAGREE: "where the outlines of the font's glyphs vote clearly, they read other characters than "
+                       "this reading gives most of them",
 }
 
 # unicodedata names start with the script for most letters; these words name one script each

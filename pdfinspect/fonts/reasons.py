@@ -27,6 +27,7 @@ from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, GUESS, HEURIST
                          is_lead_byte, legacy_cjk_codec)
 from .resolve import (CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, TOUNICODE, Resolution, Resolver,
                       format_unicode, no_text, tounicode_cid_shift, tounicode_width_shift)
+from .shift import tounicode_confirmed, tounicode_shift
 
 NUMERIC_METHOD, CODE_AS_UNICODE_METHOD = NUMERIC_GLYPH_NAME.method, CODE_AS_UNICODE.method
 
@@ -60,7 +61,8 @@ REASON_DOCS: dict[str, str] = {
                          "character, a mix of scripts the font cannot hold, letters a constant offset away from "
                          "another reading): kept as a guess, out of the text",
     "tounicode_shifted": "the ToUnicode's text for a run of codes is one constant offset away from what the font's "
-                         "names, program or glyph outlines say: a shifted table",
+                         "names, program (cmaps, a CFF's own collection), CID collection, widths or glyph outlines "
+                         "say: a shifted table",
     "mapping_contradicts_shape": "a ToUnicode or glyph name gives text that fonts drawing the same outline clearly "
                                  "say is another character",
     "unresolved": "codes that resolve to nothing by any method or heuristic",
@@ -170,7 +172,8 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
                              f"disagree on {len(conflicts)} codes"
                              + (f" ({compat} only as ligature or compatibility forms, e.g. ffi vs ﬃ)" if compat else "")))
         found.append(_degenerate(resolutions))
-        found.append(_shifted(resolutions) or _width_shifted(font))
+        found.append(_shifted(font, resolutions, program)
+                     or (None if tounicode_confirmed(font, resolutions, program) else _width_shifted(font)))
         if not font.is_type0 and font.tounicode.codespace and all(len(c.low) > 1 for c in font.tounicode.codespace):
             found.append(out("tounicode_multibyte_on_simple_font", missed,
                              f"the {font.subtype} font's codes are one byte; ToUnicode's codespace is "
@@ -232,56 +235,46 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
     yield from (r for r in found if r is not None)
 
 
-def _readable(ch: str) -> int:
-    """How much a character reads as text: 0 private use or control, 1 a Latin-1 letter (what bytes of
-    a legacy 8-bit code page become when taken for Latin-1), 2 anything else."""
-    if unicodedata.category(ch) in ("Co", "Cc", "Cs"):
-        return 0
-    return 1 if 0xA0 <= ord(ch) <= 0xFF else 2
-
-
-def _shifted(resolutions) -> Reason | None:
-    """A ToUnicode whose entries differ from what the font's names, program or outlines say by one
-    constant offset: a producer's off-by-N table (the letters are there, all moved). Not when the
-    ToUnicode reads better than the other method (Cyrillic where the program's 8-bit table gives
-    the code page's bytes as Latin-1 letters, 848 below)."""
-    pairs = [(r, c) for r in resolutions if r.method == TOUNICODE for c in r.conflicts
-             if len(r.unicode) == 1 and len(c.unicode) == 1]
-    if len(pairs) < 4:
-        return None
-    deltas = [ord(r.unicode) - ord(c.unicode) for r, c in pairs]
-    k = max(set(deltas), key=deltas.count)
-    codes = {r.code for (r, _), d in zip(pairs, deltas) if d == k}
-    hits = [r for r in resolutions if (s := _step(r, TOUNICODE)) is not None and s.result == HIT]
-    if k == 0 or len(codes) < 4 or deltas.count(k) * 5 < len(pairs) * 4 or len(codes) * 2 < len(hits):
-        return None
-    moved = [(r.unicode, c.unicode) for (r, c), d in zip(pairs, deltas) if d == k]
-    if sum(_readable(a) for a, _ in moved) > sum(_readable(b) for _, b in moved):
-        return None  # the ToUnicode is the better reading: the program's table is the legacy one
-    return Reason("tounicode_shifted", tuple(sorted(codes)),
-                  f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} what "
-                  f"{', '.join(sorted({c.method for r, c in pairs}))} give{'s' * (len({c.method for r, c in pairs}) == 1)} "
-                  f"for {len(codes)} codes")
+def _shifted(font: Font, resolutions: tuple[Resolution, ...], program) -> Reason | None:
+    """A ToUnicode one constant offset away from the font's names, program, collection or outlines
+    (:func:`.shift.tounicode_shift`): a producer's off-by-N table."""
+    found = tounicode_shift(font, resolutions, program)
+    return Reason("tounicode_shifted", found.codes, found.describe()) if found is not None else None
 
 
 def _width_shifted(font: Font) -> Reason | None:
     """The shift the font's own widths show (:func:`.resolve.tounicode_width_shift`), or that of
     the ToUnicode from CIDs the widths say are code points (:func:`.resolve.tounicode_cid_shift`),
-    where no other method or outline gives the letters to compare the ToUnicode with."""
+    where no other method or outline gives the letters to compare the ToUnicode with (the caller asks
+    :func:`.shift.tounicode_confirmed` first). Not where the
+    glyphs are wider than letters (:func:`_picture_widths`): the widths of pictures say nothing."""
     found = tounicode_width_shift(font)
     if found is None:
         cids = tounicode_cid_shift(font)
-        if cids is None:
+        if cids is None or _picture_widths(font, cids.codes):
             return None
         k = cids.offset
         return Reason("tounicode_shifted", cids.codes,
                       f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} "
                       f"the CIDs for {len(cids.codes)} codes, and the font's widths say its CIDs are code points")
+    if _picture_widths(font, found.codes):
+        return None
     k = found.offset
     return Reason("tounicode_shifted", found.codes,
                   f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} the "
                   f"letters the font's widths fit: moved {k:+d}, {len(found.codes)} letters' widths follow a standard "
                   f"font's with a rank correlation of {found.fit:.2f}, as given {found.unshifted:.2f}")
+
+
+WIDEST_LETTER = 1100  # 1/1000 em: wider than any letter of Helvetica or Times (W 944, @ 1015)
+
+
+def _picture_widths(font: Font, codes: tuple[bytes, ...]) -> bool:
+    """Whether a fifth of these codes' glyphs are wider than any letter of a standard font: a picture
+    font's (pdkids.pdf's DesignerStuff maps its pictures to the keys' letters, up to 3.5 em wide),
+    whose widths follow no letters' however they are moved."""
+    widths = [font.glyph_width(c, font.cid(c) if font.is_type0 else None) * 1000 for c in codes]
+    return sum(w > WIDEST_LETTER for w in widths) * 5 >= len(widths) > 0
 
 
 def _degenerate(resolutions) -> Reason | None:

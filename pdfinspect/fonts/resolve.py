@@ -26,7 +26,6 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from ..core.objects import Ref
 from . import codes
@@ -39,9 +38,7 @@ from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, CIDFont, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
-
-if TYPE_CHECKING:  # the shape vote (hashlib, fontTools' pens) is imported when a glyph needs it
-    from .shapevote import GlyphShapes, ShapeTable
+from .shapevote import EMPTY, GlyphShapes, ShapeTable, Vote, letter_key, look_alike_forms, looks_alike
 
 SPEC_METHODS = (TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM)
 HEURISTIC_METHODS = tuple(x.method for x in h.HEURISTICS)
@@ -168,6 +165,7 @@ class Resolver:
         self._verdicts: dict[tuple[Font, str], str | None] = {}
         self._mac: dict[Font, tuple[int, str]] = {}
         self._blanks: dict[Font, int] = {}
+        self._evidence: dict[Font, Evidence] = {}
 
     @classmethod
     def of(cls, doc) -> "Resolver":
@@ -207,8 +205,6 @@ class Resolver:
 
     # -- the shape vote (fonts.shapevote) --------------------------------------------------------
     def glyph_shapes(self) -> GlyphShapes:
-        from .shapevote import GlyphShapes
-
         if self._glyph_shapes is None:
             self._glyph_shapes = GlyphShapes(self.doc)
         return self._glyph_shapes
@@ -217,7 +213,7 @@ class Resolver:
         if self.shapes is not None:
             return self.shapes
         if self._own_shapes is None and learn:
-            from .shapevote import ShapeTable, learn as learn_shapes
+            from .shapevote import learn as learn_shapes
 
             self._own_shapes = ShapeTable()  # resolving the document's fonts below must not learn again
             self._own_shapes = learn_shapes(self.doc, self, self.glyph_shapes())
@@ -225,36 +221,115 @@ class Resolver:
 
     def _by_shape(self, font: Font, res: Resolution) -> Resolution:
         """A glyph no method resolves, or only a guess or a code read as a value does, read by what
-        its outline is elsewhere; the value reading stays as a conflict where it differs."""
+        its outline is elsewhere; the value reading stays as a conflict where it differs. Without a
+        clear vote, a value reading the outlines of the font's other glyphs contradict drops to a
+        guess (``outlines_disagree``)."""
         if font.program_ref is None and font.subtype != "Type3":
             return res
-        from .shapevote import EMPTY, letter_key
-
-        fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
-        if fp == EMPTY and self._blank_glyphs(font) > 2:
-            return res  # a font of many glyphs that draw nothing (an OCR text layer's): they are not spaces
-        table = self._table(learn=fp is not None)
-        vote = table.vote(fp) if table is not None and fp is not None else None
-        key = fp
-        if vote is None and table is not None and fp is not None and fp != EMPTY:
-            key = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code, coarse=True)
-            vote = table.vote(key) if key is not None else None
-        if vote is None or not vote.clear or (res.confidence == HEURISTIC and letter_key(vote.text) == letter_key(res.unicode)):
+        vote, key = self._vote(font, res)
+        if vote is None or not vote.clear:
+            return self._refuted(font, res)
+        if res.confidence == HEURISTIC and letter_key(vote.text) == letter_key(res.unicode):
             return res
+        text = self._in_font_script(font, vote)
+        if text is None:
+            return self._refuted(font, res)
+        how = "" if text == vote.text else f", {format_unicode(text)} in the script of the font's other letters"
         step = _heuristic_step(h.GLYPH_SHAPE, font.program_ref or font.ref, "glyph outline", f"outline {key}",
                                HIT, codes.SHAPE_VOTE_COARSE if vote.coarse else codes.SHAPE_VOTE,
-                               f"{vote.describe()} → {format_unicode(vote.text)}", vote.text)
+                               f"{vote.describe()}{how} → {format_unicode(text)}", text)
         given = res.unicode or (res.path[-1].unicode if res.confidence == GUESS else "")
         conflicts = res.conflicts + ((Conflict(res.method, given),) if given else ())
         flags = tuple(f for f in res.flags if f.code != codes.UNRESOLVED)
-        return replace(res, unicode=vote.text, method=step.method, path=res.path + (step,), conflicts=conflicts,
+        return replace(res, unicode=text, method=step.method, path=res.path + (step,), conflicts=conflicts,
                        flags=flags, confidence=HEURISTIC, heuristic=step.method, used_by=())
+
+    def _vote(self, font: Font, res: Resolution) -> tuple[Vote | None, str | None]:
+        """The vote on the glyph's outline (its exact fingerprint, else its coarse key) and the key
+        voted on; ``(None, key)`` when no table or no entry speaks for it."""
+        shapes = self.glyph_shapes()
+        gid = res.gid
+        if gid is None and font.subtype == "TrueType" and res.code:
+            prog = self.program(font)
+            if prog is not None and not prog.cmaps and not prog.diagnostics:
+                gid = res.code[0]  # a simple TrueType program without a cmap draws glyph id = code
+        fp = shapes.fingerprint(font, gid, res.glyph_name, res.code)
+        if fp == EMPTY and self._blank_glyphs(font) > 2:
+            return None, fp  # a font of many glyphs that draw nothing (an OCR text layer's): they are not spaces
+        table = self._table(learn=fp is not None)
+        if table is None or fp is None:
+            return None, fp
+        vote = table.vote(fp)
+        if vote is None and fp != EMPTY:
+            key = shapes.fingerprint(font, gid, res.glyph_name, res.code, coarse=True)
+            return (table.vote(key) if key is not None else None), key
+        return vote, fp
+
+    def _in_font_script(self, font: Font, vote: Vote) -> str | None:
+        """Of letters that read alike (Latin o, Greek ο, Cyrillic о: the vote's texts, and the
+        look-alikes of its letter in the other scripts, :func:`look_alike_forms`), the one in the
+        script of the font's other letters; ``None`` when the font has letters of several of their
+        scripts (the outline cannot tell which is meant). A font without letters of any of them
+        keeps the vote's own reading when the vote names one letter."""
+        by_script: dict[str, str] = {}
+        # most fonts first, a character that is its own NFKC form (μ before the micro sign µ) first
+        candidates = [*vote.texts, *(f for t in vote.texts for f in look_alike_forms(t))]
+        for t in sorted(candidates, key=lambda t: unicodedata.normalize("NFKC", t) != t):
+            nfkc = unicodedata.normalize("NFKC", t)
+            if len(nfkc) == 1 and (s := plaus.script(nfkc)) is not None:
+                by_script.setdefault(s, t)
+        if not by_script:  # no letters (a space and a no-break space, a ligature and its letters)
+            return str(vote.text)
+        letters = self._shape_evidence(font)[1]
+        present = [s for s in by_script if letters.get(s)]
+        if len(present) == 1:
+            return by_script[present[0]]
+        if present:  # the font has letters of two of the scripts: e and е alike in a Russian text set in Latin
+            return None
+        return str(vote.text) if len(vote.texts) < 2 or len(by_script) == 1 else None
+
+    def _refuted(self, font: Font, res: Resolution) -> Resolution:
+        """A code read as a value (SHAPE_OUTRANKS) in a font where the clear votes on the other
+        glyphs' outlines mostly read other characters than that reading: a guess."""
+        if res.confidence != HEURISTIC or res.heuristic not in SHAPE_OUTRANKS or not res.unicode:
+            return res
+        agree, disagree = self._shape_evidence(font)[0].get(res.heuristic, (0, 0))
+        if disagree >= OUTLINES_REFUTE and disagree > agree:
+            return self._as_guess(res, plaus.OUTLINES_DISAGREE)
+        return res
+
+    def _shape_evidence(self, font: Font) -> Evidence:
+        """What the outlines of the font's codes (those its widths name) say beside the methods: for
+        each heuristic reading codes as values, how many of its readings a clear vote agrees with and
+        how many it contradicts; and the font's letters counted by script (the spec's text, else a
+        clear vote of one script's letters that no other script draws alike). Cached per font."""
+        if font not in self._evidence:
+            self._evidence[font] = ({}, {})  # the votes below must not ask again
+            scripts: dict[str, int] = {}
+            readings: dict[str, list[int]] = {}
+            for code, cid in _font_codes(font)[:MAX_SAMPLE]:
+                raw = self.judged(font, code, cid)
+                vote = self._vote(font, raw)[0] if raw.confidence != SPEC else None
+                if vote is not None and not vote.clear:
+                    vote = None
+                text = raw.unicode if raw.confidence == SPEC else ""
+                if not text and vote is not None and len({plaus.script(t) for t in vote.texts if len(t) == 1}) <= 1:
+                    # an outline known as Latin y alone may be the font's Cyrillic у: only letters no
+                    # other script draws alike tell the font's script
+                    text = "".join(c for c in vote.text if not looks_alike(c))
+                for c in text:
+                    if (s := plaus.script(c)) is not None:
+                        scripts[s] = scripts.get(s, 0) + 1
+                if vote is not None and raw.confidence == HEURISTIC and raw.heuristic in SHAPE_OUTRANKS \
+                        and raw.unicode:
+                    tally = readings.setdefault(raw.heuristic, [0, 0])
+                    tally[letter_key(vote.text) != letter_key(raw.unicode)] += 1
+            self._evidence[font] = ({k: (v[0], v[1]) for k, v in readings.items()}, scripts)
+        return self._evidence[font]
 
     def _blank_glyphs(self, font: Font) -> int:
         """How many distinct glyphs that draw nothing the font's codes (those its widths name) select."""
         if font not in self._blanks:
-            from .shapevote import EMPTY
-
             shapes = self.glyph_shapes()
             self._blanks[font] = len({(r.gid, r.glyph_name) for code, cid in _font_codes(font)
                                       if shapes.fingerprint(font, (r := self._raw_resolve(font, code, cid)).gid,
@@ -266,8 +341,6 @@ class Resolver:
         table = self._table(learn=False)
         if table is None or (font.program_ref is None and font.subtype != "Type3"):
             return res
-        from .shapevote import EMPTY, letter_key
-
         fp = self.glyph_shapes().fingerprint(font, res.gid, res.glyph_name, res.code)
         vote = table.vote(fp) if fp not in (None, EMPTY) else None
         if vote is None or not vote.clear or vote.fonts < 2 or letter_key(vote.text) == letter_key(res.unicode):
@@ -298,6 +371,11 @@ class Resolver:
             (self.font_verdict(font, res.heuristic) if res.heuristic in JUDGED_PER_FONT else None)
         if verdict is None:
             return res
+        return self._as_guess(res, verdict)
+
+    def _as_guess(self, res: Resolution, verdict: str) -> Resolution:
+        """``res`` judged a guess for ``verdict`` (a :data:`.plausibility.VERDICTS` key)."""
+        assert res.heuristic is not None  # only a heuristic's text is judged
         why = f"judged a guess ({verdict}): {plaus.VERDICTS[verdict]}"
         winner = next(s for s in reversed(res.path) if s.method == res.heuristic and s.result == HIT)
         path = tuple(replace(s, confidence=GUESS, detail=f"{s.detail}; {why}") if s is winner else s
@@ -325,8 +403,8 @@ class Resolver:
                 verdict = plaus.CONSTANT_OFFSET
             if verdict is None and method == h.CID_AS_UNICODE.method and not _cid_values_fit(font):
                 verdict = plaus.NO_EVIDENCE
-            if verdict is None and method == h.CODE_AS_UNICODE.method and font.is_type0 \
-                    and not _code_values_fit(font):
+            if verdict is None and method == h.CODE_AS_UNICODE.method \
+                    and not (_code_values_fit(font) if font.is_type0 else _simple_code_values_fit(font)):
                 verdict = plaus.NO_EVIDENCE
             self._verdicts[key] = verdict
         return self._verdicts[key]
@@ -645,6 +723,11 @@ class Resolver:
 
 
 MAX_SAMPLE = 2048  # codes of one font resolved to judge a heuristic or the Macintosh order
+# what a font's outlines say (Resolver._shape_evidence): the clear votes for and against each
+# heuristic reading codes as values, and the font's letters counted by script
+Evidence = tuple[dict[str, tuple[int, int]], dict[str, int]]
+# clear votes against a value reading of a font's codes that make it a guess (outnumbering those for it)
+OUTLINES_REFUTE = 3
 # The heuristics that read a code or a CID as a value: a clear vote of the glyph's outline (fonts
 # whose mapping the spec backs) outranks them.
 SHAPE_OUTRANKS = frozenset(x.method for x in (h.CID_AS_UNICODE, h.CODE_AS_UNICODE, h.MAC_GLYPH_ORDER,
@@ -857,6 +940,19 @@ def _code_values_fit(font: Font) -> bool:
         return not font.embedded
     fit, n = widths_follow(pairs)
     return (n >= 5 and fit >= WIDTHS_FOLLOW) or (n == 4 and fit >= 0.9) or plaus.east_asian_widths_fit(pairs)
+
+
+def _simple_code_values_fit(font: Font) -> bool:
+    """Whether the widths a simple font's /Widths give its codes, read as characters (a symbolic
+    TrueType's codes, as MuPDF reads them), are those characters' widths (as :func:`_cid_values_fit`).
+    One width for all, or fewer than four characters a standard font knows, cannot tell: the codes
+    are taken at their word."""
+    pairs = [(chr(code[0]), w * 1000) for code, _ in _font_codes(font)
+             if code[0] >= 0x20 and (w := font.glyph_width(code, None))]
+    if len({w for _, w in pairs}) <= 1:
+        return True
+    fit, n = widths_follow(pairs)
+    return n < 4 or (n >= 5 and fit >= WIDTHS_FOLLOW) or (n == 4 and fit >= 0.9)
 
 
 def _cid_values_fit(font: Font) -> bool:

@@ -27,6 +27,7 @@ CURVE_STEPS = 6  # segments a curve is flattened into
 MAX_GLYPHS = 65536  # glyphs read from one program at most
 MAX_POINTS = 20000  # points kept for one glyph; a larger outline is cut there
 COARSE = 8  # cells a side of the grid of Outline.coarse_key
+MAX_COMPONENT_DEPTH = 8  # composite glyphs nested deeper are cut there
 
 Point = tuple[float, float]
 
@@ -106,11 +107,29 @@ def _dedupe(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
 class _FlatPen(BasePen):
     """Collects contours as polylines, curves flattened into :data:`CURVE_STEPS` segments."""
 
-    def __init__(self, glyphset: Any, scale: float):
+    def __init__(self, glyphset: Any, scale: float, glyf: Any = None):
         super().__init__(glyphset)
         self.scale = scale
+        self.glyf = glyf
         self.contours: list[list[Point]] = []
         self.points = 0
+        self.depth = 0
+
+    def addComponent(self, glyphName: str, transformation: Any) -> None:
+        """A composite glyph's part; a ``glyf`` table's glyph draws with the table (BasePen's
+        ``glyph.draw(pen)`` does not give it one), a part nested too deep (a loop) is left out."""
+        if self.glyf is None:
+            super().addComponent(glyphName, transformation)
+            return
+        if self.depth >= MAX_COMPONENT_DEPTH:
+            return
+        from fontTools.pens.transformPen import TransformPen
+
+        self.depth += 1
+        try:
+            self.glyf[glyphName].draw(TransformPen(self, transformation), self.glyf)
+        finally:
+            self.depth -= 1
 
     def _add(self, pt: Point) -> None:
         if self.points >= MAX_POINTS:
@@ -143,7 +162,7 @@ class _FlatPen(BasePen):
 
 
 def _draw(glyph: Any, glyphset: Any, scale: float, glyf: Any = None) -> Outline:
-    pen = _FlatPen(glyphset, scale)
+    pen = _FlatPen(glyphset, scale, glyf)
     if glyf is not None:  # a glyf table's glyph draws with the table (for its components)
         glyph.draw(pen, glyf)
     else:

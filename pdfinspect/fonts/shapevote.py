@@ -29,11 +29,14 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.atomic import write_bytes
 from ..core.objects import Dict, Name, Ref
 from . import plausibility as plaus
-from .shapes import Outline, ShapeError, glyph_order, program_outlines, type3_fingerprint
+
+if TYPE_CHECKING:  # outlines are read (fontTools' pens) when a glyph's shape is asked for
+    from .shapes import Outline
 
 FORMAT, VERSION = "pdfinspect-shapes", 1
 CLEAR_SHARE = 0.9  # share of the fonts one text must hold for a vote to be clear
@@ -54,6 +57,7 @@ class Vote:
     runner_up: str = ""  # the text the next most fonts give (another letter), "" when none
     runner_up_fonts: int = 0
     coarse: bool = False  # a vote on the coarse key: the exact outline was nowhere
+    texts: tuple[str, ...] = ()  # the texts that read alike with ``text`` (letter_key), most fonts first
 
     @property
     def clear(self) -> bool:
@@ -79,12 +83,42 @@ def _name(text: str) -> str:
     return " ".join(f"U+{ord(c):04X}" for c in text) + f" {text}"
 
 
+# Latin, Greek and Cyrillic letters that most fonts draw with one outline (a Greek capital Alpha is
+# often the Latin A's glyph itself, or a composite of it): one letter to the vote, whose script the
+# font's other letters choose (fonts.resolve).
+LOOK_ALIKES = ("AΑА", "BΒВ", "CСϹ", "EΕЕ", "HΗН", "IΙІ", "JЈ", "KΚК", "MΜМ", "NΝ", "OΟО", "PΡР", "SЅ", "TΤТ",
+               "XΧХ", "YΥҮ", "ZΖ", "aа", "cсϲ", "eе", "hһ", "iі", "jј", "oοо", "pр", "sѕ", "xх", "yу")
+_LATIN_OF = {c: group[0] for group in LOOK_ALIKES for c in group[1:]}
+_LOOKS_ALIKE = frozenset("".join(LOOK_ALIKES))
+
+
+def looks_alike(char: str) -> bool:
+    """A letter (with or without marks) that another script draws the same: its outline alone
+    cannot tell its script."""
+    base = unicodedata.normalize("NFD", char)[:1]
+    return base in _LOOKS_ALIKE
+
+
+def look_alike_forms(char: str) -> tuple[str, ...]:
+    """The letters of the other scripts drawn as ``char`` is, with its marks where such a letter
+    takes them precomposed (Latin ò: Greek ὸ)."""
+    parts = unicodedata.normalize("NFD", char)
+    group = next((g for g in LOOK_ALIKES if parts[:1] and parts[0] in g), "")
+    forms = (unicodedata.normalize("NFC", other + parts[1:]) for other in group if other != parts[0])
+    return tuple(f for f in forms if len(f) == 1)
+
+
 def letter_key(text: str) -> str:
     """Texts that read alike: a ligature and its letters (ﬁ and fi, compared in NFKC), and letters
-    that differ only by script ('LATIN CAPITAL LETTER A' and 'CYRILLIC CAPITAL LETTER A' both give
-    'CAPITAL LETTER A')."""
+    that differ only by script ('LATIN CAPITAL LETTER A', 'GREEK CAPITAL LETTER ALPHA' and 'CYRILLIC
+    CAPITAL LETTER A' all give 'CAPITAL LETTER A': :data:`LOOK_ALIKES`, and letters whose names differ
+    by the script alone)."""
     text = unicodedata.normalize("NFKC", text)
     if len(text) != 1:
+        return text
+    # a look-alike letter with its marks (Greek ὸ and Latin ò) reads as the Latin letter with them
+    text = unicodedata.normalize("NFC", "".join(_LATIN_OF.get(c, c) for c in unicodedata.normalize("NFD", text)))
+    if len(text) != 1:  # marks no Latin letter takes precomposed (Greek ὀ): the folded letters are the key
         return text
     name = unicodedata.name(text, "")
     for script in ("LATIN ", "GREEK ", "CYRILLIC "):
@@ -117,17 +151,16 @@ class ShapeTable:
         if not texts:
             return None
         by_key: dict[str, list] = {}
-        for text, (fonts, files) in texts.items():
-            entry = by_key.setdefault(letter_key(text), [text, 0, 0, fonts])
+        for text, (fonts, files) in sorted(texts.items(), key=lambda kv: -kv[1][0]):
+            entry = by_key.setdefault(letter_key(text), [text, 0, 0, []])
             entry[1] += fonts
             entry[2] += files
-            if fonts > entry[3]:  # the text most fonts give speaks for its group
-                entry[0], entry[3] = text, fonts
+            entry[3].append(text)  # the text most fonts give speaks for its group
         ranked = sorted(by_key.values(), key=lambda e: (e[1], e[2]), reverse=True)
-        text, fonts, files, _ = ranked[0]
+        text, fonts, files, alike = ranked[0]
         runner_up, runner_up_fonts = (str(ranked[1][0]), int(ranked[1][1])) if len(ranked) > 1 else ("", 0)
         return Vote(text, fonts, files, sum(f for f, _ in texts.values()), runner_up, runner_up_fonts,
-                    (fingerprint or "").startswith("~"))
+                    (fingerprint or "").startswith("~"), tuple(alike))
 
     # -- the file ------------------------------------------------------------------------------
     def to_json(self) -> dict:
@@ -195,6 +228,8 @@ class GlyphShapes:
     def outline(self, font, gid: int | None, glyph_name: str | None) -> Outline | None:
         """The outline of the glyph (by GID, else by name) of an embedded program, or ``None``; the
         outlines of the last program asked about are kept (a picture is asked for glyph by glyph)."""
+        from .shapes import ShapeError, glyph_order, program_outlines
+
         if font.program_ref is None:
             return None
         key = (font.program_ref.num, font.program_ref.gen)
@@ -223,6 +258,8 @@ class GlyphShapes:
         return hashlib.sha1(self.doc.stream_data(obj).data).hexdigest()[:16]
 
     def _program(self, font):
+        from .shapes import ShapeError, glyph_order, program_outlines
+
         key = (font.program_ref.num, font.program_ref.gen)
         if key not in self._programs:
             self._programs[key] = None
@@ -239,6 +276,8 @@ class GlyphShapes:
         return self._programs[key]
 
     def _proc(self, ref: Ref) -> str | None:
+        from .shapes import type3_fingerprint
+
         key = (ref.num, ref.gen)
         if key not in self._procs:
             obj = self.doc.get(*key)

@@ -80,18 +80,28 @@ def _variation_selector(ch: str) -> bool:
     return 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
 
 
+_BEYOND_ASCII = re.compile(r"[^\x00-\x7f]")  # the characters folding may change
+
+
 def fold(text: str) -> tuple[str, list[int]]:
     """``text`` with each character replaced by its compatibility decomposition (NFKD, so
     both sides compare the same whatever their composition) and variation selectors
     dropped; and for each character of the result, the index in ``text`` it came from."""
     out: list[str] = []
     where: list[int] = []
-    for i, ch in enumerate(text):
-        if _variation_selector(ch):
-            continue
-        piece = unicodedata.normalize("NFKD", ch) if ord(ch) > 0x7F else ch
-        out.append(piece)
-        where.extend([i] * len(piece))
+    last = 0
+    for m in _BEYOND_ASCII.finditer(text):
+        i = m.start()
+        out.append(text[last:i])
+        where.extend(range(last, i))
+        last = i + 1
+        ch = m.group()
+        if not _variation_selector(ch):
+            piece = unicodedata.normalize("NFKD", ch)
+            out.append(piece)
+            where.extend([i] * len(piece))
+    out.append(text[last:])
+    where.extend(range(last, len(text)))
     return "".join(out), where
 
 
@@ -144,19 +154,17 @@ class TextIndex:
     :func:`fold` gives it (``where`` is ``None`` when folding changed nothing). Pages are added
     as they are first searched.
 
-    A page's text is read by the text-only scan of :mod:`pdfinspect.content.textscan` (the
-    same text as the full interpreter's, within the same budget), and its ``steps`` are
-    ``None`` until a query has a hit on it: only then is the page run through the full
-    interpreter for the operators (pages the scan gives up on are run through it at once, and
-    have their ``steps`` from the start). A query over every page costs the scan; a later query
-    reads the file again only for the pages where it has the first hits."""
+    A page's text and steps are read by the text-only scan of
+    :mod:`pdfinspect.content.textscan` (the same text and operators as the full interpreter's,
+    within the same budget); a page the scan gives up on is laid out by the full interpreter.
+    A query over every page costs the scan once; every later query reads only the index."""
 
     def __init__(self) -> None:
-        self.pages: dict[int, tuple[Ref, str, array | None, str, array | None]] = {}
+        self.pages: dict[int, tuple[Ref, str, array, str, array | None]] = {}
         self.scanner: TextScanner | None = None  # for the document last read (fonts' tables kept)
 
     def page(self, doc, n: int, resolver: Resolver | None = None, budget: Budget | None = None,
-             ref: Ref | None = None) -> tuple[Ref, str, array | None, str, array | None] | None:
+             ref: Ref | None = None) -> tuple[Ref, str, array, str, array | None] | None:
         """Page ``n`` (1-based; its object ``ref`` when known) from the index, its text read
         (within ``budget``) on first use."""
         got = self.pages.get(n)
@@ -170,28 +178,27 @@ class TextIndex:
                 scanner = self.scanner = TextScanner(doc, resolver)
             spent = None if budget is None else Budget(budget.operators, budget.content_bytes,
                                                        budget.invocations, budget.glyphs)
-            text = scanner.page_text(ref, budget=spent)
-            if text is None:
+            spans = scanner.page_spans(ref, budget=spent)
+            if spans is None:
                 return self.lay_out(doc, n, ref, resolver, budget)
-            folded, where = fold(text)
-            got = self.pages[n] = (ref, text, None, folded, None if folded == text else array("l", where))
+            got = self._keep(n, ref, *spans)
         return got
 
     def lay_out(self, doc, n: int, ref: Ref, resolver: Resolver | None = None,
                 budget: Budget | None = None) -> tuple[Ref, str, array, str, array | None]:
-        """Page ``n`` (object ``ref``) laid out by the full interpreter (within ``budget``), with
-        its ``steps``, into the index."""
+        """Page ``n`` (object ``ref``) laid out by the full interpreter (within ``budget``) into the index."""
         text, owners = layout_spans(page_glyphs(doc, ref, resolver, budget=budget, boxes=False))
+        return self._keep(n, ref, text, [-1 if o is None else o.step.index for o in owners])
+
+    def _keep(self, n: int, ref: Ref, text: str, steps: list[int]) -> tuple[Ref, str, array, str, array | None]:
         folded, where = fold(text)
-        got = self.pages[n] = (ref, text, array("l", [-1 if o is None else o.step.index for o in owners]),
-                               folded, None if folded == text else array("l", where))
+        same = folded == text  # then the text itself is kept, once
+        got = self.pages[n] = (ref, text, array("i", steps), text if same else folded, None if same else array("i", where))
         return got
 
-    def needs_doc(self, n: int, pattern: re.Pattern[str]) -> bool:
-        """Whether :meth:`search` of page ``n`` reads the file: the page is not in the index
-        yet, or ``pattern`` has a hit on it and its ``steps`` are not known yet."""
-        got = self.pages.get(n)
-        return got is None or got[2] is None and any(m.start() != m.end() for m in pattern.finditer(got[3]))
+    def needs_doc(self, n: int) -> bool:
+        """Whether :meth:`search` of page ``n`` reads the file: the page is not in the index yet."""
+        return n not in self.pages
 
     def search(self, doc, n: int, pattern: re.Pattern[str], resolver: Resolver | None = None,
                budget: Budget | None = None, ref: Ref | None = None) -> list[PageHit]:
@@ -200,12 +207,8 @@ class TextIndex:
         got = self.page(doc, n, resolver, budget, ref)
         if got is None:
             return []
-        if got[2] is None and self.needs_doc(n, pattern):  # a hit: the operators that drew it
-            got = self.lay_out(doc, n, got[0], resolver, budget)
         ref, text, steps, folded, where = got
         hits: list[PageHit] = []
-        if steps is None:
-            return hits
         for m in pattern.finditer(folded):
             if m.start() == m.end():
                 continue

@@ -4,9 +4,9 @@ operator); the matching is :mod:`pdfinspect.present.search`.
 
 The scan runs in a thread worker over its own :class:`Document` (the core caches are not
 shared across threads) and sends hits in batches with the progress so far. The text of each
-page is read once and kept (:class:`TextIndex`): a later query reads the pages already
-done from memory, and reads the document only for those a cancelled scan had not reached and
-for the pages where it has the first hits (for the operators that drew them).
+page, with the operator of each character, is read once and kept (:class:`TextIndex`): a later
+query reads the pages already done from memory, and reads the document only for those a
+cancelled scan had not reached.
 """
 from __future__ import annotations
 
@@ -34,6 +34,9 @@ from ..widgets.line_view import LineView, RefList
 from ..widgets.stream_view import VIEW_LIMIT
 
 MAX_HITS = 2000
+# seconds between the scan's progress messages, and before the first hits are sent (a scan over
+# the index is done before that: one message, one repaint)
+PROGRESS_EVERY, FIRST_HITS_AFTER = 0.25, 0.1
 OBJECTS, PAGE_TEXT = "objects", "page text"  # the two scopes ``ctrl+t`` switches between
 
 
@@ -75,6 +78,7 @@ class SearchScreen(ReportsFailures, Screen):
     def __init__(self) -> None:
         super().__init__()
         self.hits: list[Hit | PageHit] = []
+        self.lines: list[tuple[Content, Ref | None, None]] = []  # the hit list's, one a hit
         self.scope = OBJECTS
         self.only: Ref | None = None  # with ctrl+f from the browser: search this object only
         self.unit = "objects"
@@ -138,8 +142,8 @@ class SearchScreen(ReportsFailures, Screen):
         except re.error as e:
             status.update(Content(f"bad regex: {e}").stylize("$text-error"))
             return
-        self.hits = []
-        self.query_one(RefList).set_items([])
+        self.hits, self.lines = [], []
+        self.query_one(RefList).set_items(self.lines)
         status.update(Content(f"searching for {safe_line(text)!r}…"))
         self.query_one(RefList).focus()
         self.unit = "pages" if self.scope == PAGE_TEXT else "objects"
@@ -161,7 +165,7 @@ class SearchScreen(ReportsFailures, Screen):
 
     def scan_text(self, pattern: re.Pattern) -> None:
         """Search the text of every page: from the index, a worker's fork of the document made
-        only for the pages not in it yet or with a first hit (and then only once). Until a scan has met every page,
+        only for the pages not in it yet (and then only once). Until a scan has met every page,
         the pages come as the walk of the page tree meets them (the first hits before the whole
         tree is read: 0.4 s on source3.pdf), counted against the tree's /Count meanwhile."""
         index, opened = self.text_index, []
@@ -173,7 +177,7 @@ class SearchScreen(ReportsFailures, Screen):
 
         def search(page: tuple[int, Ref | None]) -> list[PageHit]:
             n, ref = page
-            return index.search(doc() if index.needs_doc(n, pattern) else None, n, pattern, budget=page_budget(), ref=ref)
+            return index.search(doc() if index.needs_doc(n) else None, n, pattern, budget=page_budget(), ref=ref)
         try:
             if self.page_total is not None:
                 self._scan([(n, None) for n in range(1, self.page_total + 1)], search)
@@ -200,6 +204,7 @@ class SearchScreen(ReportsFailures, Screen):
         batch: list[Hit | PageHit] = []
         found = scanned = 0
         last = time.monotonic()
+        shown = False  # a batch of hits was posted
         for item in items:
             if worker.is_cancelled:
                 return None
@@ -213,8 +218,9 @@ class SearchScreen(ReportsFailures, Screen):
             hits = hits[:MAX_HITS - found]
             found += len(hits)
             batch.extend(hits)
-            if time.monotonic() - last > 0.1:
+            if time.monotonic() - last > (FIRST_HITS_AFTER if batch and not shown else PROGRESS_EVERY):
                 self.post_message(self.Progress(batch, scanned, total, False))
+                shown = shown or bool(batch)
                 batch, last = [], time.monotonic()
             if found >= MAX_HITS:
                 break
@@ -230,8 +236,8 @@ class SearchScreen(ReportsFailures, Screen):
         hit_list = self.query_one(RefList)
         if message.hits:
             self.hits.extend(message.hits)
-            cursor = hit_list.cursor
-            hit_list.set_items([(hit_line(h), h.ref, None) for h in self.hits], cursor)
+            self.lines.extend((hit_line(h), h.ref, None) for h in message.hits)
+            hit_list.set_items(self.lines, hit_list.cursor)
         status = self.query_one("#search-status", Static)
         if message.error is not None:
             status.update(Content(f"stopped: {len(self.hits)} hits, error: {safe_line(message.error)}")

@@ -1,0 +1,174 @@
+"""Is a font's ToUnicode shifted? The ``tounicode_shifted`` reason, judged against the font's own evidence.
+
+A producer's off-by-N table keeps every letter, all moved: ``<0024> <0042>`` where the glyph is an
+``A``. The ToUnicode's text for each code it maps is set beside the text the font's own evidence
+gives the same code:
+
+- the other methods of the code's resolution path that hit with another text (the /Encoding's
+  glyph names, the CID collection, the embedded program's Unicode cmap or glyph names, a clear
+  vote of the glyph's outline);
+- what the path does not read: for a CIDFont, the TrueType program's (1,0) Macintosh cmap,
+  inverted, at the glyph the CID selects (through /CIDToGIDMap or Identity), unless it is the
+  identity table subsetters write; a CID-keyed CFF whose own ROS names a public Adobe collection
+  (Adobe-Japan1, -GB1, -CNS1, -Korea1) its CIDSystemInfo does not, through that collection's UCS2
+  table.
+
+A shift is one offset ``k ≠ 0`` between the two for :data:`MIN_CODES` codes or more, four in five of
+the codes whose evidence differs and half of those with any evidence (the codes whose evidence
+gives the ToUnicode's own text count against it); three codes do when they are all the font shows
+and all are moved. What is not a shift: pairs that are one text under case folding or NFKC
+(fullwidth forms, mathematical alphanumerics, subscripts, lowercase text drawn by capitals), pairs
+whose evidence is no text (a cmap to private use, a control character) or whose ToUnicode side is a
+symbol font's U+F0xx, a single ToUnicode character against several, and a ToUnicode that reads
+better than its evidence (a program's 8-bit table giving a code page's bytes as Latin-1 letters
+where the ToUnicode has Cyrillic).
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+
+from .embedded import FontProgram
+from .font import PUBLIC_COLLECTIONS, Font
+from .resolve import HIT, TOUNICODE, Resolution
+
+MIN_CODES = 4  # codes moved by one offset, with other codes of the font shown
+MIN_ALONE = 3  # … when they are every code the font shows and every one is moved
+MAC_CMAP = "the program's (1,0) cmap"
+
+
+@dataclass(frozen=True)
+class Shift:
+    """``offset``: the ToUnicode's text minus the evidence's, in code points; ``codes``: the codes
+    moved by it; ``sources``: what gave the evidence (methods, or the program's tables);
+    ``given``/``evidence``: the lowest and highest character of each side over those codes."""
+
+    offset: int
+    codes: tuple[bytes, ...]
+    sources: tuple[str, ...]
+    given: tuple[str, str]
+    evidence: tuple[str, str]
+
+    def describe(self) -> str:
+        k, n = self.offset, len(self.codes)
+        low, high = self.codes[0].hex(), self.codes[-1].hex()
+        return (f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} "
+                f"what {' and '.join(self.sources)} give{'s' * (len(self.sources) == 1)} for {n} codes, "
+                f"<{low}>–<{high}>: {_span(self.evidence)} given as {_span(self.given)} (offset {k:+d})")
+
+
+def _span(pair: tuple[str, str]) -> str:
+    return "–".join(dict.fromkeys(f"U+{ord(c):04X}" for c in pair))
+
+
+def tounicode_shift(font: Font, resolutions: tuple[Resolution, ...], program: FontProgram | None) -> Shift | None:
+    """The constant offset between the font's ToUnicode and its own evidence, or ``None``."""
+    hits = [r for r in resolutions if _tounicode_hit(r)]
+    mac = _mac_cmap(program) if program is not None and font.is_type0 else {}
+    pairs: list[tuple[bytes, str, str, str]] = []  # (code, ToUnicode text, source, evidence text)
+    agree: set[bytes] = set()  # codes whose evidence gives the ToUnicode's text, in one form or another
+    for r in hits:
+        found = [(c.method, c.unicode) for c in r.conflicts] + program_evidence(font, program, r, mac)
+        pairs.extend((r.code, r.unicode, source, text) for source, text in found if _comparable(r.unicode, text))
+        if _confirmed(r, found):
+            agree.add(r.code)
+    by_code: dict[bytes, set[int]] = {}
+    for code, given, _, seen in pairs:
+        by_code.setdefault(code, set()).add(ord(given) - ord(seen))
+    if not by_code:
+        return None
+    votes = Counter(d for deltas in by_code.values() for d in deltas)
+    k, moved = votes.most_common(1)[0]
+    if k == 0:
+        return None
+    alone = moved == len(by_code) == len(hits) >= MIN_ALONE
+    if not alone and (moved < MIN_CODES or moved * 5 < len(by_code) * 4 or moved * 2 < len(agree | set(by_code))):
+        return None
+    chosen = [p for p in pairs if ord(p[1]) - ord(p[3]) == k]
+    if sum(_readable(p[1]) for p in chosen) > sum(_readable(p[3]) for p in chosen):
+        return None  # the ToUnicode is the better reading: the other table is a legacy code page's
+    given_chars = sorted({p[1] for p in chosen})
+    seen_chars = sorted({p[3] for p in chosen})
+    return Shift(k, tuple(sorted({p[0] for p in chosen})), tuple(sorted({p[2] for p in chosen})),
+                 (given_chars[0], given_chars[-1]), (seen_chars[0], seen_chars[-1]))
+
+
+def tounicode_confirmed(font: Font, resolutions: tuple[Resolution, ...], program: FontProgram | None) -> bool:
+    """Whether the font's own evidence gives the ToUnicode's text (in one form or another) for half
+    the codes it maps, three at least: then no indirect sign (the widths) may call the table shifted."""
+    hits = [r for r in resolutions if _tounicode_hit(r)]
+    mac = _mac_cmap(program) if program is not None and font.is_type0 else {}
+    same = sum(1 for r in hits if _confirmed(r, program_evidence(font, program, r, mac)))
+    return same >= MIN_ALONE and same * 2 >= len(hits)
+
+
+def _confirmed(r: Resolution, evidence: list[tuple[str, str]]) -> bool:
+    """Whether a step of ``r``'s path other than ToUnicode, or other ``evidence``, gives its
+    ToUnicode text, or the same text in another form."""
+    texts = [s.unicode for s in r.path if s.result == HIT and s.method != TOUNICODE and s.unicode] + \
+        [text for _, text in evidence]
+    return any(_same_text(r.unicode, text) for text in texts)
+
+
+def _tounicode_hit(r: Resolution) -> bool:
+    step = next((s for s in r.path if s.method == TOUNICODE), None)
+    return step is not None and step.result == HIT and r.method == TOUNICODE
+
+
+def _comparable(given: str, seen: str) -> bool:
+    """Whether a ToUnicode character and the evidence's can show a shift: one character each, not
+    the same text in another form, the evidence text (not a cmap or name to private use), the
+    ToUnicode's not a symbol font's code as U+F0xx."""
+    if len(given) != 1 or len(seen) != 1 or _same_text(given, seen):
+        return False
+    return _readable(seen) > 0 and not 0xF000 <= ord(given) <= 0xF0FF
+
+
+def _same_text(given: str, seen: str) -> bool:
+    """One text, in one form or another: under case folding and NFKC (fullwidth forms, mathematical
+    letters, ligatures, lowercase text drawn by capitals)."""
+    return given == seen or \
+        unicodedata.normalize("NFKC", given).casefold() == unicodedata.normalize("NFKC", seen).casefold()
+
+
+def _readable(ch: str) -> int:
+    """How much a character reads as text: 0 private use or control, 1 a Latin-1 letter (what bytes of
+    a legacy 8-bit code page become when taken for Latin-1), 2 anything else."""
+    if unicodedata.category(ch) in ("Co", "Cc", "Cs"):
+        return 0
+    return 1 if 0xA0 <= ord(ch) <= 0xFF else 2
+
+
+def program_evidence(font: Font, program: FontProgram | None, res: Resolution,
+                     mac: dict[int, str]) -> list[tuple[str, str]]:
+    """``(source, text)`` the embedded program of a CIDFont gives ``res``'s glyph beyond what the
+    resolution path reads: its (1,0) Macintosh cmap, inverted (``mac``, from :func:`_mac_cmap`);
+    its CFF's own public collection."""
+    if program is None or not font.is_type0 or font.cid_font is None:
+        return []
+    out = []
+    if res.gid is not None and res.gid in mac:
+        out.append((MAC_CMAP, mac[res.gid]))
+    ros = program.ros
+    if ros is not None and ros in PUBLIC_COLLECTIONS and res.cid is not None \
+            and (font.cid_font.registry, font.cid_font.ordering) != ros:
+        from .predefined import cid_to_unicode
+
+        table = cid_to_unicode(ros[0], ros[1], font.vertical)
+        text = table(res.cid) if table is not None else None
+        if text:
+            out.append((f"the CFF's own {ros[0]}-{ros[1]} CIDs", text))
+    return out
+
+
+def _mac_cmap(program: FontProgram) -> dict[int, str]:
+    """GID → character of a (1,0) Macintosh Roman cmap, the lowest code first; empty when it maps
+    most codes to the glyph of the same number (a subsetter's placeholder, not a character map)."""
+    table = program.cmaps.get((1, 0), {})
+    out: dict[int, str] = {}
+    if table and sum(1 for c, g in table.items() if c == g) * 2 < len(table):
+        for code, gid in sorted(table.items()):
+            if gid and 0x20 <= code <= 0xFF and gid not in out:
+                out[gid] = bytes([code]).decode("mac_roman")
+    return out
