@@ -269,8 +269,9 @@ class Resolver:
         """Of letters that read alike (Latin o, Greek ο, Cyrillic о: the vote's texts, and the
         look-alikes of its letter in the other scripts, :func:`look_alike_forms`), the one in the
         script of the font's other letters; ``None`` when the font has letters of several of their
-        scripts (the outline cannot tell which is meant). A font without letters of any of them
-        keeps the vote's own reading when the vote names one letter."""
+        scripts (the outline cannot tell which is meant) or letters of another of the look-alike
+        scripts alone. A font without such letters keeps the vote's own reading when the vote names
+        one letter."""
         by_script: dict[str, str] = {}
         # most fonts first, a character that is its own NFKC form (μ before the micro sign µ) first
         candidates = [*vote.texts, *(f for t in vote.texts for f in look_alike_forms(t))]
@@ -285,6 +286,8 @@ class Resolver:
         if len(present) == 1:
             return by_script[present[0]]
         if present:  # the font has letters of two of the scripts: e and е alike in a Russian text set in Latin
+            return None
+        if any(letters.get(s) for s in LOOK_ALIKE_SCRIPTS):  # a Greek font's е: Latin or Cyrillic, none says
             return None
         return str(vote.text) if len(vote.texts) < 2 or len(by_script) == 1 else None
 
@@ -723,6 +726,7 @@ class Resolver:
 
 
 MAX_SAMPLE = 2048  # codes of one font resolved to judge a heuristic or the Macintosh order
+LOOK_ALIKE_SCRIPTS = ("Latin", "Greek", "Cyrillic")  # the scripts of shapevote.LOOK_ALIKES
 # what a font's outlines say (Resolver._shape_evidence): the clear votes for and against each
 # heuristic reading codes as values, and the font's letters counted by script
 Evidence = tuple[dict[str, tuple[int, int]], dict[str, int]]
