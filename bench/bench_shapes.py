@@ -531,11 +531,12 @@ def main() -> None:
         if not type0:
             continue
         doc = Document.open(shifted)
+        # by name and ToUnicode: another font of the page may have a candidate's resource name
         own = {rep.ref: rep.reason("tounicode_shifted") is not None for rep in font_reports(doc, [1])
-               if set(rep.names) & type0}
+               if set(rep.names) & type0 and rep.font.tounicode is not None}
         doc = Document.open(shifted)
         for rep in font_reports(doc, [1], Resolver(doc, shapes=others)):
-            if set(rep.names) & type0:
+            if set(rep.names) & type0 and rep.font.tounicode is not None:
                 shifted_total += 1
                 shifted_flagged += rep.reason("tounicode_shifted") is not None
                 shifted_own += own.get(rep.ref, False)

@@ -142,7 +142,7 @@ async def test_a_check_the_app_cancels_stops_at_its_next_progress_call(monkeypat
     it, with no result posted (q must not wait for a whole-file check)."""
     from textual.worker import get_current_worker
 
-    from pdfinspect.tui.screens import overview
+    import pdfinspect.core.check
 
     calls = []
 
@@ -153,7 +153,7 @@ async def test_a_check_the_app_cancels_stops_at_its_next_progress_call(monkeypat
         calls.append("after")  # not reached
         return check(doc, progress)
 
-    monkeypatch.setattr(overview, "check", cancelled_midway)
+    monkeypatch.setattr(pdfinspect.core.check, "check", cancelled_midway)  # the overview imports it when x runs
     app = PdfInspectApp(Document.open(sample("filters.pdf")), "", None)
     done = []
     async with app.run_test(message_hook=lambda m: done.append(m) if isinstance(m, OverviewScreen.CheckDone)

@@ -179,6 +179,21 @@ def test_agl_rules(name, text, rule):
     assert result.unicode == toUnicode(name)
 
 
+def test_the_shipped_glyph_lists_map_as_fonttools_does():
+    """data/agl.json (tools/make_agl_data.py) is fontTools' AGL and Zapf Dingbats list: every
+    name of the list, and every rule at its edges, maps as ``fontTools.agl.toUnicode`` maps it."""
+    from fontTools.agl import LEGACY_AGL2UV
+
+    from pdfinspect.fonts.agl import to_unicode
+
+    edges = ["", "_", "a", "a0", "a1", "a12", "a206", "a207", "a-1", "a+1", "a 1", "a01", "a1.alt", "uni0041\n",
+             "uni00410042", "uni004", "uniD7FF", "uniE000", "uniDFFF", "u0041", "u10FFFF", "u110000", "u00D800",
+             "uD800", "u0041z", "f_f_i.sc", "uni0041_a3_bad", "Delta", "Omega.alt_mu", "é", "space"]
+    for name in [*LEGACY_AGL2UV, *edges, *(f"a{n}" for n in range(220))]:
+        for zapf in (False, True):
+            assert to_unicode(name, zapf) == toUnicode(name, isZapfDingbats=zapf), (name, zapf)
+
+
 def test_zapfdingbats_names_only_in_zapfdingbats_fonts():
     assert glyph_to_unicode("a1").rule == "none"
     dingbat = glyph_to_unicode("a1", zapf_dingbats=True)

@@ -131,38 +131,6 @@ def test_the_state_replace_is_dataclasses_replace():
         replace(gs, no_such_field=1)
 
 
-START_UP = """
-import io, runpy, sys, contextlib
-sys.argv = ["pdfinspect"] + sys.argv[1:]
-with contextlib.redirect_stdout(io.StringIO()):
-    try:
-        runpy.run_module("pdfinspect", run_name="__main__")
-    except SystemExit as e:
-        assert not e.code, e.code
-print(sorted({m.split(".")[0] for m in sys.modules} & {"textual", "rich", "PIL", "pypdfium2", "fontTools"}))
-"""
-
-
-@pytest.mark.parametrize("args, allowed", [
-    (["{minimal}", "-r", "4"], []), (["show", "{minimal}", "4"], []), (["info", "{minimal}"], []),
-    (["xref", "{minimal}"], []), (["text", "{content}"], ["fontTools"]),
-    (["glyphs", "{content}", "-p", "1", "--json"], ["fontTools"]),
-])
-def test_common_commands_import_only_what_they_use(args, allowed):
-    """Start-up: a command does not pay for the app (Textual, Rich), pictures (PIL, pdfium) or
-    font programs (fontTools) it does not use."""
-    import subprocess
-    import sys
-
-    from conftest import ROOT, sample
-
-    files = {"minimal": sample("minimal.pdf"), "content": sample("content.pdf")}
-    argv = [a.format(**files) for a in args]
-    p = subprocess.run([sys.executable, "-c", START_UP, *argv], capture_output=True, text=True, cwd=ROOT)
-    assert p.returncode == 0, p.stderr
-    assert p.stdout.strip() == str(allowed)
-
-
 async def test_the_overview_computes_the_summary_in_a_worker(monkeypatch):
     """The first screen paints before the summary (which counts every page) is computed."""
     import threading

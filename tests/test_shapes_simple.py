@@ -201,6 +201,10 @@ def test_look_alike_letters_take_the_script_of_the_fonts_other_letters(others, e
     # a Cyrillic font whose A only Latin fonts drew in the learned table: the Cyrillic А
     ({"ring": "д", "arch": "ж", "bar": "л", "wedge": "б"}, {"A": 3}, "Аджлб"),
     ({"ring": "b", "arch": "d", "bar": "f", "wedge": "q"}, {"A": 3, "Α": 1}, "Abdfq"),  # Latin alone
+    # a Russian and Greek text whose Cyrillic letters no other file drew: its е is Latin or Cyrillic
+    ({"ring": "λ", "arch": "δ", "bar": "1", "wedge": "2"}, {"e": 3}, "λδ12"),
+    ({"ring": "λ", "arch": "δ", "bar": "1", "wedge": "2"}, {"A": 3}, "Αλδ12"),  # Greek has an A too
+    ({"ring": "1", "arch": "2", "bar": "3", "wedge": "4"}, {"A": 3}, "A1234"),  # no letters: the vote's
 ])
 def test_look_alike_letters_take_the_one_script_of_the_fonts_letters(others, votes, expected):
     shapes = table(**others)

@@ -16,7 +16,8 @@ import sys
 import pdfinspect.tui.app
 heavy = ("pdfinspect.tui.screens.browser", "pdfinspect.tui.screens.glyphs", "pdfinspect.tui.screens.stepper",
          "pdfinspect.tui.screens.search", "pdfinspect.tui.screens.fonts", "pdfinspect.tui.screens.structure",
-         "pdfinspect.content.interpreter", "PIL", "pypdfium2", "pygments", "fontTools")
+         "pdfinspect.content.interpreter", "PIL", "pypdfium2", "pygments", "fontTools",
+         "pdfinspect.core.check", "pdfinspect.core.signatures", "pdfminer")
 print(sorted(m for m in heavy if m in sys.modules))
 """
 
@@ -25,6 +26,25 @@ def test_the_app_imports_only_the_first_screen():
     """Importing the app imports the overview, not the screens a key opens later (the
     browser alone pulls in the renderer, the interpreter and Pygments)."""
     p = subprocess.run([sys.executable, "-c", START_UP], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]"
+
+
+GLYPH_SCREEN = """
+import sys
+import pdfinspect.tui.app, pdfinspect.tui.screens.glyphs
+later = ("PIL", "pypdfium2", "fontTools", "pdfminer", "multiprocessing", "pdfinspect.fonts.shapes",
+         "pdfinspect.core.structtree", "pdfinspect.extractors", "pdfinspect.core.check")
+print(sorted(m for m in later if m in sys.modules))
+"""
+
+
+def test_the_glyph_inspector_imports_what_its_table_needs():
+    """The glyph inspector's screen imports the interpreter and the resolver; Pillow and pdfium
+    (the preview draws when shown), fontTools and the outlines (the cursor row's picture), the
+    structure tree (its element), the emulated extractors and pdfminer.six's package (its data is
+    read from its files) come later or never."""
+    p = subprocess.run([sys.executable, "-c", GLYPH_SCREEN], capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "[]"
 
@@ -124,3 +144,28 @@ async def test_page_text_search_starts_without_counting_the_pages():
         assert screen.page_total == app.doc.page_count()
         status = str(screen.query_one("#search-status").render())
         assert status == f"done: 1 hits in {screen.page_total} of {screen.page_total} pages"
+
+
+async def test_the_footer_is_made_once_for_the_binding_changes_before_a_refresh(monkeypatch):
+    """Textual's footer remakes its keys at every change of the bindings (the glyph inspector's
+    start made three); the glyph inspector's once for the changes made before its queued remake
+    runs, and that remake shows the screen's keys."""
+    from pdfinspect.tui.app import PdfInspectApp
+    from pdfinspect.tui.widgets.footer import Footer
+
+    app = PdfInspectApp(Document.open(sample("pages.pdf")), "", None, ("glyphs", 1))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(Footer)
+        made = []
+        recompose = footer.recompose
+
+        async def counted() -> None:
+            made.append(1)
+            await recompose()
+        monkeypatch.setattr(footer, "recompose", counted)
+        for _ in range(3):
+            app.screen.refresh_bindings()
+        await settle(pilot)
+        assert len(made) == 1
+        assert "Unresolved" in " ".join(str(key.render()) for key in footer.children)

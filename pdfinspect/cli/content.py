@@ -10,24 +10,23 @@ import gc
 import json
 import sys
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from ..content.interpreter import iter_steps
-from ..content.order import ORDERS, ordered_text
-from ..content.pagetexts import page_text
-from ..content.textlayout import GlyphRecord, page_glyphs, step_records
-from ..content.textscan import TextScanner
 from .common import (add_common_options, dump_json, open_document, page_number, page_numbers, page_of, page_spec,
                      pages_or_label, progress)
 from ..core.diagnostics import PdfError, error
+from ..content.order import ORDERS
 from ..core.numbers import json_encoder
 from ..core.serialize import format_object
-from ..content.fontreports import font_facts, font_reports
-from ..fonts.resolve import Resolver, format_unicode
-from ..present.content import changes
-from ..present.fontreport import report_lines, report_record, report_title
-from ..present.glyphs import GlyphRow, gap_json, gap_text, page_glyph_facts, visibility_text
 from ..present.text import safe, safe_line
 from ..spec.extractors import NAMES as EXTRACTOR_NAMES
+
+if TYPE_CHECKING:
+    from ..content.textlayout import GlyphRecord
+    from ..fonts.resolve import Resolver
+
+# Each command imports what it uses in its body: the parser registers all four, and ``glyphs``
+# needs neither the text scanner nor the reading orders nor the font reports (start-up time).
 
 _FLAT = 10 ** 9  # format_object width that keeps every value on one line
 
@@ -78,6 +77,8 @@ def register(subparsers) -> None:
 
 def resolver_for(args, doc) -> Resolver:
     """The resolver the options ask for: guesses kept or not, a learned shape table or none."""
+    from ..fonts.resolve import Resolver
+
     shapes = None
     if getattr(args, "shapes", None):
         from ..fonts.shapevote import ShapeTable
@@ -131,6 +132,10 @@ def stream_json(records, dumps=None) -> None:
 
 # -- ops -----------------------------------------------------------------------------------------
 def cmd_ops(args, out) -> int:
+    from ..content.interpreter import iter_steps
+    from ..fonts.resolve import Resolver
+    from ..present.content import changes
+
     doc = open_document(args)
     steps = iter_steps(doc, page_of(doc, args.page), annots=args.annots)
     text_of = _shown_text(Resolver(doc))
@@ -164,6 +169,8 @@ def cmd_ops(args, out) -> int:
 
 def _shown_text(resolver: Resolver):
     """A function giving the text a step shows (its glyphs resolved, /ActualText applied), or None."""
+    from ..content.textlayout import step_records
+
     used: set[int] = set()
     given: list = []  # keeps the ActualText sequences in ``used`` alive (see step_records)
 
@@ -310,6 +317,9 @@ def _fewer_collections():
 
 
 def cmd_glyphs(args, out) -> int:
+    from ..fonts.resolve import format_unicode
+    from ..present.glyphs import GlyphRow, gap_json, gap_text, page_glyph_facts, visibility_text
+
     doc = open_document(args)
     with _fewer_collections():
         facts = page_glyph_facts(doc, page_of(doc, args.page), resolver_for(args, doc), annots=args.annots)
@@ -342,6 +352,9 @@ def cmd_glyphs(args, out) -> int:
 
 # -- fonts ---------------------------------------------------------------------------------------
 def cmd_fonts(args, out) -> int:
+    from ..content.fontreports import font_facts, font_reports
+    from ..present.fontreport import report_lines, report_record, report_title
+
     doc = open_document(args)
     pages = [page_number(doc, args.page)] if args.page else None
     resolver = resolver_for(args, doc)
@@ -362,6 +375,11 @@ def cmd_fonts(args, out) -> int:
 def cmd_text(args, out) -> int:
     """One page (``-p N``): its text. Several (a range, or every page without ``-p``): each
     page's text followed by a form feed, written page by page, as pdftotext does."""
+    from ..content.order import ordered_text
+    from ..content.pagetexts import page_text
+    from ..content.textlayout import page_glyphs
+    from ..content.textscan import TextScanner
+
     doc = open_document(args)
     annots = getattr(args, "annots", True)
     resolver = resolver_for(args, doc)

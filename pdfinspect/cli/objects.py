@@ -11,7 +11,6 @@ from ..core.source import parse_indirect_at
 from ..core.xref import FREE, IN_FILE
 from ..present.objects import object_at, object_header, object_lines, object_row, trailer_header
 from ..present.streams import LEXERS, StreamHeader, stream_kind
-from ..present.summary import document_summary
 from ..present.text import bytes_as_text, hexdump, looks_like_text, safe_line
 from .common import (EXIT_OK, EXIT_UNREADABLE, Output, add_common_options, dump_json, err, non_negative,
                      open_document, progress, report_repairs)
@@ -66,6 +65,8 @@ def cmd_trailer(args, out: Output) -> int:
 
 
 def cmd_info(args, out: Output) -> int:
+    from ..present.summary import document_summary  # (here: -r N needs no summary)
+
     doc = open_document(args, allow_locked=True)  # without the password: the declared encryption facts
     if not args.quick:
         total = len(doc.object_numbers())

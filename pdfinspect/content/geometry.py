@@ -204,9 +204,9 @@ def font_metrics(doc, font: Font) -> FontMetrics:
             " (/Ascent /Descent unusable)" if ascent is not None or descent is not None else ""), fm, **vertical)
     std = font.standard_name
     if std is not None:
-        from pdfminer.fontmetrics import FONT_METRICS
+        from ..fonts.pdfminerdata import module
 
-        afm = FONT_METRICS[std][0]
+        afm = module("fontmetrics").FONT_METRICS[std][0]
         bbox = cast("tuple[float, float, float, float]", afm["FontBBox"])
         return FontMetrics(bbox[3], bbox[1], f"{std} AFM /FontBBox", fm, **vertical)
     return FontMetrics(DEFAULT_ASCENT, DEFAULT_DESCENT, "default (no usable font metrics)", fm, **vertical)

@@ -19,13 +19,15 @@ order (the app's preview, the Extractors screen).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from statistics import median
+from typing import TYPE_CHECKING
 
 from ..core.objects import Ref
-from ..core.structtree import StructTree, read_structure
 from ..fonts.resolve import Resolver
-from .structure import PageMarks, page_marks
 from .textlayout import GlyphRecord, layout, layout_spans
+
+if TYPE_CHECKING:  # imported where used: ``glyphs`` and the app import ORDERS, not the structure tree
+    from ..core.structtree import StructTree
+    from .structure import PageMarks
 
 ORDERS = ("content", "structure", "columns")
 GUTTER = 1.0  # minimum gutter width, in (median) font sizes
@@ -35,6 +37,9 @@ WIDE = 0.6  # lines wider than this share of the text width do not hide gutters
 def ordered_records(doc, page: int, page_ref: Ref, order: str,
                     resolver: Resolver | None = None) -> list[GlyphRecord]:
     """The page's glyph records (page content, no annotations) in ``order``."""
+    from ..core.structtree import read_structure
+    from .structure import page_marks
+
     if order not in ORDERS:
         raise ValueError(f"unknown order {order!r}: one of {', '.join(ORDERS)}")
     marks = page_marks(doc, page, page_ref, resolver)
@@ -67,6 +72,8 @@ def _claimed(tree: StructTree, marks: PageMarks) -> list[GlyphRecord]:
 def ordered_text(doc, page: int, page_ref: Ref, order: str, resolver: Resolver | None = None) -> str:
     """The page text in ``order``; in the ``columns`` order each line is laid out on its own
     (the next column's line may stand on the same baseline)."""
+    from .structure import page_marks
+
     if order == "columns":
         lines = column_order(page_marks(doc, page, page_ref, resolver).records)
         return "".join(layout(line) for line in lines)
@@ -83,6 +90,8 @@ class _Line:
 
 
 def _lines(records: list[GlyphRecord]) -> list[_Line]:
+    from statistics import median
+
     text, owners = layout_spans(records)
     groups: list[list[GlyphRecord]] = [[]]
     for ch, owner in zip(text, owners):
@@ -105,6 +114,8 @@ def _lines(records: list[GlyphRecord]) -> list[_Line]:
 
 
 def _gutters(lines: list[_Line]) -> list[tuple[float, float]]:
+    from statistics import median
+
     left, right = min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)
     size = median(ln.size for ln in lines)
     spans = sorted((ln.x0, ln.x1) for ln in lines if ln.x1 - ln.x0 < WIDE * (right - left))
@@ -178,6 +189,9 @@ def line_orders(records: list[GlyphRecord], structure: list[GlyphRecord] | None 
 
 def page_line_orders(doc, page: int, page_ref: Ref, resolver: Resolver | None = None) -> LineOrders:
     """:func:`line_orders` of page ``page`` (1-based; page content, no annotations)."""
+    from ..core.structtree import read_structure
+    from .structure import page_marks
+
     marks = page_marks(doc, page, page_ref, resolver)
     tree = read_structure(doc)
     return line_orders(marks.records, _claimed(tree, marks) if tree is not None else None)

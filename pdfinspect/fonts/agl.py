@@ -1,17 +1,20 @@
 """Glyph name → Unicode following the Adobe Glyph List Specification (ISO 32000-1 9.10.2).
 
-The mapping itself is ``fontTools.agl.toUnicode``, which implements the specification:
-drop everything from the first period, split at underscores, map each component through
-the ITC Zapf Dingbats list (ZapfDingbats font only), the AGL, ``uniXXXX[XXXX…]`` or
-``uXXXX[XX]``. This module only adds *which* rule produced the answer, for the resolution
-path, and recognises names that carry no meaning at all.
+The mapping is ``fontTools.agl.toUnicode``'s, which implements the specification: drop
+everything from the first period, split at underscores, map each component through the
+ITC Zapf Dingbats list (ZapfDingbats font only), the AGL, ``uniXXXX[XXXX…]`` or
+``uXXXX[XX]``. The lists are read from ``data/agl.json`` (written from fontTools' by
+``tools/make_agl_data.py``) when a name is first looked up: importing ``fontTools.agl`` parses
+them on every start (a tenth of a ``glyphs`` run). This module also says *which* rule produced
+the answer, for the resolution path, and recognises names that carry no meaning at all.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
-
-from fontTools.agl import LEGACY_AGL2UV, toUnicode
+from functools import lru_cache
+from pathlib import Path
 
 # Rules, as shown in a resolution path.
 AGL_LIST = "AGL list"
@@ -33,15 +36,59 @@ class GlyphNameResult:
     detail: str = ""
 
 
+@lru_cache(maxsize=1)
+def _lists() -> tuple[dict[str, str], str]:
+    """The AGL (name → characters) and the Zapf Dingbats list (``a<N>`` → its N-th character)."""
+    with open(Path(__file__).resolve().parent / "data" / "agl.json", encoding="utf-8") as f:
+        data = json.load(f)
+    return data["names"], data["zapf_dingbats"]
+
+
+# fontTools.agl's patterns, kept as they are (``$`` also matches before a final newline)
+_UNI = re.compile("^uni([0-9A-F]+)$")
+_U = re.compile("^u([0-9A-F]{4,6})$")
+
+
+def _component(component: str, zapf_dingbats: bool) -> str:
+    """One component's characters (fontTools.agl's ``_glyphComponentToUnicode``), or ``""``."""
+    if zapf_dingbats and len(component) >= 2 and component[0] == "a":
+        dingbats = _lists()[1]
+        try:
+            n = int(component[1:])
+        except ValueError:
+            n = -1
+        if 0 <= n < len(dingbats) and dingbats[n] != " ":
+            return dingbats[n]
+    text = _lists()[0].get(component)
+    if text:
+        return text
+    m = _UNI.match(component)
+    if m is not None and len(m.group(1)) % 4 == 0:
+        values = [int(m.group(1)[i:i + 4], 16) for i in range(0, len(m.group(1)), 4)]
+        if not any(0xD800 <= v <= 0xDFFF for v in values):  # the specification excludes surrogates
+            return "".join(map(chr, values))
+    m = _U.match(component)
+    if m is not None:
+        value = int(m.group(1), 16)
+        if value <= 0xD7FF or 0xE000 <= value <= 0x10FFFF:
+            return chr(value)
+    return ""
+
+
+def to_unicode(name: str, zapf_dingbats: bool = False) -> str:
+    """The characters ``name`` maps to by the AGL specification (``fontTools.agl.toUnicode``), or ``""``."""
+    return "".join(_component(c, zapf_dingbats) for c in name.split(".", 1)[0].split("_"))
+
+
 def _component_rule(component: str, zapf_dingbats: bool) -> tuple[str, str]:
     if zapf_dingbats:
-        dingbat = toUnicode(component, isZapfDingbats=True)
-        if dingbat and dingbat != toUnicode(component):
+        dingbat = _component(component, True)
+        if dingbat and dingbat != _component(component, False):
             return dingbat, ZAPF_LIST
-    text = toUnicode(component)
+    text = _component(component, False)
     if not text:
         return "", NONE
-    if component in LEGACY_AGL2UV:
+    if component in _lists()[0]:
         return text, AGL_LIST
     return text, UNI if component.startswith("uni") else U
 

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from ..core.diagnostics import Diagnostic, warning
 from ..core.objects import Name
+from . import pdfminerdata
 
 Table = tuple[str | None, ...]
 
@@ -34,11 +35,10 @@ def _latin(rows, column: int) -> list[str | None]:
 
 @lru_cache(maxsize=1)
 def _latin_tables() -> dict[str, Table]:
-    """The four Latin tables, built on first use: pdfminer.six's import reads its installed
-    version's metadata (14 ms), which a document whose fonts bring their own encodings never needs."""
-    from pdfminer.latin_enc import ENCODING  # rows (name, std, mac, win, pdf)
-
-    std, mac, win, pdf = (_latin(ENCODING, i) for i in (1, 2, 3, 4))
+    """The four Latin tables, built on first use from pdfminer.six's (:mod:`.pdfminerdata`):
+    a document whose fonts bring their own encodings never needs them."""
+    rows = pdfminerdata.module("latin_enc").ENCODING  # (name, std, mac, win, pdf)
+    std, mac, win, pdf = (_latin(rows, i) for i in (1, 2, 3, 4))
     # Annex D.2 note 5: WinAnsi 0xAD (octal 255) is "hyphen" (soft hyphen). pdfminer's
     # latin_enc lists it as a second "space" row, which is wrong.
     win[0xAD] = "hyphen"

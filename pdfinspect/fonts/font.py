@@ -15,6 +15,7 @@ from functools import lru_cache
 from ..core.diagnostics import Diagnostic, warning
 from ..core.objects import Array, Dict, Name, Ref, Stream, String, is_integer, is_number
 from . import cmap as cmaps
+from . import pdfminerdata
 from .agl import glyph_to_unicode
 from .encodings import BASE_ENCODING_NAMES, BUILTIN_FONT_ENCODINGS, apply_differences, base_encoding
 from .heuristics import is_lead_byte, legacy_cjk_codec
@@ -209,10 +210,9 @@ def _zapf_dingbats_widths() -> dict[str, float]:
     so nothing a font's encoding yields finds it, and ``a32`` overwrote ``space`` (both ``' '``).
     Each ``aN`` is re-keyed by its character (fonts.agl's ITC Zapf Dingbats list); the space's
     width is Adobe's AFM's (``C 32 ; WX 278 ; N space``)."""
-    from pdfminer.fontmetrics import FONT_METRICS
-
+    metrics = pdfminerdata.module("fontmetrics").FONT_METRICS["ZapfDingbats"][1]
     out: dict[str, float] = {glyph_to_unicode(f"a{ord(key)}", zapf_dingbats=True).unicode: width
-           for key, width in FONT_METRICS["ZapfDingbats"][1].items()}
+           for key, width in metrics.items()}
     out.pop("", None)
     out[" "] = 278
     return out
@@ -339,10 +339,8 @@ def _load_simple(doc, ref, d, subtype, base_font, tounicode, tu_ref, diags) -> F
     widths = tuple(_number(doc.resolve(w), missing) for w in widths) if isinstance(widths, Array) else ()
     afm = None
     if not widths:
-        from pdfminer.fontmetrics import FONT_METRICS
-
         std = base_font.split("+", 1)[-1]
-        metrics = FONT_METRICS.get(std)
+        metrics = pdfminerdata.module("fontmetrics").FONT_METRICS.get(std)
         afm = (_zapf_dingbats_widths() if std == "ZapfDingbats" else metrics[1]) if metrics else None
         if afm is None and subtype != "Type3" and base_font not in STANDARD_14:
             diags.append(warning("widths-missing", "no /Widths: glyph advances use /MissingWidth",

@@ -21,9 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from fontTools.agl import toUnicode
-
 from ..spec import extractors as extractor_facts
+from .agl import to_unicode
 
 # spec: one of ISO 32000's methods; heuristic: a fallback real readers apply; guess: a fallback's
 # text judged implausible (fonts.plausibility), kept in the path but out of the text; none: nothing
@@ -122,7 +121,7 @@ def tex_glyph(name: str) -> tuple[str, str] | None:
     if m is None:
         return None
     base = m.group(1)
-    text = names.get(base) or toUnicode(base)
+    text = names.get(base) or to_unicode(base)
     return (text, f"size variant of /{base}") if text else None
 
 
@@ -158,7 +157,7 @@ class NumericNames:
 
 def _split_numeric(name: str) -> tuple[str, str] | None:
     m = _NUMERIC.fullmatch(name)
-    if m is None or not any(ch.isdigit() for ch in m.group(2)) or toUnicode(name):
+    if m is None or not any(ch.isdigit() for ch in m.group(2)) or to_unicode(name):
         return None
     return m.group(1), m.group(2)
 
@@ -184,7 +183,7 @@ def numeric_glyph(name: str, judged: NumericNames | None) -> tuple[str, str] | N
     """(text, how) for a numeric glyph name under the font's judgement, or None; ``text`` is
     empty when the font's numbers are glyph indices rather than codes (``how`` says so)."""
     m = _UNI.fullmatch(name)
-    if m is not None and not toUnicode(name):
+    if m is not None and not to_unicode(name):
         value = int(m.group(1), 16)
         return (_char(value), "hex digits after uni/u read as a code point (not upper-case AGL form)") \
             if _char(value) else None

@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
+from . import pdfminerdata
 from .cmap import CMap, CodespaceRange, Entry, identity_cmap
 
 _UCS2 = Path(__file__).resolve().parent / "data" / "cid2unicode.json.gz"
@@ -45,11 +46,8 @@ def _load(name: str) -> dict | None:
 
 @lru_cache(maxsize=1)
 def _pdfminer_cmaps() -> Path:
-    """pdfminer.six's CMap folder; the package (whose import reads its own installed version's
-    metadata, 14 ms) is imported only when a predefined CMap is needed."""
-    import pdfminer
-
-    return Path(pdfminer.__file__).resolve().parent / "cmap"
+    """pdfminer.six's CMap folder (found, not imported: :mod:`.pdfminerdata`)."""
+    return pdfminerdata.folder().resolve() / "cmap"
 
 
 def _flatten(trie: dict, prefix: bytes, out: dict[bytes, int]) -> None:

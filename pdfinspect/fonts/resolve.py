@@ -5,7 +5,7 @@ extractors use:
 
 1. ``ToUnicode``: the font's /ToUnicode CMap (9.10.3);
 2. ``Encoding``: simple fonts — code → glyph name (/Differences over the base encoding,
-   9.6.6) → Adobe Glyph List (``fontTools.agl``);
+   9.6.6) → Adobe Glyph List (:mod:`.agl`);
 3. ``CIDCollection``: Type0 fonts — code → CID (the CMap) → ``Registry-Ordering-UCS2``
    for the public collections Adobe-GB1/CNS1/Japan1/Korea1;
 4. ``FontProgram``: the embedded program — a Type1/CFF built-in encoding, TrueType
@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from ..core.objects import Ref
 from . import codes
 from . import heuristics as h
+from . import pdfminerdata
 from . import plausibility as plaus
 from .agl import glyph_to_unicode, is_meaningless
 from .codes import ACTUAL_TEXT, CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, SKIPPED, TOUNICODE
@@ -268,8 +269,9 @@ class Resolver:
         """Of letters that read alike (Latin o, Greek ο, Cyrillic о: the vote's texts, and the
         look-alikes of its letter in the other scripts, :func:`look_alike_forms`), the one in the
         script of the font's other letters; ``None`` when the font has letters of several of their
-        scripts (the outline cannot tell which is meant). A font without letters of any of them
-        keeps the vote's own reading when the vote names one letter."""
+        scripts (the outline cannot tell which is meant) or letters of another of the look-alike
+        scripts alone. A font without such letters keeps the vote's own reading when the vote names
+        one letter."""
         by_script: dict[str, str] = {}
         # most fonts first, a character that is its own NFKC form (μ before the micro sign µ) first
         candidates = [*vote.texts, *(f for t in vote.texts for f in look_alike_forms(t))]
@@ -284,6 +286,8 @@ class Resolver:
         if len(present) == 1:
             return by_script[present[0]]
         if present:  # the font has letters of two of the scripts: e and е alike in a Russian text set in Latin
+            return None
+        if any(letters.get(s) for s in LOOK_ALIKE_SCRIPTS):  # a Greek font's е: Latin or Cyrillic, none says
             return None
         return str(vote.text) if len(vote.texts) < 2 or len(by_script) == 1 else None
 
@@ -722,6 +726,7 @@ class Resolver:
 
 
 MAX_SAMPLE = 2048  # codes of one font resolved to judge a heuristic or the Macintosh order
+LOOK_ALIKE_SCRIPTS = ("Latin", "Greek", "Cyrillic")  # the scripts of shapevote.LOOK_ALIKES
 # what a font's outlines say (Resolver._shape_evidence): the clear votes for and against each
 # heuristic reading codes as values, and the font's letters counted by script
 Evidence = tuple[dict[str, tuple[int, int]], dict[str, int]]
@@ -820,9 +825,8 @@ WIDTHS_FOLLOW = 0.6  # rank correlation with a standard font's widths that makes
 
 
 def _standard_widths() -> tuple[dict[str, int], ...]:
-    from pdfminer.fontmetrics import FONT_METRICS
-
-    return FONT_METRICS["Helvetica"][1], FONT_METRICS["Times-Roman"][1]
+    metrics = pdfminerdata.module("fontmetrics").FONT_METRICS
+    return metrics["Helvetica"][1], metrics["Times-Roman"][1]
 
 
 def widths_follow(pairs: list[tuple[str, float]]) -> tuple[float, int]:

@@ -29,11 +29,14 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.atomic import write_bytes
 from ..core.objects import Dict, Name, Ref
 from . import plausibility as plaus
-from .shapes import Outline, ShapeError, glyph_order, program_outlines, type3_fingerprint
+
+if TYPE_CHECKING:  # outlines are read (fontTools' pens) when a glyph's shape is asked for
+    from .shapes import Outline
 
 FORMAT, VERSION = "pdfinspect-shapes", 1
 CLEAR_SHARE = 0.9  # share of the fonts one text must hold for a vote to be clear
@@ -225,6 +228,8 @@ class GlyphShapes:
     def outline(self, font, gid: int | None, glyph_name: str | None) -> Outline | None:
         """The outline of the glyph (by GID, else by name) of an embedded program, or ``None``; the
         outlines of the last program asked about are kept (a picture is asked for glyph by glyph)."""
+        from .shapes import ShapeError, glyph_order, program_outlines
+
         if font.program_ref is None:
             return None
         key = (font.program_ref.num, font.program_ref.gen)
@@ -253,6 +258,8 @@ class GlyphShapes:
         return hashlib.sha1(self.doc.stream_data(obj).data).hexdigest()[:16]
 
     def _program(self, font):
+        from .shapes import ShapeError, glyph_order, program_outlines
+
         key = (font.program_ref.num, font.program_ref.gen)
         if key not in self._programs:
             self._programs[key] = None
@@ -269,6 +276,8 @@ class GlyphShapes:
         return self._programs[key]
 
     def _proc(self, ref: Ref) -> str | None:
+        from .shapes import type3_fingerprint
+
         key = (ref.num, ref.gen)
         if key not in self._procs:
             obj = self.doc.get(*key)

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..content.gaps import Gap, GlyphLayout, glyph_layouts
 from ..content.textlayout import GlyphRecord
 from ..content.visibility import REASONS, Visibility, page_visibility
 from ..fonts.agl import is_meaningless
 from ..fonts.font import Font
-from ..fonts.reasons import FontReport, report
 from ..fonts.resolve import ACTUAL_TEXT, FONT_PROGRAM, NONE, TOUNICODE, Resolver, format_unicode
 from .text import safe_line
+
+if TYPE_CHECKING:  # the font reports are for the app's code table, not for ``glyphs``
+    from ..fonts.reasons import FontReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +115,8 @@ def font_reports(rows: list[CodeRow], resolver: Resolver | None = None) -> dict[
     """Per font of ``rows``: its :class:`~pdfinspect.fonts.reasons.FontReport` (why its text
     extracts badly, with reason ids), from the resolutions of its distinct codes — the same
     report ``pdfinspect fonts`` prints."""
+    from ..fonts.reasons import report
+
     codes: dict[Font, list] = {}
     names: dict[Font, set[str]] = {}
     for r in rows:

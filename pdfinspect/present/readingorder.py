@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..content.order import ORDERS, LineOrders, line_orders, page_line_orders
 from ..content.textlayout import GlyphRecord, layout
-from ..extractors.base import LINE, Emulation
 from .text import safe_line
+
+if TYPE_CHECKING:  # the emulations are for the Extractors screen; the preview imports this module
+    from ..extractors.base import Emulation
 
 OFF = ""  # no numbers
 CYCLE = (OFF, *ORDERS)  # what the preview's key steps through
@@ -171,6 +174,8 @@ class OrderTable:
 def extractor_orders(records: list[GlyphRecord], emulations: dict[str, Emulation]) -> OrderTable:
     """The :class:`OrderTable` of a page's glyph ``records`` (content order, annotations
     included as an extractor sees them) and each extractor's ``emulations`` of them."""
+    from ..extractors.base import LINE
+
     content = [r for r in records if r.step.annotation is None]
     orders = line_orders(content)
     ours = numbering(orders, OURS)

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from ..core.check import CheckReport
 from ..core.diagnostics import Diagnostic, Severity, warning
 from ..core.objects import String
-from ..core.signatures import SignatureReport, signature_report
 from ..core.textstrings import decode_text
 from .text import Parts, Row, safe_line
+
+if TYPE_CHECKING:  # the summary is computed in a worker: the app's first screen imports this module
+    from ..core.check import CheckReport
+    from ..core.signatures import SignatureReport
 
 INFO_KEYS = ("Title", "Author", "Subject", "Creator", "Producer", "CreationDate", "ModDate")
 WARN = "warning"  # the role of a fact that needs a look (others have none)
@@ -72,6 +75,8 @@ def revision_lines(doc) -> tuple[str, ...]:
 def document_summary(doc, numbers: list[int] | None = None) -> Summary:
     """The summary of ``doc``; ``numbers`` are its in-use object numbers (``None`` while
     they are being counted)."""
+    from ..core.signatures import signature_report
+
     facts = [Row("File", safe_line(os.path.basename(doc.path or "(memory)"))),
              Row("Size", f"{doc.size:,} bytes")]
     version = doc.header_version or "unknown"

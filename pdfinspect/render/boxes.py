@@ -1,9 +1,10 @@
 """Glyph and operator boxes drawn over a rendered picture (Pillow)."""
 from __future__ import annotations
 
-from PIL import ImageDraw, ImageFont
+from typing import TYPE_CHECKING
 
-from .page import View
+if TYPE_CHECKING:  # Pillow is imported when something is drawn: the app's screens import the colours at start
+    from .page import View
 
 OPERATOR = (0, 120, 255)  # the current operator's glyphs
 SELECTED = (255, 40, 40)  # the selected glyph
@@ -14,6 +15,8 @@ MAX_PIXEL = 1e7  # a quad with a corner farther out (or not finite: an overflowe
 
 def draw_quads(image, view: View, quads, colour, width: int = 1) -> None:
     """Outline each page-space quad (x0 y0 … x3 y3, as ``GlyphBox.page``) on ``image``."""
+    from PIL import ImageDraw
+
     draw = ImageDraw.Draw(image)
     for q in quads:
         points = [view.to_pixel(q[i], q[i + 1]) for i in (0, 2, 4, 6)]
@@ -31,6 +34,8 @@ def draw_labels(image, view: View, labels, colour, left_of: bool = False) -> Non
     that point, on a white ground so it reads over the page (``render --boxes op`` numbers
     the operators as ``ops`` and the stepper do); ``left_of``: ending at the point, centred
     on it (the app's preview numbers lines so)."""
+    from PIL import ImageDraw, ImageFont
+
     draw = ImageDraw.Draw(image)
     font = ImageFont.load_default()
     for x, y, text in labels:

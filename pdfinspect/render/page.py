@@ -19,7 +19,6 @@ import os
 import subprocess
 import sys
 import threading
-from multiprocessing.connection import Connection
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -263,6 +262,8 @@ def _start(source, password: str | None):
     """pdfium's process, as a fresh interpreter (not a fork of a threaded app, and not
     multiprocessing's spawn, which would run the caller's main module again), with a pipe
     each way; the first message gives it the file and its limits."""
+    from multiprocessing.connection import Connection  # here: the app imports this module at start
+
     down_r, down_w = os.pipe()
     up_r, up_w = os.pipe()
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -284,6 +285,7 @@ def _serve() -> None:
     ``("render", index, scale, crop)`` with ``(size, RGB bytes)``, until the pipe closes.
     The page rendered last stays loaded (zooming or stepping renders one page again)."""
     import resource
+    from multiprocessing.connection import Connection
 
     recv, conn = Connection(int(sys.argv[1]), writable=False), Connection(int(sys.argv[2]), readable=False)
     try:

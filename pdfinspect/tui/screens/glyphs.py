@@ -9,6 +9,8 @@ object it read (``enter`` opens it), with the structure element owning its marke
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -16,27 +18,28 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, get_current_worker
 
-from pdfinspect.content.structure import mcid_key
-from pdfinspect.core.structtree import mcid_parents
 from pdfinspect.fonts.embedded import FontProgram
 from pdfinspect.fonts.font import Font
 from pdfinspect.fonts.resolve import NONE, Resolver, format_unicode
-from pdfinspect.fonts.shapevote import GlyphShapes
 from pdfinspect.present.glyphs import (FILTERS, CodeRow, code_rows, font_diagnoses, gap_text, page_glyph_facts,
                                        visibility_text)
-from pdfinspect.present.shapes import GlyphPicture, glyph_picture
 from pdfinspect.present.text import safe_line
 
 from ..budget import page_budget
 from ..failures import ReportsFailures, failure_line
 from ..messages import ObjectRequested, OpenRevisions, Target
 from ..widgets.column_list import Column, ColumnList, PickList
+from ..widgets.footer import Footer
 from ..widgets.glyph_panels import GLYPH_COLUMNS, PagePrompt, PathList, font_panel, glyph_cells
 from ..widgets.line_view import LineView, note
 from ..widgets.preview import PagePreview, PreviewHost, glyph_layers
+
+if TYPE_CHECKING:  # the structure tree, outlines and the shape vote are read after the table is up
+    from pdfinspect.fonts.shapevote import GlyphShapes
+    from pdfinspect.present.shapes import GlyphPicture
 
 VISIBILITY_MODES = ("all", "visible", "hidden")
 TABLE_COLUMNS = (*GLYPH_COLUMNS[:3], Column("count", 5, 6, 3, right=True), *GLYPH_COLUMNS[3:],
@@ -127,6 +130,8 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
         rows = code_rows(records)
         programs = {r.font: resolver.program(r.font) for r in rows}
         diagnoses = font_diagnoses(rows, resolver)
+        from pdfinspect.core.structtree import mcid_parents
+
         owners = mcid_parents(doc, ref)
         if not get_current_worker().is_cancelled:
             self.shapes = resolver.glyph_shapes()
@@ -147,6 +152,8 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
             self.owners = owners or {}
             self.records = records
             self.facts = facts
+            from pdfinspect.content.structure import mcid_key
+
             wanted, self.app.pending_element = self.app.pending_element, None
             self.element = None if wanted is None or wanted[0] != n else \
                 (wanted[1], [r for r in records if mcid_key(r.step) in wanted[2]])
@@ -236,6 +243,8 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
     @work(thread=True, exclusive=True, group="outline", exit_on_error=False)
     def draw_outline(self, row: CodeRow, shapes: GlyphShapes) -> None:
         """The glyph's outline (reading a font program takes a moment): shown below its path."""
+        from pdfinspect.present.shapes import glyph_picture
+
         picture = glyph_picture(shapes, row.record)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self.outline_drawn, row, picture)
@@ -316,6 +325,8 @@ class GlyphScreen(PreviewHost, ReportsFailures, PagePrompt, Screen):
 
     def owner(self, record) -> tuple | None:
         """The structure element (ref, /S, MCID) owning ``record``'s marked content, from the /ParentTree."""
+        from pdfinspect.content.structure import mcid_key
+
         key = mcid_key(record.step) if record is not None and self.owners else None
         if key is None or key[0] is not None or key[1] not in self.owners:
             return None

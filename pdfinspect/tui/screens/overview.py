@@ -6,6 +6,7 @@ tree to count pages) is made in a worker over a Document of its own and shown wh
 from __future__ import annotations
 
 import textwrap
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -18,8 +19,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from pdfinspect.core.check import CheckReport, check
-
 from pdfinspect.core.objects import Ref
 from pdfinspect.present.goto import OFFSET, GoTo
 from pdfinspect.present.summary import WARN, Summary, check_rows, diagnostic_parts, document_summary, with_objects
@@ -30,6 +29,9 @@ from ..messages import TRAILER_REF, ObjectRequested, Target
 from ..widgets.column_list import WrappedList
 from ..widgets.line_view import LineView, RefList, note
 from ..widgets.parts import styled
+
+if TYPE_CHECKING:  # the whole-file check runs when asked (x)
+    from pdfinspect.core.check import CheckReport
 
 _STYLES = {"error": "bold red", "warning": "yellow", "info": "dim", "code": "bold", "where": "dim",
            "repair": "green"}
@@ -216,6 +218,8 @@ class OverviewScreen(ReportsFailures, Screen):
     @work(thread=True, exclusive=True, group="check", exit_on_error=False)
     def run_check(self) -> None:
         """Check a Document of its own (check notes what it finds in the document it reads)."""
+        from pdfinspect.core.check import check
+
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:

@@ -11,6 +11,7 @@ dictionaries and the embedded program hold (ISO 32000-1 9.6-9.10).
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.content import Content
@@ -22,12 +23,14 @@ from pdfinspect.fonts.resolve import (ACTUAL_TEXT, CID_COLLECTION, ENCODING, FON
                                       TOUNICODE, format_unicode)
 from pdfinspect.present.glyphs import GlyphRow, tounicode_line
 from pdfinspect.present.goto import parse_goto
-from pdfinspect.present.shapes import GlyphPicture
 from pdfinspect.present.text import safe_line
 
 from ..messages import ObjectRequested, Target
 from .column_list import Column, WrappedList
 from .goto_bar import GotoBar
+
+if TYPE_CHECKING:  # outlines (fontTools' pens) are read when a row is chosen, after the table is up
+    from pdfinspect.present.shapes import GlyphPicture
 
 # The key that points at the object each method reads (9.6.6, 9.7.5, 9.9, 9.10.3).
 SOURCE_KEYS = {TOUNICODE: "/ToUnicode", ENCODING: "/Encoding", CID_COLLECTION: "/Encoding",
