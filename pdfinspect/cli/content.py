@@ -270,6 +270,8 @@ def _glyph_dumps():
     its glyph_json (with the path), gap_json and ``hidden`` in one object. The parts of the step and
     of the resolution (most glyphs share theirs with many others) are encoded once and spliced in,
     with the glyph's own scalars, before the rest of its keys."""
+    from ..present.glyphs import gap_json
+
     dumps = json_encoder(ensure_ascii=True)
     step_parts: list = [None, "", ""]  # the last step, its head and tail encoded
     resolutions: dict[int, tuple[object, str, str]] = {}  # id(resolution) → (resolution, head, tail)
