@@ -103,3 +103,40 @@ def emulated_text(path: str, name: str) -> str:
     """Extractor ``name``'s emulated text of page 1 of ``path``."""
     text: str = emulation(path, name).text
     return text
+
+
+def build_truetype(order: list[str], draw=None, *, cmap: dict[int, str] | None = None, names: bool = True,
+                     metrics: tuple[int, int] = (600, 100), family: str = "Test", upem: int = 1000,
+                     vertical: tuple[int, int] = (800, -200), edit=None) -> bytes:
+    """A TrueType program (fontTools) of the glyph order ``order``: each glyph drawn by
+    ``draw(pen, index, name)`` (nothing drawn without it), ``cmap`` (code point → glyph name) as
+    its Unicode cmap, glyph names in its 'post' table unless ``names`` is false (format 3), every
+    glyph ``metrics`` (advance, left side bearing), ``vertical`` its ascent and descent; ``edit``
+    may change the font (a cmap subtable's platform) before it is written."""
+    import io
+
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+
+    fb = FontBuilder(upem, isTTF=True)
+    fb.setupGlyphOrder(order)
+    fb.setupCharacterMap(cmap or {})
+    glyphs = {}
+    for i, name in enumerate(order):
+        pen = TTGlyphPen(dict.fromkeys(order))  # the names a composite's parts may take
+        if draw is not None:
+            draw(pen, i, name)
+        glyphs[name] = pen.glyph()
+    fb.setupGlyf(glyphs)
+    fb.setupHorizontalMetrics({n: metrics for n in order})
+    fb.setupHorizontalHeader(ascent=vertical[0], descent=vertical[1])
+    fb.setupOS2()
+    fb.setupPost()
+    if not names:
+        fb.font["post"].formatType = 3.0
+    fb.setupNameTable({"familyName": family, "styleName": "Regular"})
+    if edit is not None:
+        edit(fb.font)
+    out = io.BytesIO()
+    fb.save(out)
+    return out.getvalue()

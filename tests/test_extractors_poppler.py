@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import emulation, helvetica_pdf
+from conftest import build_truetype, emulation, helvetica_pdf
 from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.core.document import Document
 from pdfinspect.extractors import oracle
@@ -63,30 +63,17 @@ def test_poppler_decisions_name_their_rule(tmp_path):
 
 def _mac_truetype() -> bytes:
     """A TrueType program whose only ``cmap`` is (1,0) Macintosh: 0x41 A, 0xD5 quoteright."""
-    import io
+    def triangle(pen, i: int, name: str) -> None:
+        pen.moveTo((0, 0)), pen.lineTo((0, 500)), pen.lineTo((500, 0)), pen.closePath()
 
-    from fontTools.fontBuilder import FontBuilder
-    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    def edit(font) -> None:
+        mac = font["cmap"].tables[0]
+        mac.platformID, mac.platEncID, mac.language = 1, 0, 0
+        mac.cmap = {0x41: "A", 0xD5: "quoteright"}
+        font["cmap"].tables = [mac]
 
-    order = [".notdef", "A", "quoteright"]
-    fb = FontBuilder(1000, isTTF=True)
-    fb.setupGlyphOrder(order)
-    fb.setupCharacterMap({0x41: "A", 0x2019: "quoteright"})
-    pen = TTGlyphPen(None)
-    pen.moveTo((0, 0)), pen.lineTo((0, 500)), pen.lineTo((500, 0)), pen.closePath()
-    fb.setupGlyf({n: pen.glyph() for n in order})
-    fb.setupHorizontalMetrics({n: (500, 0) for n in order})
-    fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupNameTable({"familyName": "Mac", "styleName": "Regular"})
-    fb.setupOS2()
-    fb.setupPost(keepGlyphNames=True)
-    mac = fb.font["cmap"].tables[0]
-    mac.platformID, mac.platEncID, mac.language = 1, 0, 0
-    mac.cmap = {0x41: "A", 0xD5: "quoteright"}
-    fb.font["cmap"].tables = [mac]
-    buf = io.BytesIO()
-    fb.save(buf)
-    return buf.getvalue()
+    return build_truetype([".notdef", "A", "quoteright"], triangle, cmap={0x41: "A", 0x2019: "quoteright"},
+                          metrics=(500, 0), family="Mac", edit=edit)
 
 
 def test_truetype_without_encoding_reads_winansi(tmp_path):

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import CORPUS
+from conftest import CORPUS, build_truetype
 from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.core.document import Document
 from pdfinspect.fonts.heuristics import is_tex_font, judge_numeric_names, legacy_cjk_codec
@@ -165,27 +165,17 @@ def test_unreadable_program_falls_back_to_standard_encoding():
 
 
 def _truetype(cmap: dict[int, str], post_names: bool) -> bytes:
-    from fontTools.fontBuilder import FontBuilder
-    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    def edit(font) -> None:
+        if not post_names:  # only a (3,0) symbol cmap, codes at U+F0xx
+            font["cmap"].tables = [t for t in font["cmap"].tables if t.platformID == 3]
+            font["cmap"].tables[0].platEncID = 0
 
-    order = [".notdef"] + sorted(set(cmap.values()))
-    fb = FontBuilder(1000, isTTF=True)
-    fb.setupGlyphOrder(order)
-    fb.setupCharacterMap(cmap)
-    pen = TTGlyphPen(None)
+    return build_truetype([".notdef", *sorted(set(cmap.values()))], _triangle, cmap=cmap, names=post_names,
+                          metrics=(500, 0), family="Sym", edit=edit)
+
+
+def _triangle(pen, i: int, name: str) -> None:
     pen.moveTo((0, 0)), pen.lineTo((0, 500)), pen.lineTo((500, 0)), pen.closePath()
-    fb.setupGlyf({n: pen.glyph() for n in order})
-    fb.setupHorizontalMetrics({n: (500, 0) for n in order})
-    fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupNameTable({"familyName": "Sym", "styleName": "Regular"})
-    fb.setupOS2()
-    fb.setupPost(keepGlyphNames=post_names)
-    if not post_names:  # only a (3,0) symbol cmap, codes at U+F0xx
-        fb.font["cmap"].tables = [t for t in fb.font["cmap"].tables if t.platformID == 3]
-        fb.font["cmap"].tables[0].platEncID = 0
-    buf = io.BytesIO()
-    fb.save(buf)
-    return buf.getvalue()
 
 
 def test_symbolic_truetype_code_as_unicode():

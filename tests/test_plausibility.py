@@ -9,9 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
-from fontTools.fontBuilder import FontBuilder
-from fontTools.pens.ttGlyphPen import TTGlyphPen
+from conftest import ROOT, build_truetype
 from fontTools.ttLib.standardGlyphOrder import standardGlyphOrder
 from pdfminer.fontmetrics import FONT_METRICS
 
@@ -31,29 +29,14 @@ MAC = {ch: standardGlyphOrder.index(name) for ch, name in
 def mac_order_truetype() -> bytes:
     """A TrueType program whose glyphs sit in the standard Macintosh order, with no cmap and a
     'post' table without names (format 3): nothing in it says which glyph is which letter."""
-    order = list(standardGlyphOrder[:100])
-    fb = FontBuilder(1000, isTTF=True)
-    fb.setupGlyphOrder(order)
-    fb.setupCharacterMap({})
-    glyphs = {}
-    for name in order:
-        pen = TTGlyphPen(None)
+    def draw(pen, i: int, name: str) -> None:
         if name not in (".notdef", ".null", "nonmarkingreturn", "space"):
             pen.moveTo((50, 0))
             pen.lineTo((450, 0))
             pen.lineTo((450, 700))
             pen.closePath()
-        glyphs[name] = pen.glyph()
-    fb.setupGlyf(glyphs)
-    fb.setupHorizontalMetrics({n: (500, 50) for n in order})
-    fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupOS2()
-    fb.setupPost()
-    fb.font["post"].formatType = 3.0  # no glyph names in the program
-    fb.setupNameTable({"familyName": "MacOrder", "styleName": "Regular"})
-    out = io.BytesIO()
-    fb.save(out)
-    return out.getvalue()
+
+    return build_truetype(list(standardGlyphOrder[:100]), draw, names=False, metrics=(500, 50), family="MacOrder")
 
 
 def identity_font(pdf, cids_widths: dict[int, float], program: bytes | None, base="ArialBlack",

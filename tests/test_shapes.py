@@ -6,10 +6,9 @@ from __future__ import annotations
 import io
 
 import pytest
-from conftest import sample
+from conftest import build_truetype, sample
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.t2CharStringPen import T2CharStringPen
-from fontTools.pens.ttGlyphPen import TTGlyphPen
 
 import pdfinspect
 from pdfinspect.fonts.shapes import ShapeError, glyph_order, program_outlines, raster, type3_fingerprint
@@ -76,25 +75,12 @@ DRAW = {"square": lambda p, upem: _square(p, upem), "ring": lambda p, upem: _squ
 
 def truetype(order: list[str], upem: int = 1000) -> bytes:
     """A TrueType program with the named designs in ``order`` (GIDs follow the order)."""
-    fb = FontBuilder(upem, isTTF=True)
-    glyph_order = [".notdef"] + order
-    fb.setupGlyphOrder(glyph_order)
-    fb.setupCharacterMap({})
-    glyphs = {}
-    for name in glyph_order:
-        pen = TTGlyphPen(dict.fromkeys(glyph_order))  # the names a composite's parts may take
-        if name != ".notdef":
+    def draw(pen, i: int, name: str) -> None:
+        if i:
             DRAW[name](pen, upem)
-        glyphs[name] = pen.glyph()
-    fb.setupGlyf(glyphs)
-    fb.setupHorizontalMetrics({n: (upem // 2, 0) for n in glyph_order})
-    fb.setupHorizontalHeader(ascent=upem, descent=0)
-    fb.setupOS2()
-    fb.setupPost()
-    fb.setupNameTable({"familyName": "ShapeTest", "styleName": "Regular"})
-    out = io.BytesIO()
-    fb.save(out)
-    return out.getvalue()
+
+    return build_truetype([".notdef", *order], draw, metrics=(upem // 2, 0), family="ShapeTest", upem=upem,
+                          vertical=(upem, 0))
 
 
 def cff(order: list[str]) -> bytes:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import io
 
 import pytest
+from conftest import build_truetype
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.t2CharStringPen import T2CharStringPen
-from fontTools.pens.ttGlyphPen import TTGlyphPen
 from test_shapes import DRAW
 from test_shapevote import document, glyphs, identity_font, program
 
@@ -56,32 +56,22 @@ def cff_program(designs: list[str], encoding: dict[int, int]) -> bytes:
 def truetype_program(designs: list[str], cmap: dict[int, int] | None) -> bytes:
     """A TrueType program without glyph names (post format 3): with ``cmap`` (code → GID) a
     symbolic (3,0) subtable at F000 + code, without it no cmap table at all."""
-    fb = FontBuilder(1000, isTTF=True)
     order = [".notdef"] + NAMES[:len(designs)]
-    fb.setupGlyphOrder(order)
-    fb.setupCharacterMap({0xF000 + code: order[gid] for code, gid in (cmap or {}).items()})
-    glyphs_ = {}
-    for i, name in enumerate(order):
-        pen = TTGlyphPen(None)
+
+    def draw(pen, i: int, name: str) -> None:
         if i:
             DRAW[designs[i - 1]](pen, 1000)
-        glyphs_[name] = pen.glyph()
-    fb.setupGlyf(glyphs_)
-    fb.setupHorizontalMetrics({n: (600, 100) for n in order})
-    fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupOS2()
-    fb.setupPost()
-    fb.font["post"].formatType = 3.0
-    fb.setupNameTable({"familyName": "Stripped", "styleName": "Regular"})
-    if cmap is None:
-        del fb.font["cmap"]
-    else:
-        sub = fb.font["cmap"].tables[0]
-        sub.platformID, sub.platEncID = 3, 0
-        fb.font["cmap"].tables = [sub]
-    out = io.BytesIO()
-    fb.save(out)
-    return out.getvalue()
+
+    def edit(font) -> None:
+        if cmap is None:
+            del font["cmap"]
+        else:
+            sub = font["cmap"].tables[0]
+            sub.platformID, sub.platEncID = 3, 0
+            font["cmap"].tables = [sub]
+
+    return build_truetype(order, draw, cmap={0xF000 + code: order[gid] for code, gid in (cmap or {}).items()},
+                          names=False, family="Stripped", edit=edit)
 
 
 def simple(pdf, key: str, data: bytes, first: int, count: int):

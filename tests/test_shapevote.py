@@ -9,9 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
-from fontTools.fontBuilder import FontBuilder
-from fontTools.pens.ttGlyphPen import TTGlyphPen
+from conftest import ROOT, build_truetype
 from test_shapes import DRAW
 
 from pdfinspect.content.fontreports import font_reports
@@ -27,28 +25,15 @@ def program(order: list[str], unicode: dict[str, str] | None, extra: int = 0) ->
     """A TrueType program drawing ``order``'s designs; with ``unicode`` a (3,1) cmap and glyph names,
     without it neither (post format 3). ``extra`` empty glyphs make another program of one design."""
     names = order if unicode is not None else [f"g{i}" for i in range(len(order))]
-    glyph_order = [".notdef"] + names + [f"pad{i}" for i in range(extra)]
-    fb = FontBuilder(1000, isTTF=True)
-    fb.setupGlyphOrder(glyph_order)
-    fb.setupCharacterMap({ord(unicode[n]): n for n in order} if unicode else {})
-    glyphs = {}
-    for name in glyph_order:
-        pen = TTGlyphPen(None)
+
+    def draw(pen, i: int, name: str) -> None:
         design = order[names.index(name)] if name in names else None
         if design in DRAW:  # any other design ("space") draws nothing
             DRAW[design](pen, 1000)
-        glyphs[name] = pen.glyph()
-    fb.setupGlyf(glyphs)
-    fb.setupHorizontalMetrics({n: (600, 100) for n in glyph_order})
-    fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupOS2()
-    fb.setupPost()
-    if unicode is None:
-        fb.font["post"].formatType = 3.0
-    fb.setupNameTable({"familyName": "Vote", "styleName": "Regular"})
-    out = io.BytesIO()
-    fb.save(out)
-    return out.getvalue()
+
+    return build_truetype([".notdef", *names, *(f"pad{i}" for i in range(extra))], draw,
+                          cmap={ord(unicode[n]): n for n in order} if unicode else None, names=unicode is not None,
+                          family="Vote")
 
 
 LETTERS = {"square": "A", "ring": "B", "arch": "C"}

@@ -7,10 +7,10 @@ from __future__ import annotations
 import io
 
 import pytest
+from conftest import build_truetype
 from fontTools.cffLib import FDArrayIndex, FDSelect, FontDict
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.t2CharStringPen import T2CharStringPen
-from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib.tables._c_m_a_p import cmap_format_6
 from test_shapevote import cid_cmap, document, identity_font
 
@@ -26,35 +26,25 @@ def truetype(glyphs: int, unicode: dict[int, int] | None = None, mac: dict[int, 
     """A TrueType program of ``glyphs`` glyphs (after .notdef), each a triangle, no glyph names (post
     format 3); ``unicode`` a (3,1) cmap (code point → GID), ``mac`` a (1,0) cmap (byte → GID)."""
     order = [".notdef"] + [f"g{i}" for i in range(1, glyphs + 1)]
-    fb = FontBuilder(1000, isTTF=True)
-    fb.setupGlyphOrder(order)
-    fb.setupCharacterMap({u: order[g] for u, g in (unicode or {}).items()})
-    drawn = {}
-    for i, name in enumerate(order):
-        pen = TTGlyphPen(None)
+
+    def draw(pen, i: int, name: str) -> None:
         if i:
             pen.moveTo((0, 0))
             pen.lineTo((100 + 10 * i, 0))
             pen.lineTo((50, 700))
             pen.closePath()
-        drawn[name] = pen.glyph()
-    fb.setupGlyf(drawn)
-    fb.setupHorizontalMetrics({n: (600, 0) for n in order})
-    fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupOS2()
-    fb.setupPost()
-    fb.font["post"].formatType = 3.0
-    fb.setupNameTable({"familyName": "Shift", "styleName": "Regular"})
-    if unicode is None:
-        fb.font["cmap"].tables = []
-    if mac is not None:
-        sub = cmap_format_6(6)
-        sub.platformID, sub.platEncID, sub.language = 1, 0, 0
-        sub.cmap = {c: order[g] for c, g in mac.items()}
-        fb.font["cmap"].tables.append(sub)
-    out = io.BytesIO()
-    fb.save(out)
-    return out.getvalue()
+
+    def edit(font) -> None:
+        if unicode is None:
+            font["cmap"].tables = []
+        if mac is not None:
+            sub = cmap_format_6(6)
+            sub.platformID, sub.platEncID, sub.language = 1, 0, 0
+            sub.cmap = {c: order[g] for c, g in mac.items()}
+            font["cmap"].tables.append(sub)
+
+    return build_truetype(order, draw, cmap={u: order[g] for u, g in (unicode or {}).items()}, names=False,
+                          metrics=(600, 0), family="Shift", edit=edit)
 
 
 def cid_cff(cids: list[int], registry: str, ordering: str) -> bytes:
