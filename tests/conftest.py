@@ -73,13 +73,13 @@ async def run_command(pilot, text: str) -> None:
 def helvetica_pdf(tmp_path: Path, content: bytes, name: str = "page.pdf", **entries) -> str:
     """The path of a one-page PDF written at ``tmp_path / name`` that draws ``content`` with
     Helvetica (WinAnsiEncoding, not embedded) as ``/F1``; ``entries`` add to or replace the
-    font dictionary's (``Widths=…``, ``Encoding=…``)."""
+    font dictionary's (``Widths=…``, ``Encoding=…``; bytes become a stream: ``ToUnicode=b"…"``)."""
     pikepdf = pytest.importorskip("pikepdf")
     pdf = pikepdf.new()
     font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
                               BaseFont=pikepdf.Name.Helvetica, Encoding=pikepdf.Name.WinAnsiEncoding)
     for key, value in entries.items():
-        font[f"/{key}"] = value
+        font[f"/{key}"] = pdf.make_stream(value) if isinstance(value, bytes) else value  # bytes: a stream (ToUnicode)
     page = pdf.add_blank_page(page_size=(612, 792))
     page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
     page.Contents = pdf.make_stream(content)

@@ -194,23 +194,10 @@ def test_repeated_object_real(tmp_path):
     assert _real(path).split("\n") == emulated_text(path, "pdfium").rstrip("\n").split("\n")
 
 
+# Helvetica whose ToUnicode reads a, b, c as alef, bet, gimel
 HEBREW_TOUNICODE = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /X def "
                     b"1 begincodespacerange <00> <FF> endcodespacerange 3 beginbfchar <61> <05D0> <62> <05D1> "
                     b"<63> <05D2> endbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
-
-
-def _hebrew_pdf(tmp_path, content: bytes, name: str) -> str:
-    """Helvetica whose ToUnicode reads a, b, c as alef, bet, gimel."""
-    pdf = pikepdf.new()
-    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
-                              BaseFont=pikepdf.Name.Helvetica, Encoding=pikepdf.Name.WinAnsiEncoding,
-                              ToUnicode=pdf.make_stream(HEBREW_TOUNICODE))
-    page = pdf.add_blank_page(page_size=(612, 792))
-    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(font)))
-    page.Contents = pdf.make_stream(content)
-    path = tmp_path / name
-    pdf.save(path)
-    return str(path)
 
 
 # glyphs drawn in visual order: a right-to-left run is written backwards; with more
@@ -220,14 +207,14 @@ RIGHT_TO_LEFT = (b"BT /F1 10 Tf 72 700 Td (abc) Tj 0 -20 Td (xy abc) Tj 0 -20 Td
 
 
 def test_right_to_left_runs(tmp_path):
-    path = _hebrew_pdf(tmp_path, RIGHT_TO_LEFT, "rtl.pdf")
+    path = helvetica_pdf(tmp_path, RIGHT_TO_LEFT, "rtl.pdf", ToUnicode=HEBREW_TOUNICODE)
     gimel_bet_alef = "\u05d2\u05d1\u05d0"
     assert emulated_text(path, "pdfium").split("\n")[:4] == [gimel_bet_alef, f"xy {gimel_bet_alef}", f"xy {gimel_bet_alef} xy",
                                                f"xy {gimel_bet_alef} {gimel_bet_alef}"]
 
 
 def test_right_to_left_runs_real(tmp_path):
-    path = _hebrew_pdf(tmp_path, RIGHT_TO_LEFT, "rtl.pdf")
+    path = helvetica_pdf(tmp_path, RIGHT_TO_LEFT, "rtl.pdf", ToUnicode=HEBREW_TOUNICODE)
     assert _real(path).split("\n") == emulated_text(path, "pdfium").rstrip("\n").split("\n")
 
 
