@@ -38,7 +38,7 @@ from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, CIDFont, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
-from .shapevote import EMPTY, GlyphShapes, ShapeTable, Vote, letter_key, look_alike_forms, looks_alike
+from .shapevote import EMPTY, LOOK_ALIKES, GlyphShapes, ShapeTable, Vote, letter_key, look_alike_forms, looks_alike
 
 SPEC_METHODS = (TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM)
 HEURISTIC_METHODS = tuple(x.method for x in h.HEURISTICS)
@@ -726,7 +726,7 @@ class Resolver:
 
 
 MAX_SAMPLE = 2048  # codes of one font resolved to judge a heuristic or the Macintosh order
-LOOK_ALIKE_SCRIPTS = ("Latin", "Greek", "Cyrillic")  # the scripts of shapevote.LOOK_ALIKES
+LOOK_ALIKE_SCRIPTS = frozenset(s for group in LOOK_ALIKES for c in group if (s := plaus.script(c)) is not None)
 # what a font's outlines say (Resolver._shape_evidence): the clear votes for and against each
 # heuristic reading codes as values, and the font's letters counted by script
 Evidence = tuple[dict[str, tuple[int, int]], dict[str, int]]
