@@ -243,13 +243,17 @@ def box_json(box) -> dict:
 
 
 class _Coordinates(dict):
-    """The float key ``v`` as json writes ``round(v, 3)`` (``null`` when not finite), remembered: a
-    glyph's box repeats its corners, a line its glyphs' bottom and top, a glyph its neighbour's
-    edge. A zero is never remembered: 0.0 and -0.0 are one key but not one text (and so are 5 and
-    5.0: the keys are floats only)."""
+    """The float key ``v`` as json writes ``round(v, digits)`` (``null`` when not finite), remembered:
+    a glyph's box repeats its corners, a line its glyphs' bottom and top and its baseline, a glyph
+    its neighbour's edge, a font size its em. A zero is never remembered: 0.0 and -0.0 are one key
+    but not one text (and so are 5 and 5.0: the keys are floats only)."""
+
+    def __init__(self, digits: int = 3):
+        super().__init__()
+        self.digits = digits
 
     def __missing__(self, v: float) -> str:
-        rounded = round(v, 3)
+        rounded = round(v, self.digits)
         text = repr(rounded) if rounded - rounded == 0 else "null"
         if v:
             self[v] = text
@@ -260,9 +264,47 @@ def _box_text(box, texts: _Coordinates) -> str:
     """box_json's keys as json writes them (``texts``: the coordinates written so far)."""
     if box is None:
         return '"bbox": null, "bbox_user": null, "quad": null'
-    return (f'"bbox": [{", ".join([texts[v] for v in box.rect])}], '
-            f'"bbox_user": [{", ".join([texts[v] for v in box.user_rect])}], '
-            f'"quad": [{", ".join([texts[v] for v in box.page])}]')
+    q, u = box.page, box.user
+    xs, ys, uxs, uys = q[0::2], q[1::2], u[0::2], u[1::2]  # the rectangles, as geometry.bounds
+    return (f'"bbox": [{texts[min(xs)]}, {texts[min(ys)]}, {texts[max(xs)]}, {texts[max(ys)]}], '
+            f'"bbox_user": [{texts[min(uxs)]}, {texts[min(uys)]}, {texts[max(uxs)]}, {texts[max(uys)]}], '
+            f'"quad": [{", ".join([texts[v] for v in q])}]')
+
+
+def _number(v: float | None) -> str:
+    """A number (an int or a float) or ``None`` as json writes it, ``null`` when not finite."""
+    return "null" if v is None or v - v != 0 else repr(v)
+
+
+class _Encoded(dict):
+    """A string, or a tuple of strings as a list, as json writes it, remembered (the ids of
+    directions, gap causes and hidden reasons: a few distinct values on a page)."""
+
+    def __init__(self, dumps):
+        super().__init__()
+        self.dumps = dumps
+
+    def __missing__(self, key) -> str:
+        text = self[key] = self.dumps(list(key) if isinstance(key, tuple) else key)
+        return text
+
+
+def _layout_text(lay, reasons: tuple[str, ...], encoded: _Encoded, texts: _Coordinates, ems: _Coordinates) -> str:
+    """gap_json's keys and ``hidden`` as json writes them (``texts``, ``ems``: the values rounded to
+    3 and 4 digits written so far; a gap's values are floats)."""
+    gap = lay.gap
+    if gap is None:
+        text = '"gap": null'
+    else:
+        text = (f'"gap": {{"along_em": {ems[gap.along_em]}, "across_em": {ems[gap.across_em]}, '
+                f'"along_pt": {texts[gap.along_pt]}, "across_pt": {texts[gap.across_pt]}, '
+                f'"em_pt": {texts[gap.em_pt]}, "causes": {encoded[gap.causes]}, "tj": {_number(gap.tj)}, "parts": {{')
+        if gap.parts:
+            text += ", ".join([f"{encoded[c]}: {_number(v)}" for c, v in {c: round(v, 4) for c, v in gap.parts}.items()])
+        text += "}}"
+    return (f'{text}, "direction": {encoded[lay.direction]}, "angle": {_number(lay.angle)}, '
+            f'"line": {lay.line!r}, "starts_line": {"true" if lay.starts_line else "false"}, '
+            f'"hidden": {encoded[reasons]}}}')
 
 
 def _glyph_dumps():
@@ -270,12 +312,11 @@ def _glyph_dumps():
     its glyph_json (with the path), gap_json and ``hidden`` in one object. The parts of the step and
     of the resolution (most glyphs share theirs with many others) are encoded once and spliced in,
     with the glyph's own scalars, before the rest of its keys."""
-    from ..present.glyphs import gap_json
-
     dumps = json_encoder(ensure_ascii=True)
+    encoded = _Encoded(dumps)
     step_parts: list = [None, "", ""]  # the last step, its head and tail encoded
     resolutions: dict[int, tuple[object, str, str]] = {}  # id(resolution) → (resolution, head, tail)
-    texts = _Coordinates()
+    texts, ems = _Coordinates(), _Coordinates(4)
 
     def part(d: dict) -> str:
         return dumps(d)[1:-1]
@@ -292,16 +333,17 @@ def _glyph_dumps():
             if r.actual_text is None:
                 resolutions[id(res)] = known
         g = r.glyph
-        x, y = round(g.page_xy[0], 3), round(g.page_xy[1], 3)
+        x, y = g.page_xy
         if len(texts) > 1 << 16:
             texts.clear()
-        rest = dumps({**gap_json(lay), "hidden": list(vis.reasons)})
+        if len(ems) > 1 << 16:
+            ems.clear()
         # as json writes them: an int, an ASCII string, a float (null when not finite: x - x is nan)
         return (f'{{"index": {r.index:d}, {step_parts[1]}, "code": "{g.code.hex()}", '
                 f'"cid": {"null" if g.cid is None else str(g.cid)}, {known[1]}, '
-                f'"x": {repr(x) if x - x == 0 else "null"}, '
-                f'"y": {repr(y) if y - y == 0 else "null"}, {step_parts[2]}, {known[2]}, '
-                f'{_box_text(r.bbox, texts)}, {rest[1:]}')
+                f'"x": {texts[x] if type(x) is float else _number(round(x, 3))}, '
+                f'"y": {texts[y] if type(y) is float else _number(round(y, 3))}, {step_parts[2]}, {known[2]}, '
+                f'{_box_text(r.bbox, texts)}, {_layout_text(lay, vis.reasons, encoded, texts, ems)}')
     return encode
 
 
