@@ -101,42 +101,56 @@ def _unit(x: float, y: float) -> tuple[float, float, float]:
 _RTL = frozenset({"R", "AL"})
 
 
-def _direction(record, angle: float, vertical: bool) -> str:
-    if vertical:
-        return "vertical"
-    if abs(angle) > ANGLE_TOLERANCE:
-        return "rotated"
-    text = record.unicode
-    if text and any(unicodedata.bidirectional(ch) in _RTL for ch in text):
-        return "rtl"
-    return "ltr"
+def _rtl(text: str) -> bool:
+    """Whether ``text`` has a right-to-left letter."""
+    return bool(text) and any(unicodedata.bidirectional(ch) in _RTL for ch in text)
 
 
 def glyph_layouts(records: Iterable) -> list[GlyphLayout]:
     """The :class:`GlyphLayout` of each glyph record (:class:`~.textlayout.GlyphRecord`), in order."""
     out: list[GlyphLayout] = []
-    prev = None  # (record, end x, end y, unit along, em_pt, direction, angle)
+    prev = None  # (record, end x, end y, unit along, em_pt, direction, angle, spacing frame)
     line = -1
+    step = None
+    rtl: dict[str, bool] = {}  # a glyph's text → whether it has right-to-left letters
+    frame: tuple[float, float, bool] | None = None
     for r in records:
-        m, vertical = _frame(r)
-        step, g = r.step, r.glyph
-        ts = step.gstate.text
-        if vertical:  # along is down the text space y axis
-            ux, uy, _ = _unit(-m[2], -m[3])
+        if r.step is not step:  # the frame, baseline, em and text axis of a step are its glyphs'
+            step = r.step
+            m, vertical = _frame(r)
+            ts = step.gstate.text
+            if vertical:  # along is down the text space y axis
+                ux, uy, _ = _unit(-m[2], -m[3])
+            else:
+                ux, uy, _ = _unit(m[0], m[1])
+            angle = round(math.degrees(math.atan2(uy, ux)) + (90.0 if vertical else 0.0), 1)
+            angle = 0.0 if angle == -0.0 else angle
+            em = abs(ts.size) * math.hypot(m[2], m[3]) if not vertical else abs(ts.size) * math.hypot(m[0], m[1])
+            em = em or 1.0
+            fixed = "vertical" if vertical else "rotated" if abs(angle) > ANGLE_TOLERANCE else None
+            th = ts.scale / 100.0
+            axis = None  # the text axis, when a glyph's end is wanted
+            frame = None  # the step's spacing frame, when a gap after one of its glyphs is wanted
+        g = r.glyph
+        if fixed is not None:
+            direction = fixed
         else:
-            ux, uy, _ = _unit(m[0], m[1])
-        angle = round(math.degrees(math.atan2(uy, ux)) + (90.0 if vertical else 0.0), 1)
-        angle = 0.0 if angle == -0.0 else angle
-        em = abs(ts.size) * math.hypot(m[2], m[3]) if not vertical else abs(ts.size) * math.hypot(m[0], m[1])
-        em = em or 1.0
-        direction = _direction(r, angle, vertical)
+            text = r.unicode
+            has = rtl.get(text)
+            if has is None:
+                has = rtl[text] = _rtl(text)
+            direction = "rtl" if has else "ltr"
         gap = None
         new_line = True
         if prev is not None:
-            pr, ex, ey, (pux, puy), pem, pdir, pangle = prev
+            pr, ex, ey, (pux, puy), pem, pdir, pangle, pframe = prev
             dx, dy = g.page_xy[0] - ex, g.page_xy[1] - ey
             along, across = dx * pux + dy * puy, -dx * puy + dy * pux
-            causes, parts, tj = _causes(pr, r, pem)
+            if pframe is None:
+                pframe = _spacing_frame(pr.step, pem)
+                if pr.step is step:
+                    frame = pframe
+            causes, parts, tj = _causes(pr, r, pframe)
             if not causes:
                 causes = ("advance",) if abs(along) < 1e-6 * pem and abs(across) < 1e-6 * pem else ("text_move",)
             gap = Gap(along, across, along / pem, across / pem, pem, causes, tj, parts)
@@ -148,13 +162,14 @@ def glyph_layouts(records: Iterable) -> list[GlyphLayout]:
         out.append(GlyphLayout(r.index, gap, direction, angle, line, new_line, em))
         # the end of this glyph: its origin moved by its own width (no Tc, Tw)
         spacing = ts.char_spacing + (ts.word_spacing if g.code == b" " else 0.0)
-        th = ts.scale / 100.0
+        if axis is None:
+            axis = _ty(step) if vertical else _tx(step)
         if vertical:  # text space y
-            width, axis = g.advance - spacing, _ty(step)
+            width = g.advance - spacing
         else:  # text space x
-            width, axis = g.advance - spacing * th, _tx(step)
+            width = g.advance - spacing * th
         ex, ey = g.page_xy[0] + width * axis[0], g.page_xy[1] + width * axis[1]
-        prev = (r, ex, ey, (ux, uy), em, direction, angle)
+        prev = (r, ex, ey, (ux, uy), em, direction, angle, frame)
     return out
 
 
@@ -172,27 +187,37 @@ def _ty(step) -> tuple[float, float]:
     return (tm[2] * ctm[0] + tm[3] * ctm[2], tm[2] * ctm[1] + tm[3] * ctm[3])
 
 
-def _causes(prev, cur, em: float) -> tuple[tuple[str, ...], tuple[tuple[str, float], ...], float | None]:
-    """(causes, parts, TJ number) of the gap between the records ``prev`` and ``cur``."""
+def _spacing_frame(step, em: float) -> tuple[float, float, bool]:
+    """(Tz as a factor, text space x unit in em, vertical) of the spacing after a glyph of ``step``
+    (``em``: its em on the page); in vertical writing, Tz does not apply and the unit is y's."""
+    th = step.gstate.text.scale / 100.0
+    scale = math.hypot(*_tx(step)) / em if step.tm is not None else 0.0  # text space x unit in em
+    vertical = step.font is not None and step.font.vertical
+    if vertical:
+        th, scale = 1.0, math.hypot(*_ty(step)) / em
+    return th, scale, vertical
+
+
+def _causes(prev, cur, frame: tuple[float, float, bool]
+            ) -> tuple[tuple[str, ...], tuple[tuple[str, float], ...], float | None]:
+    """(causes, parts, TJ number) of the gap between the records ``prev`` and ``cur`` (``frame``:
+    :func:`_spacing_frame` of ``prev``'s step)."""
     ps, cs = prev.step, cur.step
-    causes: list[str] = []
-    if ps.annotation != cs.annotation:
-        return ("annotation_boundary",), (), None
-    if ps.source != cs.source:
-        causes.append("form_boundary")
-    if ps.text_object != cs.text_object:
-        return tuple(causes + ["new_bt"]), (), None
-    if ps is not cs and (ps.tlm != cs.tlm or cs.op in ("'", '"')):
-        return tuple(causes + ["text_move"]), (), None
-    if causes:
-        return tuple(causes), (), None
+    if ps is not cs:
+        causes: list[str] = []
+        if ps.annotation != cs.annotation:
+            return ("annotation_boundary",), (), None
+        if ps.source != cs.source:
+            causes.append("form_boundary")
+        if ps.text_object != cs.text_object:
+            return tuple(causes + ["new_bt"]), (), None
+        if ps.tlm != cs.tlm or cs.op in ("'", '"'):
+            return tuple(causes + ["text_move"]), (), None
+        if causes:
+            return tuple(causes), (), None
     parts: list[tuple[str, float]] = []
     pts = ps.gstate.text
-    th = pts.scale / 100.0
-    scale = math.hypot(*_tx(ps)) / em if ps.tm is not None else 0.0  # text space x unit in em
-    vertical = ps.font is not None and ps.font.vertical
-    if vertical:
-        th, scale = 1.0, math.hypot(*_ty(ps)) / em
+    th, scale, vertical = frame
     if pts.char_spacing:
         parts.append(("char_spacing", pts.char_spacing * th * scale * (-1.0 if vertical else 1.0)))
     if pts.word_spacing and prev.glyph.code == b" ":
