@@ -138,6 +138,7 @@ def visibility(steps: Iterable[tuple[Step, list[GlyphRecord]]], crop: Rect | Non
             rgb = colors[key] if key in colors else colors.setdefault(key, _device_rgb(space, values))
         paints.append((p, rgb))
 
+    centers: list[tuple[float, float]] = []
     for step, recs in steps:
         if recorded:
             for pr in recorded:
@@ -145,13 +146,18 @@ def visibility(steps: Iterable[tuple[Step, list[GlyphRecord]]], crop: Rect | Non
             recorded.clear()
         if step.painted is not None:
             add(step.painted, step.gstate.fill_space, step.gstate.fill_color, step.marked)
-        for r in recs:
-            records.append(r)
-            order.append(len(paints))
-            reasons.append(_own_reasons(r, crop))
+        if recs:
+            shared = _step_reasons(step)
+            before = len(paints)
+            for r in recs:
+                records.append(r)
+                order.append(before)
+                center = _center(r)
+                centers.append(center)
+                reasons.append(_own_reasons(r, crop, shared, center))
     for pr in recorded or ():  # drawn after the last step
         add(pr.painted, pr.fill_space, pr.fill_color, pr.marked)
-    _background_and_cover(records, reasons, order, paints, crop)
+    _background_and_cover(records, reasons, order, paints, crop, centers)
     _duplicates(records, reasons)
     return records, [Visibility(r.index, tuple(why)) for r, why in zip(records, reasons)]
 
@@ -172,34 +178,51 @@ def _oc_hidden(step: Step) -> bool:
     return any(m.oc_hidden for m in step.marked)
 
 
-def _own_reasons(r: GlyphRecord, crop: Rect | None) -> list[str]:
-    gs = r.step.gstate
+_StepReasons = tuple[list[str], Rect | None, bool, float]
+
+
+def _step_reasons(step: Step) -> _StepReasons:
+    """What the glyphs of ``step`` share: the reasons of its state (``invisible_mode``,
+    ``optional_content_off``), its clip, whether its paint is transparent, and its font size on the page."""
+    gs = step.gstate
     mode = gs.text.render
-    out = []
+    head = []
     if mode in (3, 7):
-        out.append("invisible_mode")
-    if _oc_hidden(r.step):
-        out.append("optional_content_off")
-    x, y = _center(r)
-    if gs.clip is not None and not _inside(x, y, gs.clip):
+        head.append("invisible_mode")
+    if _oc_hidden(step):
+        head.append("optional_content_off")
+    transparent = (mode in _FILLS and gs.fill_alpha <= 0.0) or (mode in _STROKES and gs.stroke_alpha <= 0.0)
+    return head, gs.clip, transparent, _size(step)
+
+
+def _own_reasons(r: GlyphRecord, crop: Rect | None, shared: _StepReasons, center: tuple[float, float]) -> list[str]:
+    """The reasons of glyph ``r`` (its centre ``center``) that need no other paint or glyph."""
+    head, clip, transparent, size = shared
+    out = head.copy()
+    x, y = center
+    if clip is not None and not _inside(x, y, clip):
         out.append("clipped")
     if crop is not None and not _inside(x, y, crop):
         out.append("off_page")
-    if (mode in _FILLS and gs.fill_alpha <= 0.0) or (mode in _STROKES and gs.stroke_alpha <= 0.0):
+    if transparent:
         out.append("transparent")
-    if _height(r) < TINY_PT:
+    if _height(r, size) < TINY_PT:
         out.append("tiny")
     return out
 
 
-def _height(r: GlyphRecord) -> float:
-    """The larger of the glyph box's height on the page (across its baseline) and the font size there."""
-    step = r.step
+def _size(step: Step) -> float:
+    """The font size of ``step`` on the page (a Type3 font's em is its font matrix's)."""
     m = multiply(step.tm, step.gstate.ctm) if step.tm is not None else step.gstate.ctm
     size = abs(step.gstate.text.size) * math.hypot(m[2], m[3])
     if step.font is not None and step.font.subtype == "Type3":  # its em is the font matrix's
         fm = step.font.font_matrix
         size *= 1000 * math.hypot(fm[2], fm[3])
+    return size
+
+
+def _height(r: GlyphRecord, size: float) -> float:
+    """The larger of the glyph box's height on the page (across its baseline) and the font size there."""
     if r.bbox is None:
         return size
     q = r.bbox.page
@@ -289,6 +312,17 @@ class _Levels:
                 for cy in range(cy0, cy1 + 1):
                     cells.setdefault((cx, cy), []).append(n)
 
+    def at(self, x: float, y: float) -> list[list[int]]:
+        """:meth:`near` of the point x y."""
+        a = self.area
+        x, y = min(max(x, a[0]), a[2]) - a[0], min(max(y, a[1]), a[3]) - a[1]
+        out = []
+        for size, cells in self.grids.items():
+            here = cells.get((int(x // size), int(y // size)))
+            if here:
+                out.append(here)
+        return out
+
     def near(self, x0: float, y0: float, x1: float, y1: float) -> list[list[int]]:
         """The cells' lists (each in painting order) of the paints that may meet the rectangle
         x0 y0 x1 y1 (a point when ``x0 == x1`` and ``y0 == y1``)."""
@@ -311,9 +345,22 @@ FINE = 8.0  # points: the finest grid of the levels
 REACH = 5_000.0  # points each way of the origin the grid spans when the page box is unknown
 
 
-def _background_and_cover(records, reasons, order, paints, crop: Rect | None) -> None:
-    """``same_color_as_background`` and ``covered`` for each record not hidden already."""
+def _background_and_cover(records, reasons, order, paints, crop: Rect | None,
+                          centers: list[tuple[float, float]] | None = None) -> None:
+    """``same_color_as_background`` and ``covered`` for each record not hidden already (``centers``:
+    each record's centre, when known)."""
     if not records:
+        return
+    if not paints:  # the white page under every glyph, nothing over any
+        step, color = None, None
+        for r, why in zip(records, reasons):
+            if why:
+                continue
+            if r.step is not step:
+                step = r.step
+                color = _rgb(step.gstate, fill=step.gstate.text.render not in _STROKES)
+            if color is not None and _same(color, WHITE):
+                why.append("same_color_as_background")
         return
     area = crop or (-REACH, -REACH, REACH, REACH)
     grid = _PaintIndex([], area)  # the cells candidates for ``covered`` must overlap
@@ -321,18 +368,18 @@ def _background_and_cover(records, reasons, order, paints, crop: Rect | None) ->
     composited = _PaintIndex(paints, area, keep=lambda p: p.composited)
     covers = [p.rect if p.exact and p.opaque else _NO_COVER for p, _ in paints]  # what may cover a glyph
     step, color = None, None
-    for r, why, before in zip(records, reasons, order):
+    for k, (r, why, before) in enumerate(zip(records, reasons, order)):
         if why:
             continue
         if r.step is not step:  # a step's glyphs share its colour
             step = r.step
             color = _rgb(step.gstate, fill=step.gstate.text.render not in _STROKES)
-        x, y = _center(r)
+        x, y = centers[k] if centers is not None else _center(r)
         background: tuple[float, float, float] | None = None
         if color is not None:
             background = WHITE
             last = -1  # the last paint before the glyph under its centre
-            for here in levels.near(x, y, x, y):
+            for here in levels.at(x, y):
                 for k in range(bisect.bisect_left(here, before) - 1, -1, -1):
                     i = here[k]
                     if i <= last:
@@ -388,11 +435,24 @@ def _duplicates(records, reasons) -> None:
         x, y = r.glyph.page_xy
         cx, cy = int(x // cell), int(y // cell)
         rows = seen.setdefault((id(step.font), r.glyph.code), {})
-        if any(math.hypot(px - x, py - y) <= cell for dy in (-1, 0, 1) if (row := rows.get(cy + dy))
-               for dx in (-1, 0, 1) for px, py in row.get(cx + dx, ())):
+        if rows and _drawn_near(rows, cx, cy, x, y, cell):
             why.append("duplicate")
         else:
             rows.setdefault(cy, {}).setdefault(cx, []).append((x, y))
+
+
+def _drawn_near(rows: dict[int, dict[int, list[tuple[float, float]]]], cx: int, cy: int, x: float, y: float,
+                cell: float) -> bool:
+    """Whether an origin of ``rows`` (cell row → cell column → origins) in the cells around ``cx cy``
+    is within ``cell`` of ``x y``."""
+    for dy in (-1, 0, 1):
+        row = rows.get(cy + dy)
+        if row:
+            for dx in (-1, 0, 1):
+                for px, py in row.get(cx + dx, ()):
+                    if math.hypot(px - x, py - y) <= cell:
+                        return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)
