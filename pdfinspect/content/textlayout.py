@@ -107,15 +107,17 @@ def step_records(step: Step, resolver: Resolver, used: set[int], start: int,
     With ``geometry``, each record has its ``bbox``."""
     if not step.glyphs:
         return []
-    actual = next((m for m in step.marked if m.actual_text is not None), None) if step.glyphs else None
+    actual = next((m for m in step.marked if m.actual_text is not None), None)
     boxes = geometry.boxes(step) if geometry is not None else []
+    if not boxes:
+        boxes = [None] * len(step.glyphs)
+    font, resolve = step.font, resolver.resolve
+    assert font is not None  # a step that shows glyphs has its font
     out = []
-    for n, g in enumerate(step.glyphs, start):
-        assert step.font is not None  # a step that shows glyphs has its font
-        res = resolver.resolve(step.font, g.code, g.cid)
-        box = boxes[n - start] if boxes else None
+    for n, g, box in zip(range(start, start + len(step.glyphs)), step.glyphs, boxes):
+        res = resolve(font, g.code, g.cid)
         if actual is None:
-            out.append(GlyphRecord(n, step, g, res, res.unicode, res.method, bbox=box))
+            out.append(GlyphRecord(n, step, g, res, res.unicode, res.method, None, box))
         else:
             first = id(actual) not in used
             used.add(id(actual))
