@@ -306,16 +306,25 @@ class _Levels:
             cx0, cx1 = int((x0 - ax0) // size), int((x1 - ax0) // size)
             cy0, cy1 = int((y0 - ay0) // size), int((y1 - ay0) // size)
             if cx0 == cx1 and cy0 == cy1:
-                cells.setdefault((cx0, cy0), []).append(n)
+                here = cells.get((cx0, cy0))
+                if here is None:
+                    cells[cx0, cy0] = [n]
+                else:
+                    here.append(n)
                 continue
             for cx in range(cx0, cx1 + 1):
                 for cy in range(cy0, cy1 + 1):
-                    cells.setdefault((cx, cy), []).append(n)
+                    here = cells.get((cx, cy))
+                    if here is None:
+                        cells[cx, cy] = [n]
+                    else:
+                        here.append(n)
 
     def at(self, x: float, y: float) -> list[list[int]]:
         """:meth:`near` of the point x y."""
-        a = self.area
-        x, y = min(max(x, a[0]), a[2]) - a[0], min(max(y, a[1]), a[3]) - a[1]
+        ax0, ay0, ax1, ay1 = self.area  # the point clamped to the area (its left ≤ right, bottom ≤ top)
+        x = (ax0 if x < ax0 else ax1 if x > ax1 else x) - ax0
+        y = (ay0 if y < ay0 else ay1 if y > ay1 else y) - ay0
         out = []
         for size, cells in self.grids.items():
             here = cells.get((int(x // size), int(y // size)))
@@ -326,9 +335,11 @@ class _Levels:
     def near(self, x0: float, y0: float, x1: float, y1: float) -> list[list[int]]:
         """The cells' lists (each in painting order) of the paints that may meet the rectangle
         x0 y0 x1 y1 (a point when ``x0 == x1`` and ``y0 == y1``)."""
-        a = self.area
-        x0, x1 = min(max(x0, a[0]), a[2]) - a[0], min(max(x1, a[0]), a[2]) - a[0]
-        y0, y1 = min(max(y0, a[1]), a[3]) - a[1], min(max(y1, a[1]), a[3]) - a[1]
+        ax0, ay0, ax1, ay1 = self.area  # the rectangle clamped to the area, as in :meth:`at`
+        x0 = (ax0 if x0 < ax0 else ax1 if x0 > ax1 else x0) - ax0
+        x1 = (ax0 if x1 < ax0 else ax1 if x1 > ax1 else x1) - ax0
+        y0 = (ay0 if y0 < ay0 else ay1 if y0 > ay1 else y0) - ay0
+        y1 = (ay0 if y1 < ay0 else ay1 if y1 > ay1 else y1) - ay0
         out = []
         for size, cells in self.grids.items():
             for cx in range(int(x0 // size), int(x1 // size) + 1):
@@ -365,16 +376,18 @@ def _background_and_cover(records, reasons, order, paints, crop: Rect | None,
     area = crop or (-REACH, -REACH, REACH, REACH)
     grid = _PaintIndex([], area)  # the cells candidates for ``covered`` must overlap
     levels = _Levels(paints, area)
-    composited = _PaintIndex(paints, area, keep=lambda p: p.composited)
+    composited = _PaintIndex(paints, area, keep=lambda p: p.composited) if any(
+        p.composited for p, _ in paints) else None
     covers = [p.rect if p.exact and p.opaque else _NO_COVER for p, _ in paints]  # what may cover a glyph
     step, color = None, None
-    for k, (r, why, before) in enumerate(zip(records, reasons, order)):
+    same: dict[tuple, bool] = {}  # (colour, background) → _same
+    for n, (r, why, before) in enumerate(zip(records, reasons, order)):
         if why:
             continue
         if r.step is not step:  # a step's glyphs share its colour
             step = r.step
             color = _rgb(step.gstate, fill=step.gstate.text.render not in _STROKES)
-        x, y = centers[k] if centers is not None else _center(r)
+        x, y = centers[n] if centers is not None else _center(r)
         background: tuple[float, float, float] | None = None
         if color is not None:
             background = WHITE
@@ -384,16 +397,22 @@ def _background_and_cover(records, reasons, order, paints, crop: Rect | None,
                     i = here[k]
                     if i <= last:
                         break
-                    if _inside(x, y, paints[i][0].rect):
+                    rect = paints[i][0].rect
+                    if rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]:  # _inside
                         last = i
                         break
             if last >= 0:
                 background = paints[last][1]  # None: a colour not known (image, shading, curve…)
         box = r.bbox.rect if r.bbox is not None else (x, y, x, y)
-        if background is not None and _same(color, background) and not any(
-                paints[i][0].composited and _overlaps(paints[i][0].rect, box)
-                for i in _after(composited.at(x, y), before)):
-            why.append("same_color_as_background")
+        if background is not None:
+            pair = (color, background)
+            alike = same.get(pair)
+            if alike is None:
+                alike = same[pair] = _same(color, background)
+            if alike and (composited is None or not any(
+                    paints[i][0].composited and _overlaps(paints[i][0].rect, box)
+                    for i in _after(composited.at(x, y), before))):
+                why.append("same_color_as_background")
         if _covered(covers, levels, grid, box, x, y, before):
             why.append("covered")
 
@@ -434,8 +453,11 @@ def _duplicates(records, reasons) -> None:
             cell = DUPLICATE_EM * (abs(step.gstate.text.size) * math.hypot(m[2], m[3]) or 1.0)
         x, y = r.glyph.page_xy
         cx, cy = int(x // cell), int(y // cell)
-        rows = seen.setdefault((id(step.font), r.glyph.code), {})
-        if rows and _drawn_near(rows, cx, cy, x, y, cell):
+        key = (id(step.font), r.glyph.code)
+        rows = seen.get(key)
+        if rows is None:
+            seen[key] = {cy: {cx: [(x, y)]}}
+        elif _drawn_near(rows, cx, cy, x, y, cell):
             why.append("duplicate")
         else:
             rows.setdefault(cy, {}).setdefault(cx, []).append((x, y))
