@@ -227,9 +227,11 @@ def _causes(prev, cur, frame: tuple[float, float, bool]
         cts = cs.gstate.text
         parts.append(("tj_adjust", -tj / 1000.0 * cts.size * (1.0 if vertical else cts.scale / 100.0) * scale
                       * (-1.0 if vertical else 1.0)))
+    if not parts:  # the pen only advanced (or Ts changed)
+        return ("text_rise",) if pts.rise != cs.gstate.text.rise else (), (), tj
     causes = [c for c, _ in parts]
-    if parts and th != 1.0:
+    if th != 1.0:
         causes.append("horizontal_scaling")
     if pts.rise != cs.gstate.text.rise:
         causes.append("text_rise")
-    return tuple(causes), tuple((c, round(v, 6)) for c, v in parts), tj
+    return tuple(causes), tuple([(c, round(v, 6)) for c, v in parts]), tj

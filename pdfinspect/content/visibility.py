@@ -363,14 +363,15 @@ def _background_and_cover(records, reasons, order, paints, crop: Rect | None,
     if not records:
         return
     if not paints:  # the white page under every glyph, nothing over any
-        step, color = None, None
+        step, white = None, False
         for r, why in zip(records, reasons):
             if why:
                 continue
             if r.step is not step:
                 step = r.step
                 color = _rgb(step.gstate, fill=step.gstate.text.render not in _STROKES)
-            if color is not None and _same(color, WHITE):
+                white = color is not None and _same(color, WHITE)
+            if white:
                 why.append("same_color_as_background")
         return
     area = crop or (-REACH, -REACH, REACH, REACH)
