@@ -255,6 +255,34 @@ def test_glyphs_json_lines_are_the_records_encoded_whole(tmp_path):
     assert any(r["method"] == "ActualText" for r in records) and any(r["hidden"] for r in records)
 
 
+@pytest.mark.parametrize("gap", [
+    None,
+    dict(along_pt=1.23456, across_pt=-0.0, along_em=0.123456, across_em=-0.0, em_pt=10.0, causes=("tj_adjust",),
+         tj=-110.0, parts=(("tj_adjust", 0.11),)),
+    dict(along_pt=2.0005, across_pt=0.0, along_em=-1e-05, across_em=3.0, em_pt=1.0,
+         causes=("char_spacing", "word_spacing", "horizontal_scaling"), tj=None,
+         parts=(("char_spacing", 0.123456), ("word_spacing", -2.5e-05))),
+    dict(along_pt=float("inf"), across_pt=float("nan"), along_em=float("inf"), across_em=float("-inf"),
+         em_pt=1e308 * 10, causes=("text_move",), tj=float("nan"), parts=(("tj_adjust", float("inf")),)),
+    dict(along_pt=1e300, across_pt=1e300, along_em=1e300, across_em=1e300, em_pt=1e300, causes=("advance",)),
+])
+def test_layout_keys_are_written_as_json_writes_them(gap):
+    """The gap, direction, line and ``hidden`` keys written by hand are what json writes for
+    gap_json (rounded values, ``null`` for what is not finite, values remembered or not)."""
+    from pdfinspect.content.gaps import Gap, GlyphLayout
+    from pdfinspect.core.numbers import json_encoder
+    from pdfinspect.present.glyphs import gap_json
+
+    dumps = json_encoder(ensure_ascii=True)
+    encoded, texts, ems = cli_content._Encoded(dumps), cli_content._Coordinates(), cli_content._Coordinates(4)
+    for direction, angle, hidden in (("ltr", 0.0, ()), ("rotated", -45.5, ("tiny", "duplicate")),
+                                     ("ltr", float("nan"), ()), ("vertical", 90.0, ("tiny", "duplicate"))):
+        lay = GlyphLayout(7, None if gap is None else Gap(**gap), direction, angle, 3, angle == 0.0, 12.0)
+        for _ in range(2):  # and again, from what was remembered
+            assert (cli_content._layout_text(lay, hidden, encoded, texts, ems)
+                    == dumps({**gap_json(lay), "hidden": list(hidden)})[1:])
+
+
 def test_coordinates_are_written_as_json_writes_them_rounded_whatever_came_before():
     from pdfinspect.core.numbers import json_encoder
 
