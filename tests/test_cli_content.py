@@ -274,12 +274,12 @@ def test_layout_keys_are_written_as_json_writes_them(gap):
     from pdfinspect.present.glyphs import gap_json
 
     dumps = json_encoder(ensure_ascii=True)
-    encoded, texts, ems = cli_content._Encoded(dumps), cli_content._Coordinates(), cli_content._Coordinates(4)
+    encoded, texts = cli_content._Encoded(dumps), cli_content._Coordinates()
     for direction, angle, hidden in (("ltr", 0.0, ()), ("rotated", -45.5, ("tiny", "duplicate")),
                                      ("ltr", float("nan"), ()), ("vertical", 90.0, ("tiny", "duplicate"))):
         lay = GlyphLayout(7, None if gap is None else Gap(**gap), direction, angle, 3, angle == 0.0, 12.0)
         for _ in range(2):  # and again, from what was remembered
-            assert (cli_content._layout_text(lay, hidden, encoded, texts, ems)
+            assert (cli_content._layout_text(lay, hidden, encoded, texts)
                     == dumps({**gap_json(lay), "hidden": list(hidden)})[1:])
 
 

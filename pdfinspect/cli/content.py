@@ -243,17 +243,13 @@ def box_json(box) -> dict:
 
 
 class _Coordinates(dict):
-    """The float key ``v`` as json writes ``round(v, digits)`` (``null`` when not finite), remembered:
-    a glyph's box repeats its corners, a line its glyphs' bottom and top and its baseline, a glyph
+    """The float key ``v`` as json writes ``round(v, 3)`` (``null`` when not finite), remembered: a
+    glyph's box repeats its corners, a line its glyphs' bottom and top and its baseline, a glyph
     its neighbour's edge, a font size its em. A zero is never remembered: 0.0 and -0.0 are one key
     but not one text (and so are 5 and 5.0: the keys are floats only)."""
 
-    def __init__(self, digits: int = 3):
-        super().__init__()
-        self.digits = digits
-
     def __missing__(self, v: float) -> str:
-        rounded = round(v, self.digits)
+        rounded = round(v, 3)
         text = repr(rounded) if rounded - rounded == 0 else "null"
         if v:
             self[v] = text
@@ -289,14 +285,15 @@ class _Encoded(dict):
         return text
 
 
-def _layout_text(lay, reasons: tuple[str, ...], encoded: _Encoded, texts: _Coordinates, ems: _Coordinates) -> str:
-    """gap_json's keys and ``hidden`` as json writes them (``texts``, ``ems``: the values rounded to
-    3 and 4 digits written so far; a gap's values are floats)."""
+def _layout_text(lay, reasons: tuple[str, ...], encoded: _Encoded, texts: _Coordinates) -> str:
+    """gap_json's keys and ``hidden`` as json writes them (``texts``: the coordinates written so far;
+    a gap's points are floats, and its em, a line's, repeat)."""
     gap = lay.gap
     if gap is None:
         text = '"gap": null'
     else:
-        text = (f'"gap": {{"along_em": {ems[gap.along_em]}, "across_em": {ems[gap.across_em]}, '
+        text = (f'"gap": {{"along_em": {_number(round(gap.along_em, 4))}, '
+                f'"across_em": {_number(round(gap.across_em, 4))}, '
                 f'"along_pt": {texts[gap.along_pt]}, "across_pt": {texts[gap.across_pt]}, '
                 f'"em_pt": {texts[gap.em_pt]}, "causes": {encoded[gap.causes]}, "tj": {_number(gap.tj)}, "parts": {{')
         if gap.parts:
@@ -316,7 +313,7 @@ def _glyph_dumps():
     encoded = _Encoded(dumps)
     step_parts: list = [None, "", ""]  # the last step, its head and tail encoded
     resolutions: dict[int, tuple[object, str, str]] = {}  # id(resolution) → (resolution, head, tail)
-    texts, ems = _Coordinates(), _Coordinates(4)
+    texts = _Coordinates()
 
     def part(d: dict) -> str:
         return dumps(d)[1:-1]
@@ -336,14 +333,12 @@ def _glyph_dumps():
         x, y = g.page_xy
         if len(texts) > 1 << 16:
             texts.clear()
-        if len(ems) > 1 << 16:
-            ems.clear()
         # as json writes them: an int, an ASCII string, a float (null when not finite: x - x is nan)
         return (f'{{"index": {r.index:d}, {step_parts[1]}, "code": "{g.code.hex()}", '
                 f'"cid": {"null" if g.cid is None else str(g.cid)}, {known[1]}, '
                 f'"x": {texts[x] if type(x) is float else _number(round(x, 3))}, '
                 f'"y": {texts[y] if type(y) is float else _number(round(y, 3))}, {step_parts[2]}, {known[2]}, '
-                f'{_box_text(r.bbox, texts)}, {_layout_text(lay, vis.reasons, encoded, texts, ems)}')
+                f'{_box_text(r.bbox, texts)}, {_layout_text(lay, vis.reasons, encoded, texts)}')
     return encode
 
 

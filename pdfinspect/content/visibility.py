@@ -138,7 +138,6 @@ def visibility(steps: Iterable[tuple[Step, list[GlyphRecord]]], crop: Rect | Non
             rgb = colors[key] if key in colors else colors.setdefault(key, _device_rgb(space, values))
         paints.append((p, rgb))
 
-    centers: list[tuple[float, float]] = []
     for step, recs in steps:
         if recorded:
             for pr in recorded:
@@ -152,12 +151,10 @@ def visibility(steps: Iterable[tuple[Step, list[GlyphRecord]]], crop: Rect | Non
             for r in recs:
                 records.append(r)
                 order.append(before)
-                center = _center(r)
-                centers.append(center)
-                reasons.append(_own_reasons(r, crop, shared, center))
+                reasons.append(_own_reasons(r, crop, shared))
     for pr in recorded or ():  # drawn after the last step
         add(pr.painted, pr.fill_space, pr.fill_color, pr.marked)
-    _background_and_cover(records, reasons, order, paints, crop, centers)
+    _background_and_cover(records, reasons, order, paints, crop)
     _duplicates(records, reasons)
     return records, [Visibility(r.index, tuple(why)) for r, why in zip(records, reasons)]
 
@@ -195,11 +192,11 @@ def _step_reasons(step: Step) -> _StepReasons:
     return head, gs.clip, transparent, _size(step)
 
 
-def _own_reasons(r: GlyphRecord, crop: Rect | None, shared: _StepReasons, center: tuple[float, float]) -> list[str]:
-    """The reasons of glyph ``r`` (its centre ``center``) that need no other paint or glyph."""
+def _own_reasons(r: GlyphRecord, crop: Rect | None, shared: _StepReasons) -> list[str]:
+    """The reasons of glyph ``r`` that need no other paint or glyph (``shared``: its step's)."""
     head, clip, transparent, size = shared
     out = head.copy()
-    x, y = center
+    x, y = _center(r)
     if clip is not None and not _inside(x, y, clip):
         out.append("clipped")
     if crop is not None and not _inside(x, y, crop):
@@ -356,10 +353,8 @@ FINE = 8.0  # points: the finest grid of the levels
 REACH = 5_000.0  # points each way of the origin the grid spans when the page box is unknown
 
 
-def _background_and_cover(records, reasons, order, paints, crop: Rect | None,
-                          centers: list[tuple[float, float]] | None = None) -> None:
-    """``same_color_as_background`` and ``covered`` for each record not hidden already (``centers``:
-    each record's centre, when known)."""
+def _background_and_cover(records, reasons, order, paints, crop: Rect | None) -> None:
+    """``same_color_as_background`` and ``covered`` for each record not hidden already."""
     if not records:
         return
     if not paints:  # the white page under every glyph, nothing over any
@@ -382,13 +377,13 @@ def _background_and_cover(records, reasons, order, paints, crop: Rect | None,
     covers = [p.rect if p.exact and p.opaque else _NO_COVER for p, _ in paints]  # what may cover a glyph
     step, color = None, None
     same: dict[tuple, bool] = {}  # (colour, background) → _same
-    for n, (r, why, before) in enumerate(zip(records, reasons, order)):
+    for r, why, before in zip(records, reasons, order):
         if why:
             continue
         if r.step is not step:  # a step's glyphs share its colour
             step = r.step
             color = _rgb(step.gstate, fill=step.gstate.text.render not in _STROKES)
-        x, y = centers[n] if centers is not None else _center(r)
+        x, y = _center(r)
         background: tuple[float, float, float] | None = None
         if color is not None:
             background = WHITE
