@@ -264,7 +264,8 @@ def _box_text(box, texts: _Coordinates) -> str:
     xs, ys, uxs, uys = q[0::2], q[1::2], u[0::2], u[1::2]  # the rectangles, as geometry.bounds
     return (f'"bbox": [{texts[min(xs)]}, {texts[min(ys)]}, {texts[max(xs)]}, {texts[max(ys)]}], '
             f'"bbox_user": [{texts[min(uxs)]}, {texts[min(uys)]}, {texts[max(uxs)]}, {texts[max(uys)]}], '
-            f'"quad": [{", ".join([texts[v] for v in q])}]')
+            f'"quad": [{texts[q[0]]}, {texts[q[1]]}, {texts[q[2]]}, {texts[q[3]]}, {texts[q[4]]}, {texts[q[5]]}, '
+            f'{texts[q[6]]}, {texts[q[7]]}]')
 
 
 def _number(v: float | None) -> str:
