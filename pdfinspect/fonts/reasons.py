@@ -62,7 +62,7 @@ REASON_DOCS: dict[str, str] = {
                          "another reading): kept as a guess, out of the text",
     "tounicode_shifted": "the ToUnicode's text for a run of codes is one constant offset away from what the font's "
                          "names, program (cmaps, a CFF's own collection), CID collection, widths or glyph outlines "
-                         "say: a shifted table",
+                         "say, or from the common CJK characters it would give: a shifted table",
     "mapping_contradicts_shape": "a ToUnicode or glyph name gives text that fonts drawing the same outline clearly "
                                  "say is another character",
     "unresolved": "codes that resolve to nothing by any method or heuristic",
