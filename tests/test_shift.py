@@ -5,6 +5,7 @@ fontTools the programs."""
 from __future__ import annotations
 
 import io
+import unicodedata
 
 import pytest
 from conftest import build_truetype
@@ -262,3 +263,22 @@ def test_a_cjk_tounicode_is_shifted_where_its_characters_are_common_only_once_mo
 
 def test_too_few_cjk_characters_are_not_judged_by_how_common_they_are():
     assert cjk_font("日本語の文章", 1).reason("tounicode_shifted") is None  # five ideographs
+
+
+THAI = "กขคงจฉชซดตะาัิีุ่้"  # ten consonants, two vowels with an advance, six marks without one
+
+
+def thai_font(shift: int):
+    """An Identity font with no glyph names whose marks (Mn) have zero width, its ToUnicode moved."""
+    pdf = pikepdf.new()
+    font = identity_font(pdf, truetype(len(THAI)))
+    widths = [0 if unicodedata.category(c) == "Mn" else 600 for c in THAI]
+    font.DescendantFonts[0].W = [1, widths]
+    font.ToUnicode = pdf.make_stream(cid_cmap({i + 1: chr(ord(c) + shift) for i, c in enumerate(THAI)}))
+    return report(font, pdf, list(range(1, len(THAI) + 1)))
+
+
+def test_a_tounicode_is_shifted_where_its_marks_fall_on_the_glyphs_of_zero_width_only_once_moved():
+    found = thai_font(1).reason("tounicode_shifted")
+    assert found is not None and "(offset +1)" in found.detail and "6 glyphs of zero width" in found.detail
+    assert thai_font(0).reason("tounicode_shifted") is None
