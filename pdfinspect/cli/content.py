@@ -358,7 +358,7 @@ def _fewer_collections():
 
 def cmd_glyphs(args, out) -> int:
     from ..fonts.resolve import format_unicode
-    from ..present.glyphs import GlyphRow, gap_json, gap_text, page_glyph_facts, visibility_text
+    from ..present.glyphs import GlyphRow, gap_text, page_glyph_facts, visibility_text
 
     doc = open_document(args)
     with _fewer_collections():

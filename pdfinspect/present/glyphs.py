@@ -155,12 +155,15 @@ def _num(v: float, digits: int = 2) -> str:
     return _MINUS + text[1:] if text.startswith("-") else ("0" if text == "-0" else text)
 
 
+# Cause id → its short label in gap_text (else the id with spaces)
+_SHORT = {"char_spacing": "Tc", "word_spacing": "Tw", "horizontal_scaling": "Tz", "text_rise": "Ts",
+          "text_move": "a text move (Td TD Tm T* ' \")", "new_bt": "a new BT", "advance": "the advance only"}
+
+
 def _cause(gap: Gap, cause: str) -> str:
     if cause == "tj_adjust" and gap.tj is not None:
         return f"TJ {_num(gap.tj, 3)}"
-    short = {"char_spacing": "Tc", "word_spacing": "Tw", "horizontal_scaling": "Tz", "text_rise": "Ts",
-             "text_move": "a text move (Td TD Tm T* ' \")", "new_bt": "a new BT", "advance": "the advance only"}
-    label = short.get(cause, cause.replace("_", " "))
+    label = _SHORT.get(cause, cause.replace("_", " "))
     share = gap.part(cause)
     return f"{label} {_num(share)} em" if share and label in ("Tc", "Tw") else label
 
