@@ -133,3 +133,54 @@ def test_no_type1_glyph_of_the_corpora_called_blank_draws_anything_in_fonttools(
                 assert glyph not in ours and "seac" in str(cs.program), (name, glyph)
             checked += 1
     assert checked and blank
+
+
+def _blank_glyph_page() -> bytes:
+    """An Identity-H TrueType font of a glyph with no contour (GID 1) and a square (GID 2), its
+    ToUnicode giving '#' and then ' ' to the empty glyph (CIDs 1 and 3) and 'A' to the square."""
+    pikepdf = pytest.importorskip("pikepdf")
+    from test_shapevote import cid_cmap, document, identity_font
+
+    def draw(pen, i, name):
+        if name == "square":
+            pen.moveTo((100, 0))
+            pen.lineTo((100, 700))
+            pen.lineTo((500, 700))
+            pen.lineTo((500, 0))
+            pen.closePath()
+
+    pdf = pikepdf.new()
+    font = identity_font(pdf, build_truetype([".notdef", "empty", "square", "empty2"], draw))
+    font.ToUnicode = pdf.make_stream(cid_cmap({1: "#", 2: "A", 3: " "}))
+    return document({"F1": font}, b"BT /F1 40 Tf 50 50 Td <000100020003> Tj ET", pdf)
+
+
+def test_a_glyph_that_draws_nothing_is_hidden_text_unless_its_text_is_white_space():
+    from pdfinspect.core.document import Document
+    from pdfinspect.present.glyphs import page_glyph_facts
+
+    doc = Document(_blank_glyph_page())
+    facts = page_glyph_facts(doc, doc.page_ref(1))
+    assert [(r.unicode, v.reasons) for r, v in zip(facts.records, facts.visibility)] == [
+        ("#", ("draws_nothing",)), ("A", ()), (" ", ())]
+
+
+def test_pdfium_leaves_no_ink_where_a_glyph_is_said_to_draw_nothing():
+    """The claim checked against a renderer: pdfium paints the square and nothing in the box of
+    the glyph that draws nothing."""
+    pdfium = pytest.importorskip("pypdfium2")
+    from pdfinspect.core.document import Document
+    from pdfinspect.present.glyphs import page_glyph_facts
+
+    data = _blank_glyph_page()
+    doc = Document(data)
+    facts = page_glyph_facts(doc, doc.page_ref(1))
+    page = pdfium.PdfDocument(data)[0]
+    scale, height = 2, page.get_height()
+    image = page.render(scale=scale).to_pil().convert("L")
+    ink = {}
+    for r in facts.records:
+        x0, y0, x1, y1 = r.bbox.rect
+        box = (int(x0 * scale), int((height - y1) * scale), int(x1 * scale), int((height - y0) * scale))
+        ink[r.unicode] = sum(image.crop(box).histogram()[:128])
+    assert ink["#"] == 0 and ink["A"] > 100
