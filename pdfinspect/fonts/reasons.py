@@ -27,7 +27,7 @@ from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, GUESS, HEURIST
                          is_lead_byte, legacy_cjk_codec)
 from .resolve import (CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, TOUNICODE, Resolution, Resolver,
                       format_unicode, no_text, tounicode_cid_shift, tounicode_width_shift)
-from .shift import tounicode_confirmed, tounicode_mark_shift, tounicode_rare_shift, tounicode_shift
+from .shift import moved, tounicode_confirmed, tounicode_mark_shift, tounicode_rare_shift, tounicode_shift
 
 NUMERIC_METHOD, CODE_AS_UNICODE_METHOD = NUMERIC_GLYPH_NAME.method, CODE_AS_UNICODE.method
 
@@ -256,13 +256,13 @@ def _width_shifted(font: Font) -> Reason | None:
             return None
         k = cids.offset
         return Reason("tounicode_shifted", cids.codes,
-                      f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} "
+                      f"{moved(k)} "
                       f"the CIDs for {len(cids.codes)} codes, and the font's widths say its CIDs are code points")
     if _picture_widths(font, found.codes):
         return None
     k = found.offset
     return Reason("tounicode_shifted", found.codes,
-                  f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} the "
+                  f"{moved(k)} the "
                   f"letters the font's widths fit: moved {k:+d}, {len(found.codes)} letters' widths follow a standard "
                   f"font's with a rank correlation of {found.fit:.2f}, as given {found.unshifted:.2f}")
 

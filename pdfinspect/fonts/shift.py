@@ -69,9 +69,14 @@ class Shift:
     def describe(self) -> str:
         k, n = self.offset, len(self.codes)
         low, high = self.codes[0].hex(), self.codes[-1].hex()
-        return (f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} "
+        return (f"{moved(k)} "
                 f"what {' and '.join(self.sources)} give{'s' * (len(self.sources) == 1)} for {n} codes, "
                 f"<{low}>–<{high}>: {_span(self.evidence)} given as {_span(self.given)} (offset {k:+d})")
+
+
+def moved(k: int) -> str:
+    """'ToUnicode's text is 1 code point above' (or ``k`` points below): how a shift's detail starts."""
+    return f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'}"
 
 
 def _span(pair: tuple[str, str]) -> str:
@@ -140,7 +145,7 @@ class RareShift:
 
     def describe(self) -> str:
         k, n = self.offset, len(self.codes)
-        return (f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} "
+        return (f"{moved(k)} "
                 f"common characters for {n} codes: moved by {-k:+d}, {self.share:.0%} of its ideographs and Hangul "
                 f"syllables are common ones (JIS X 0208, GB 2312 or Big5 level 1, KS X 1001), as given "
                 f"{self.given_share:.0%} (offset {k:+d}; judged by how common the characters are, a statistical sign)")
@@ -178,7 +183,7 @@ class MarkShift:
 
     def describe(self) -> str:
         k, n = self.offset, len(self.codes)
-        return (f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} "
+        return (f"{moved(k)} "
                 f"what the font's widths say for {n} codes: moved by {-k:+d}, its combining marks are exactly its "
                 f"{self.marks} glyphs of zero width, as given {self.misses} codes disagree (offset {k:+d})")
 
