@@ -274,8 +274,9 @@ def _number(v: float | None) -> str:
 
 
 class _Encoded(dict):
-    """A string, or a tuple of strings as a list, as json writes it, remembered (the ids of
-    directions, gap causes and hidden reasons: a few distinct values on a page)."""
+    """A string (or ``None``), or a tuple of strings as a list, as json writes it, remembered (the
+    ids of directions, gap causes and hidden reasons, operators, font names and references: a few
+    distinct values on a page)."""
 
     def __init__(self, dumps):
         super().__init__()
@@ -322,8 +323,12 @@ def _glyph_dumps():
     def encode(item) -> str:
         r, lay, vis = item
         s = r.step
-        if step_parts[0] is not s:
-            step_parts[:] = s, part(_step_head(s)), part(_step_tail(s))
+        if step_parts[0] is not s:  # _step_head's and _step_tail's keys (ints, strings or null)
+            head = (f'"op": {s.index:d}, "operator": {encoded[s.op]}, "depth": {s.depth:d}, '
+                    f'"font": {encoded[s.gstate.text.font_name]}, '
+                    f'"font_ref": {encoded[_ref(s.font.ref if s.font else None)]}')
+            tail = f'"annotation": {encoded[_ref(s.annotation)]}, "charproc": {encoded[_ref(s.charproc)]}'
+            step_parts[:] = s, head, tail
         res = r.resolution
         known = resolutions.get(id(res)) if r.actual_text is None else None  # the head is the resolution's own
         if known is None:
