@@ -1,0 +1,147 @@
+"""Likeness: a glyph whose outline no font of the shape table draws, read by the glyphs it looks like.
+
+The shapes vote (:mod:`.shapevote`) reads an outline that other fonts draw exactly (or nearly: the
+coarse key). A typeface that no other file embeds draws outlines of its own; its ``A`` is still an
+``A`` to the eye. Each outline is also kept as a :meth:`.shapes.Outline.likeness_key` — its contours,
+where it sits against the baseline (bottom and top in 1/100 em), its width, and a 16 × 16 fill
+stretched to its bounds — and a glyph is compared with every labelled outline of the table with the
+same number of contours (:func:`distance`: the cells that differ, plus a penalty for another height,
+depth or aspect). It reads as its nearest neighbours' character when they agree clearly
+(:func:`nearest`): the nearest is close, two fonts or more agree before the first outline of another
+character, and that one is clearly farther. Within one font, two glyphs read as one character keep
+that reading only for the clearly nearer, and none that the font already has (:func:`assign`).
+
+Pure functions over keys and tables; the resolver (:mod:`.resolve`) applies the readings after every
+exact and coarse vote, which always win over likeness.
+"""
+from __future__ import annotations
+
+import bisect
+import math
+from dataclasses import dataclass
+
+from .shapevote import ShapeTable, letter_key
+
+PLACE = 2.0  # distance per 1/100 em of another bottom or top
+ASPECT = 24.0  # distance per unit of the log of the width-to-height ratio
+MAX_DISTANCE = 40.0  # the nearest outline must be at most this far
+MARGIN = 10.0  # the nearest outline of another character must be this much farther than the nearest
+RATIO = 1.3  # … and this many times as far
+MIN_FONTS = 2  # fonts whose outlines agree before the first outline of another character
+CLEAR_SHARE = 0.9  # share of one table entry's fonts its text must hold to count for it
+FONT_RATIO = 1.3  # two glyphs of one font read as one character: the nearer must be this much nearer
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """A parsed likeness key."""
+
+    contours: int
+    bottom: int  # 1/100 em
+    top: int
+    width: int
+    bits: int
+    aspect: float  # log of width over height
+
+
+def parse(key: str) -> Look | None:
+    """The :class:`Look` of a ``"=…"`` key, ``None`` for anything else."""
+    if not key.startswith("="):
+        return None
+    try:
+        n, bottom, top, width, bits = key[1:].split(".")
+        b, t, w = int(bottom), int(top), int(width)
+        return Look(int(n), b, t, w, int(bits, 16), math.log((w + 1) / (t - b + 1)))
+    except ValueError:
+        return None
+
+
+def distance(a: Look, b: Look) -> float:
+    """How unlike two looks are: the cells of their fills that differ, plus :data:`PLACE` per 1/100
+    em of bottom and top apart, plus :data:`ASPECT` per unit of their log aspect ratios apart."""
+    return ((a.bits ^ b.bits).bit_count() + PLACE * (abs(a.bottom - b.bottom) + abs(a.top - b.top))
+            + ASPECT * abs(a.aspect - b.aspect))
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the nearest labelled outlines read a look as."""
+
+    text: str
+    texts: tuple[str, ...]  # the texts that read alike (letter_key) among the agreeing outlines, most fonts first
+    distance: float  # to the nearest outline
+    fonts: int  # fonts of the agreeing outlines (before the first outline of another character)
+    files: int
+    runner_up: str  # the nearest outline of another character ("" when none is near)
+    runner_up_distance: float  # math.inf when none is near
+
+
+class LikenessIndex:
+    """The labelled looks of a table, by number of contours, sorted by top."""
+
+    def __init__(self, table: ShapeTable):
+        groups: dict[int, list[tuple[int, Look, str, int, int, tuple[str, ...]]]] = {}
+        for key, texts in table.entries.items():
+            look = parse(key)
+            if look is None or not texts:
+                continue
+            ranked = sorted(texts.items(), key=lambda kv: -kv[1][0])
+            by_key: dict[str, int] = {}
+            for text, (fonts, _) in ranked:
+                by_key[letter_key(text)] = by_key.get(letter_key(text), 0) + fonts
+            label, fonts = max(by_key.items(), key=lambda kv: kv[1])
+            if fonts < CLEAR_SHARE * sum(by_key.values()):
+                label = ""  # the fonts drawing this look disagree: another character for every reading
+            alike = tuple(t for t, _ in ranked if letter_key(t) == label)
+            files = sum(c[1] for t, c in texts.items() if letter_key(t) == label)
+            groups.setdefault(look.contours, []).append((look.top, look, label, fonts, files, alike))
+        self._groups = {n: sorted(rows, key=lambda r: r[0]) for n, rows in groups.items()}
+        self._tops = {n: [r[0] for r in rows] for n, rows in self._groups.items()}
+
+    def nearest(self, key: str) -> Reading | None:
+        """The reading of a look (see the module doc), ``None`` when its neighbours do not agree
+        clearly enough."""
+        look = parse(key)
+        rows = self._groups.get(look.contours) if look is not None else None
+        if look is None or not rows:
+            return None
+        reach = (MAX_DISTANCE * RATIO + MARGIN) / PLACE  # outlines whose top is farther cannot matter
+        tops = self._tops[look.contours]
+        lo, hi = bisect.bisect_left(tops, look.top - reach), bisect.bisect_right(tops, look.top + reach)
+        near = sorted(((distance(look, r[1]), r) for r in rows[lo:hi]), key=lambda dr: dr[0])
+        if not near or near[0][0] > MAX_DISTANCE or not near[0][1][2]:
+            return None
+        best, label = near[0][0], near[0][1][2]
+        fonts = files = 0
+        alike: dict[str, int] = {}
+        other, other_at = "", math.inf
+        for d, (_, _, lab, f, fl, texts) in near:
+            if lab != label:
+                other, other_at = (texts[0] if texts else "?"), d
+                break
+            fonts += f
+            files += fl
+            for i, t in enumerate(texts):
+                alike[t] = alike.get(t, 0) + (f if i == 0 else 0)
+        if fonts < MIN_FONTS or other_at < best + MARGIN or other_at < best * RATIO:
+            return None
+        texts = tuple(sorted(alike, key=lambda t: -alike[t]))
+        return Reading(texts[0], texts, best, fonts, files, other, other_at)
+
+
+def assign(readings: dict[str, Reading], claimed: set[str]) -> dict[str, Reading]:
+    """The readings of one font's looks (key → reading) that stand: none of a character the font
+    already has (``claimed``: letter keys of its glyphs read by the spec or an exact vote), and of
+    several looks read as one character only the nearest, when it is :data:`FONT_RATIO` times nearer
+    than the next (else none of them)."""
+    by_label: dict[str, list[tuple[float, str]]] = {}
+    for key, r in readings.items():
+        label = letter_key(r.text)
+        if label not in claimed:
+            by_label.setdefault(label, []).append((r.distance, key))
+    out: dict[str, Reading] = {}
+    for rivals in by_label.values():
+        rivals.sort()
+        if len(rivals) == 1 or rivals[0][0] * FONT_RATIO + 1 <= rivals[1][0]:
+            out[rivals[0][1]] = readings[rivals[0][1]]
+    return out
