@@ -167,7 +167,8 @@ class Resolver:
         self._mac: dict[Font, tuple[int, str]] = {}
         self._blanks: dict[Font, int] = {}
         self._evidence: dict[Font, Evidence] = {}
-        self._looks: dict[Font, dict[str, Reading]] = {}  # the likeness readings that stand, per font
+        # per font: the looks of its sampled codes, the characters it has, the likeness readings that stand
+        self._looks: dict[Font, tuple[set[str], set[str], dict[str, Reading]]] = {}
 
     @classmethod
     def of(cls, doc) -> "Resolver":
@@ -266,7 +267,7 @@ class Resolver:
             # likeness where no font draws the outline, or one font alone nearly does
             if likeness and (vote is None or (not vote.clear and vote.fonts == vote.total_fonts)):
                 look = shapes.fingerprint(font, gid, res.glyph_name, res.code, likeness=True)
-                reading = self._likeness(font, table).get(look or "") if look is not None else None
+                reading = self._likeness(font, table, look) if look is not None else None
                 if reading is not None:
                     return Vote(reading.text, reading.fonts, reading.files, reading.fonts, reading.runner_up,
                                 texts=reading.texts, distance=reading.distance,
@@ -274,15 +275,16 @@ class Resolver:
             return vote, key
         return vote, fp
 
-    def _likeness(self, font: Font, table: ShapeTable) -> dict[str, Reading]:
-        """The likeness readings of the font's outlines that no font of the table draws (those of
-        the codes its widths name; :mod:`.likeness`), with the font's constraint: no character the
+    def _likeness(self, font: Font, table: ShapeTable, look: str) -> Reading | None:
+        """The likeness reading of an outline that no font of the table draws (:mod:`.likeness`),
+        with the font's constraint, over the outlines of the codes its widths name: no character the
         font already has (by the spec, or by a clear vote), one outline per character."""
         if font not in self._looks:
-            self._looks[font] = {}
+            self._looks[font] = (set(), set(), {})
             shapes, index = self.glyph_shapes(), table.likeness()
             claimed: set[str] = set()
             readings: dict[str, Reading] = {}
+            sampled: set[str] = set()
             for code, cid in _font_codes(font)[:MAX_SAMPLE]:
                 raw = self.judged(font, code, cid)
                 if raw.confidence == SPEC:
@@ -295,11 +297,21 @@ class Resolver:
                 if vote is not None and vote.fonts != vote.total_fonts:
                     continue
                 gid = raw.gid if raw.gid is not None or font.subtype != "TrueType" else self._vote_gid(font, raw)
-                look = shapes.fingerprint(font, gid, raw.glyph_name, code, likeness=True)
-                if look is not None and look not in readings and (r := index.nearest(look)) is not None:
-                    readings[look] = r
-            self._looks[font] = assign(readings, claimed)
-        return self._looks[font]
+                key = shapes.fingerprint(font, gid, raw.glyph_name, code, likeness=True)
+                if key is not None and key not in sampled:
+                    sampled.add(key)
+                    if (r := index.nearest(key)) is not None:
+                        readings[key] = r
+            self._looks[font] = (sampled, claimed, assign(readings, claimed))
+        sampled, claimed, standing = self._looks[font]
+        if look in sampled:
+            return standing.get(look)
+        # a code the widths do not name: its own reading, unless the font has that character
+        reading = table.likeness().nearest(look)
+        if reading is None or letter_key(reading.text) in claimed or \
+                any(letter_key(r.text) == letter_key(reading.text) for r in standing.values()):
+            return None
+        return reading
 
     def _vote_gid(self, font: Font, res: Resolution) -> int | None:
         """The glyph id a simple TrueType program without a cmap draws for the code (the code), else None."""
