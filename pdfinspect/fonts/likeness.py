@@ -71,7 +71,7 @@ class Reading:
     texts: tuple[str, ...]  # the texts that read alike (letter_key) among the agreeing outlines, most fonts first
     distance: float  # to the nearest outline
     fonts: int  # fonts of the agreeing outlines (before the first outline of another character)
-    files: int
+    files: int  # of the agreeing outline drawn in the most files
     runner_up: str  # the nearest outline of another character ("" when none is near)
     runner_up_distance: float  # math.inf when none is near
 
@@ -120,7 +120,7 @@ class LikenessIndex:
                 other, other_at = (texts[0] if texts else "?"), d
                 break
             fonts += f
-            files += fl
+            files = max(files, fl)
             for i, t in enumerate(texts):
                 alike[t] = alike.get(t, 0) + (f if i == 0 else 0)
         if fonts < MIN_FONTS or other_at < best + MARGIN or other_at < best * RATIO:
