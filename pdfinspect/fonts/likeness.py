@@ -3,8 +3,8 @@
 The shapes vote (:mod:`.shapevote`) reads an outline that other fonts draw exactly (or nearly: the
 coarse key). A typeface that no other file embeds draws outlines of its own; its ``A`` is still an
 ``A`` to the eye. Each outline is also kept as a :meth:`.shapes.Outline.likeness_key` — its contours,
-where it sits against the baseline (bottom and top in 1/100 em), its width, and a 16 × 16 fill
-stretched to its bounds — and a glyph is compared with every labelled outline of the table with the
+where it sits against the baseline (bottom and top in 1/100 em), its width, whether it is drawn left
+of the origin (a non-spacing mark), and a 16 × 16 fill stretched to its bounds — and a glyph is compared with every labelled outline of the table with the
 same number of contours (:func:`distance`: the cells that differ, plus a penalty for another height,
 depth or aspect). It reads as its nearest neighbours' character when they agree clearly
 (:func:`nearest`): the nearest is close, two fonts or more agree before the first outline of another
@@ -30,6 +30,7 @@ RATIO = 1.3  # … and this many times as far
 MIN_FONTS = 2  # fonts whose outlines agree before the first outline of another character
 CLEAR_SHARE = 0.9  # share of one table entry's fonts its text must hold to count for it
 FONT_RATIO = 1.3  # two glyphs of one font read as one character: the nearer must be this much nearer
+MIN_FONT_SHARE = 0.5  # of a font's outlines that no exact or coarse vote reads, the share likeness must read
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,7 @@ class Look:
     bottom: int  # 1/100 em
     top: int
     width: int
+    mark: bool  # drawn left of the origin (its right edge at or before it): a non-spacing mark
     bits: int
     aspect: float  # log of width over height
 
@@ -49,16 +51,19 @@ def parse(key: str) -> Look | None:
     if not key.startswith("="):
         return None
     try:
-        n, bottom, top, width, bits = key[1:].split(".")
+        n, bottom, top, width, right, bits = key[1:].split(".")
         b, t, w = int(bottom), int(top), int(width)
-        return Look(int(n), b, t, w, int(bits, 16), math.log((w + 1) / (t - b + 1)))
+        return Look(int(n), b, t, w, int(right) <= 0, int(bits, 16), math.log((w + 1) / (t - b + 1)))
     except ValueError:
         return None
 
 
 def distance(a: Look, b: Look) -> float:
     """How unlike two looks are: the cells of their fills that differ, plus :data:`PLACE` per 1/100
-    em of bottom and top apart, plus :data:`ASPECT` per unit of their log aspect ratios apart."""
+    em of bottom and top apart, plus :data:`ASPECT` per unit of their log aspect ratios apart;
+    infinite between a non-spacing mark and a spacing glyph."""
+    if a.mark != b.mark:
+        return math.inf
     return ((a.bits ^ b.bits).bit_count() + PLACE * (abs(a.bottom - b.bottom) + abs(a.top - b.top))
             + ASPECT * abs(a.aspect - b.aspect))
 
@@ -129,11 +134,15 @@ class LikenessIndex:
         return Reading(texts[0], texts, best, fonts, files, other, other_at)
 
 
-def assign(readings: dict[str, Reading], claimed: set[str]) -> dict[str, Reading]:
-    """The readings of one font's looks (key → reading) that stand: none of a character the font
-    already has (``claimed``: letter keys of its glyphs read by the spec or an exact vote), and of
-    several looks read as one character only the nearest, when it is :data:`FONT_RATIO` times nearer
-    than the next (else none of them)."""
+def assign(readings: dict[str, Reading], claimed: set[str], looks: int = 0) -> dict[str, Reading]:
+    """The readings of one font's looks (key → reading) that stand: none when fewer than
+    :data:`MIN_FONT_SHARE` of the font's ``looks`` (those no exact or coarse vote reads) find one (a
+    Thai or CJK font whose few glyphs that look like Latin letters are not Latin letters); none of a
+    character the font already has (``claimed``: letter keys of its glyphs read by the spec or an
+    exact vote); and of several looks read as one character only the nearest, when it is
+    :data:`FONT_RATIO` times nearer than the next (else none of them)."""
+    if len(readings) < MIN_FONT_SHARE * looks:
+        return {}
     by_label: dict[str, list[tuple[float, str]]] = {}
     for key, r in readings.items():
         label = letter_key(r.text)

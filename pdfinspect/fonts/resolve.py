@@ -302,7 +302,7 @@ class Resolver:
                     sampled.add(key)
                     if (r := index.nearest(key)) is not None:
                         readings[key] = r
-            self._looks[font] = (sampled, claimed, assign(readings, claimed))
+            self._looks[font] = (sampled, claimed, assign(readings, claimed, len(sampled)))
         sampled, claimed, standing = self._looks[font]
         if look in sampled:
             return standing.get(look)

@@ -86,9 +86,9 @@ class Outline:
 
     def likeness_key(self) -> str | None:
         """What a glyph looks like, for comparison with other typefaces' glyphs
-        (:mod:`.likeness`): ``"="``, the number of contours, the outline's bottom and top and its
-        width in 1/100 em (where it sits against the baseline: o and O, . and o, ’ and , differ
-        there), and a :data:`LIKENESS` × :data:`LIKENESS` fill stretched to its bounds, in
+        (:mod:`.likeness`): ``"="``, the number of contours, the outline's bottom and top, its
+        width and its right edge in 1/100 em (where it sits against the baseline: o and O, . and o,
+        ’ and , differ there; a mark drawn left of the origin is no spacing character), and a :data:`LIKENESS` × :data:`LIKENESS` fill stretched to its bounds, in
         hexadecimal (bit ``row * LIKENESS + column``, row 0 at the top). ``None`` for an empty
         outline."""
         box = self.bounds()
@@ -99,7 +99,8 @@ class Outline:
         for i, cell in enumerate(c for row in raster(self, LIKENESS, LIKENESS, keep_aspect=False) for c in row):
             if cell:
                 bits |= 1 << i
-        return f"={min(len(self.contours), 99)}.{round(y0 / 10)}.{round(y1 / 10)}.{round((x1 - x0) / 10)}.{bits:x}"
+        return (f"={min(len(self.contours), 99)}.{round(y0 / 10)}.{round(y1 / 10)}.{round((x1 - x0) / 10)}."
+                f"{round(x1 / 10)}.{bits:x}")
 
 
 def _canonical(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
