@@ -62,10 +62,14 @@ def distance(a: Look, b: Look) -> float:
     """How unlike two looks are: the cells of their fills that differ, plus :data:`PLACE` per 1/100
     em of bottom and top apart, plus :data:`ASPECT` per unit of their log aspect ratios apart;
     infinite between a non-spacing mark and a spacing glyph."""
+    return _apart(a, b) + (a.bits ^ b.bits).bit_count()
+
+
+def _apart(a: Look, b: Look) -> float:
+    """The part of :func:`distance` that is not the fills (cheap: it prefilters the search)."""
     if a.mark != b.mark:
         return math.inf
-    return ((a.bits ^ b.bits).bit_count() + PLACE * (abs(a.bottom - b.bottom) + abs(a.top - b.top))
-            + ASPECT * abs(a.aspect - b.aspect))
+    return PLACE * (abs(a.bottom - b.bottom) + abs(a.top - b.top)) + ASPECT * abs(a.aspect - b.aspect)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +114,16 @@ class LikenessIndex:
         rows = self._groups.get(look.contours) if look is not None else None
         if look is None or not rows:
             return None
-        reach = (MAX_DISTANCE * RATIO + MARGIN) / PLACE  # outlines whose top is farther cannot matter
+        # an outline farther than this cannot matter: the nearest other character passes there
+        limit = max(MAX_DISTANCE * RATIO, MAX_DISTANCE + MARGIN)
         tops = self._tops[look.contours]
-        lo, hi = bisect.bisect_left(tops, look.top - reach), bisect.bisect_right(tops, look.top + reach)
-        near = sorted(((distance(look, r[1]), r) for r in rows[lo:hi]), key=lambda dr: dr[0])
+        lo, hi = bisect.bisect_left(tops, look.top - limit / PLACE), bisect.bisect_right(tops, look.top + limit / PLACE)
+        near = []
+        for r in rows[lo:hi]:
+            d = _apart(look, r[1])
+            if d <= limit and (d := d + (look.bits ^ r[1].bits).bit_count()) <= limit:
+                near.append((d, r))
+        near.sort(key=lambda dr: dr[0])
         if not near or near[0][0] > MAX_DISTANCE or not near[0][1][2]:
             return None
         best, label = near[0][0], near[0][1][2]
