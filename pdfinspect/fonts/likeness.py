@@ -20,6 +20,7 @@ import bisect
 import math
 from dataclasses import dataclass
 
+from . import plausibility as plaus
 from .shapevote import ShapeTable, letter_key
 
 PLACE = 2.0  # distance per 1/100 em of another bottom or top
@@ -31,6 +32,8 @@ MIN_FONTS = 2  # fonts whose outlines agree before the first outline of another 
 CLEAR_SHARE = 0.9  # share of one table entry's fonts its text must hold to count for it
 FONT_RATIO = 1.3  # two glyphs of one font read as one character: the nearer must be this much nearer
 MIN_FONT_SHARE = 0.5  # of a font's outlines that no exact or coarse vote reads, the share likeness must read
+CJK_READINGS = 3  # readings of Han or Hangul letters that make a font a CJK font
+CJK_START = 0x2E80  # the first code point of the CJK blocks (radicals, punctuation, kana, ideographs, forms)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,13 +152,19 @@ def assign(readings: dict[str, Reading], claimed: set[str], looks: int = 0) -> d
     :data:`MIN_FONT_SHARE` of the font's ``looks`` (those no exact or coarse vote reads) find one (a
     Thai or CJK font whose few glyphs that look like Latin letters are not Latin letters); none of a
     character the font already has (``claimed``: letter keys of its glyphs read by the spec or an
-    exact vote); and of several looks read as one character only the nearest, when it is
+    exact vote); in a CJK font (:data:`CJK_READINGS`), none of a character outside ASCII and the CJK
+    blocks; and of several looks read as one character only the nearest, when it is
     :data:`FONT_RATIO` times nearer than the next (else none of them)."""
     if len(readings) < MIN_FONT_SHARE * looks:
         return {}
+    # a CJK font draws many symbols alike with Greek letters and European punctuation (三 Ξ, ・ •):
+    # of characters outside the CJK blocks it reads by likeness only ASCII (the Latin such fonts hold)
+    cjk = sum(1 for r in readings.values() if plaus.script(r.text[:1]) in ("Han", "Hangul")) >= CJK_READINGS
     by_label: dict[str, list[tuple[float, str]]] = {}
     for key, r in readings.items():
         label = letter_key(r.text)
+        if cjk and not all(ord(c) < 0x80 or ord(c) >= CJK_START for c in r.text):
+            continue
         if label not in claimed:
             by_label.setdefault(label, []).append((r.distance, key))
     out: dict[str, Reading] = {}
