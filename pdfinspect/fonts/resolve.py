@@ -167,8 +167,8 @@ class Resolver:
         self._mac: dict[Font, tuple[int, str]] = {}
         self._blanks: dict[Font, int] = {}
         self._evidence: dict[Font, Evidence] = {}
-        # per font: the looks of its sampled codes, the characters it has, the likeness readings that stand
-        self._looks: dict[Font, tuple[set[str], set[str], dict[str, Reading]]] = {}
+        # per font: the looks of its sampled codes, the characters it has, their likeness readings, those that stand
+        self._looks: dict[Font, tuple[set[str], set[str], dict[str, Reading], dict[str, Reading]]] = {}
 
     @classmethod
     def of(cls, doc) -> "Resolver":
@@ -280,7 +280,7 @@ class Resolver:
         with the font's constraint, over the outlines of the codes its widths name: no character the
         font already has (by the spec, or by a clear vote), one outline per character."""
         if font not in self._looks:
-            self._looks[font] = (set(), set(), {})
+            self._looks[font] = (set(), set(), {}, {})
             shapes, index = self.glyph_shapes(), table.likeness()
             claimed: set[str] = set()
             readings: dict[str, Reading] = {}
@@ -302,16 +302,13 @@ class Resolver:
                     sampled.add(key)
                     if (r := index.nearest(key)) is not None:
                         readings[key] = r
-            self._looks[font] = (sampled, claimed, assign(readings, claimed, len(sampled)))
-        sampled, claimed, standing = self._looks[font]
+            self._looks[font] = (sampled, claimed, readings, assign(readings, claimed, len(sampled)))
+        sampled, claimed, readings, standing = self._looks[font]
         if look in sampled:
             return standing.get(look)
-        # a code the widths do not name: its own reading, unless the font has that character
+        # a code the widths do not name: the font's constraint with this outline beside the sampled ones
         reading = table.likeness().nearest(look)
-        if reading is None or letter_key(reading.text) in claimed or \
-                any(letter_key(r.text) == letter_key(reading.text) for r in standing.values()):
-            return None
-        return reading
+        return assign({**readings, look: reading}, claimed, len(sampled) + 1).get(look) if reading else None
 
     def _vote_gid(self, font: Font, res: Resolution) -> int | None:
         """The glyph id a simple TrueType program without a cmap draws for the code (the code), else None."""
