@@ -143,3 +143,16 @@ def test_a_version_1_table_loads_without_likeness_and_a_bad_one_is_refused(tmp_p
     with pytest.raises(ValueError) as err:
         ShapeTable.load(bad)
     assert "\n" not in str(err.value) and "version 2" in str(err.value)
+
+
+def test_a_font_of_which_likeness_reads_under_half_reads_none_by_it():
+    readings = {"=a": _reading("A", 5.0), "=b": _reading("B", 5.0)}
+    assert set(assign(readings, set(), 4)) == {"=a", "=b"}
+    assert assign(readings, set(), 5) == {}  # a Thai font whose few Latin-looking glyphs are no Latin
+
+
+def test_a_cjk_font_reads_no_greek_or_european_symbols_by_likeness():
+    readings = {"=1": _reading("三", 5.0), "=2": _reading("中", 5.0), "=3": _reading("の", 5.0),
+                "=4": _reading("Ξ", 5.0), "=5": _reading("•", 5.0), "=6": _reading("A", 5.0), "=7": _reading("、", 5.0)}
+    assert set(assign(readings, set())) == {"=1", "=2", "=3", "=6", "=7"}
+    assert "=4" in assign({k: readings[k] for k in ("=1", "=4")}, set())  # one Han reading makes no CJK font
