@@ -156,3 +156,4 @@ def test_a_cjk_font_reads_no_greek_or_european_symbols_by_likeness():
                 "=4": _reading("Ξ", 5.0), "=5": _reading("•", 5.0), "=6": _reading("A", 5.0), "=7": _reading("、", 5.0)}
     assert set(assign(readings, set())) == {"=1", "=2", "=3", "=6", "=7"}
     assert "=4" in assign({k: readings[k] for k in ("=1", "=4")}, set())  # one Han reading makes no CJK font
+    assert "=4" not in assign({k: readings[k] for k in ("=1", "=4")}, set(), cjk=True)  # a full-width font's glyph

@@ -33,6 +33,7 @@ CLEAR_SHARE = 0.9  # share of one table entry's fonts its text must hold to coun
 FONT_RATIO = 1.3  # two glyphs of one font read as one character: the nearer must be this much nearer
 MIN_FONT_SHARE = 0.5  # of a font's outlines that no exact or coarse vote reads, the share likeness must read
 CJK_READINGS = 3  # readings of Han or Hangul letters that make a font a CJK font
+FULL_WIDTH = 900  # a CIDFont's default width (1/1000 em) from which its glyphs are a CJK font's full width
 CJK_START = 0x2E80  # the first code point of the CJK blocks (radicals, punctuation, kana, ideographs, forms)
 
 
@@ -147,19 +148,20 @@ class LikenessIndex:
         return Reading(texts[0], texts, best, fonts, files, other, other_at)
 
 
-def assign(readings: dict[str, Reading], claimed: set[str], looks: int = 0) -> dict[str, Reading]:
+def assign(readings: dict[str, Reading], claimed: set[str], looks: int = 0,
+           cjk: bool = False) -> dict[str, Reading]:
     """The readings of one font's looks (key → reading) that stand: none when fewer than
     :data:`MIN_FONT_SHARE` of the font's ``looks`` (those no exact or coarse vote reads) find one (a
     Thai or CJK font whose few glyphs that look like Latin letters are not Latin letters); none of a
     character the font already has (``claimed``: letter keys of its glyphs read by the spec or an
-    exact vote); in a CJK font (:data:`CJK_READINGS`), none of a character outside ASCII and the CJK
-    blocks; and of several looks read as one character only the nearest, when it is
+    exact vote); in a CJK font (``cjk``, or :data:`CJK_READINGS` readings), none of a character
+    outside ASCII and the CJK blocks; and of several looks read as one character only the nearest, when it is
     :data:`FONT_RATIO` times nearer than the next (else none of them)."""
     if len(readings) < MIN_FONT_SHARE * looks:
         return {}
     # a CJK font draws many symbols alike with Greek letters and European punctuation (三 Ξ, ・ •):
     # of characters outside the CJK blocks it reads by likeness only ASCII (the Latin such fonts hold)
-    cjk = sum(1 for r in readings.values() if plaus.script(r.text[:1]) in ("Han", "Hangul")) >= CJK_READINGS
+    cjk = cjk or sum(1 for r in readings.values() if plaus.script(r.text[:1]) in ("Han", "Hangul")) >= CJK_READINGS
     by_label: dict[str, list[tuple[float, str]]] = {}
     for key, r in readings.items():
         label = letter_key(r.text)

@@ -38,7 +38,7 @@ from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, CIDFont, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
-from .likeness import Reading, assign
+from .likeness import FULL_WIDTH, Reading, assign
 from .shapevote import EMPTY, LOOK_ALIKES, GlyphShapes, ShapeTable, Vote, letter_key, look_alike_forms, looks_alike
 
 SPEC_METHODS = (TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM)
@@ -306,9 +306,11 @@ class Resolver:
         sampled, claimed, readings, standing = self._looks[font]
         if look in sampled:
             return standing.get(look)
-        # a code the widths do not name: the font's constraint with this outline beside the sampled ones
+        # a code the widths do not name: the font's constraint with this outline beside the sampled ones;
+        # a CIDFont's glyph of the default width, when that is full width, is a CJK font's
         reading = table.likeness().nearest(look)
-        return assign({**readings, look: reading}, claimed, len(sampled) + 1).get(look) if reading else None
+        full = font.cid_font is not None and font.cid_font.default_width >= FULL_WIDTH
+        return assign({**readings, look: reading}, claimed, len(sampled) + 1, full).get(look) if reading else None
 
     def _vote_gid(self, font: Font, res: Resolution) -> int | None:
         """The glyph id a simple TrueType program without a cmap draws for the code (the code), else None."""
