@@ -394,3 +394,9 @@ def test_huge_operands_are_bounded():
     tf, td = got[1], got[2]
     assert tf.operands[1] == (1 << 63) - 1 and td.operands[0] == 3.403e38
     assert "number-out-of-range" in codes(tf) and "number-out-of-range" in codes(td)
+
+
+def test_a_deep_run_of_brackets_that_closes_is_skipped_in_one_pass():
+    # 50,000 deep, closed: skipped to its end by one match, then the operators after it are read
+    *_, tj, g = ops(b"[" * 50000 + b"]" * 50000 + b" TJ 0.5 g")
+    assert tj.op == b"TJ" and "container-too-deep" in codes(tj) and g.op == b"g"

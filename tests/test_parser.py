@@ -168,3 +168,16 @@ def test_stream_keyword_followed_by_a_space_then_crlf():
     assert obj.value.raw == data
     assert "stream-space-before-eol" in [d.code for d in obj.diagnostics]
     assert zlib.decompress(obj.value.raw) == b"BT (Hello) Tj ET"
+
+
+def test_a_deep_run_of_brackets_that_closes_is_skipped_in_one_pass():
+    """The run ``[[[…]]]`` is read once to where the nesting cut closes (it used to give up on a
+    run that closes inside it and read it token by token, each token matching the whole rest of
+    the run again: 50,000 deep took minutes). What follows is read."""
+    from pdfinspect.core.lexer import skip_bracket_run
+
+    run = b"[[ [<< >>]] ]] /After"
+    assert skip_bracket_run(run, 0, len(run), 1) == (0, run.index(b"] /After") + 1)
+    assert skip_bracket_run(run, 0, len(run), 9) == (9 + 4 - 5, run.index(b" /After"))  # 4 opened, 5 closed
+    value, diags = parse(b"<< /A " + b"[" * 50000 + b"]" * 50000 + b" /B 2 >>")
+    assert value["B"] == 2 and "nesting-too-deep" in diags

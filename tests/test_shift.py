@@ -5,6 +5,7 @@ fontTools the programs."""
 from __future__ import annotations
 
 import io
+import unicodedata
 
 import pytest
 from conftest import build_truetype
@@ -238,3 +239,46 @@ def test_the_widths_say_nothing_where_the_program_gives_the_tounicodes_own_text(
     program = truetype(max(cids), {c + 1: c for c in cids})
     rep = pangram(1, program=program)
     assert rep.reason("tounicode_shifted") is None
+
+
+# A Japanese and a Korean text whose font names no glyph: only how common the characters are tells
+# a shifted ToUnicode (13 distinct ideographs of JIS X 0208 level 1; 12 syllables of KS X 1001)
+JAPANESE = "日本語の文章を書いて東京の大学で研究する人"
+KOREAN = "대한민국의 수도는 서울이다"
+
+
+def cjk_font(text: str, shift: int):
+    chars = [c for c in dict.fromkeys(text) if c != " "]
+    tounicode = {i + 1: chr(ord(c) + shift) for i, c in enumerate(chars)}
+    return letters_font(tounicode, None, glyphs=len(chars))
+
+
+@pytest.mark.parametrize("text, shift", [(JAPANESE, 1), (KOREAN, -2)])
+def test_a_cjk_tounicode_is_shifted_where_its_characters_are_common_only_once_moved(text, shift):
+    found = cjk_font(text, shift).reason("tounicode_shifted")
+    assert found is not None and f"(offset {shift:+d};" in found.detail
+    assert "moved by" in found.detail and "as given" in found.detail
+    assert cjk_font(text, 0).reason("tounicode_shifted") is None
+
+
+def test_too_few_cjk_characters_are_not_judged_by_how_common_they_are():
+    assert cjk_font("日本語の文章", 1).reason("tounicode_shifted") is None  # five ideographs
+
+
+THAI = "กขคงจฉชซดตะาัิีุ่้"  # ten consonants, two vowels with an advance, six marks without one
+
+
+def thai_font(shift: int):
+    """An Identity font with no glyph names whose marks (Mn) have zero width, its ToUnicode moved."""
+    pdf = pikepdf.new()
+    font = identity_font(pdf, truetype(len(THAI)))
+    widths = [0 if unicodedata.category(c) == "Mn" else 600 for c in THAI]
+    font.DescendantFonts[0].W = [1, widths]
+    font.ToUnicode = pdf.make_stream(cid_cmap({i + 1: chr(ord(c) + shift) for i, c in enumerate(THAI)}))
+    return report(font, pdf, list(range(1, len(THAI) + 1)))
+
+
+def test_a_tounicode_is_shifted_where_its_marks_fall_on_the_glyphs_of_zero_width_only_once_moved():
+    found = thai_font(1).reason("tounicode_shifted")
+    assert found is not None and "(offset +1)" in found.detail and "6 glyphs of zero width" in found.detail
+    assert thai_font(0).reason("tounicode_shifted") is None

@@ -73,7 +73,8 @@ def test_each_reason_on_a_page_built_for_it(content, reason, kw):
 
 def test_every_reason_id_has_a_test_page():
     ids = {"invisible_mode", "clipped", "off_page", "transparent", "tiny", "same_color_as_background", "covered",
-           "duplicate", "optional_content_off"}  # optional_content_off: tests/test_optional_content.py
+           "duplicate", "optional_content_off", "draws_nothing"}
+    # optional_content_off: tests/test_optional_content.py; draws_nothing: tests/test_blank_glyphs.py
     assert set(REASONS) == ids
 
 

@@ -386,6 +386,8 @@ def _skip_container(scan: _Scanner) -> None:
         skipped = skip_bracket_run(buf, scan.pos, len(buf), depth)
         if skipped is not None:
             depth, scan.pos = skipped
+            if depth == 0:
+                return
             continue
         kind, value, start, _end = scan.next()
         if kind is DELIM:

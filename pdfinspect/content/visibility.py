@@ -31,13 +31,17 @@ How each reason is decided, from the interpreter's state and the glyph's box
   default configuration turns off (``/OC`` marked content, or a form or annotation with
   ``/OC``: :mod:`..core.optional`); paints in such content neither cover nor colour the
   background of other glyphs.
+- ``draws_nothing``: its glyph in the embedded program has no outline (a space's, or one a
+  subsetter emptied: :attr:`~..fonts.embedded.FontProgram.blank`) while its text is not white
+  space: ``#`` mapped to a space glyph, letters on glyphs a subset left empty.
 """
 from __future__ import annotations
 
 import bisect
 import math
+import unicodedata
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..core.objects import Dict, Ref
 from ..fonts.font import FontCache
@@ -63,6 +67,7 @@ REASONS = {
     "covered": "an opaque fill or image painted later covers it",
     "duplicate": f"the same code of the same font was drawn within {DUPLICATE_EM:g} em before (fake bold, shadow)",
     "optional_content_off": "in optional content (a layer) that the default view turns off (8.11)",
+    "draws_nothing": "its glyph in the embedded font program has no outline, and its text is not white space",
 }
 WHITE = (1.0, 1.0, 1.0)
 DEVICE_SPACES = frozenset({"DeviceGray", "DeviceRGB", "DeviceCMYK", "G", "RGB", "CMYK"})
@@ -87,8 +92,9 @@ def page_visibility(doc, page_ref: Ref, resolver: Resolver | None = None, fonts:
                     ) -> tuple[list[GlyphRecord], list[Visibility]]:
     """The page's glyph records (as :func:`~.textlayout.page_glyphs`) and their visibility."""
     paints: list[Any] = []  # the interpreter's PaintRecords, filled as the steps come
+    resolver = resolver or Resolver.of(doc)
     return visibility(page_steps(doc, page_ref, resolver, fonts, budget, annots=annots, paints=paints),
-                      page_box(doc, page_ref), paints)
+                      page_box(doc, page_ref), paints, blank_glyphs(resolver))
 
 
 def page_box(doc, page_ref: Ref) -> Rect | None:
@@ -118,10 +124,12 @@ def _box(doc, value) -> Rect | None:
 
 
 def visibility(steps: Iterable[tuple[Step, list[GlyphRecord]]], crop: Rect | None = None,
-               recorded: list | None = None) -> tuple[list[GlyphRecord], list[Visibility]]:
+               recorded: list | None = None, blank: Callable[[GlyphRecord], bool] | None = None
+               ) -> tuple[list[GlyphRecord], list[Visibility]]:
     """Records and visibility from :func:`~.textlayout.page_steps`' pairs; ``crop`` is the page box;
     ``recorded`` the list of :class:`~.interpreter.PaintRecord` given to ``page_steps`` as ``paints``
-    (the paints not yielded as steps: read, and emptied, as each step comes)."""
+    (the paints not yielded as steps: read, and emptied, as each step comes); ``blank`` tells a
+    glyph that draws nothing (:func:`blank_glyphs`)."""
     records: list[GlyphRecord] = []
     reasons: list[list[str]] = []
     # every paint (painted, its colour when known exactly: an opaque Device-colour rectangle)
@@ -153,7 +161,30 @@ def visibility(steps: Iterable[tuple[Step, list[GlyphRecord]]], crop: Rect | Non
         add(pr.painted, pr.fill_space, pr.fill_color, pr.marked)
     _background_and_cover(records, reasons, order, paints, crop)
     _duplicates(records, reasons)
+    if blank is not None:
+        for r, why in zip(records, reasons):
+            if blank(r):
+                why.append("draws_nothing")
     return records, [Visibility(r.index, tuple(why)) for r, why in zip(records, reasons)]
+
+
+def blank_glyphs(resolver: Resolver) -> Callable[[GlyphRecord], bool]:
+    """Whether a glyph record's glyph has no outline in its font's embedded program while its own
+    text (the mapping's, not an /ActualText) is not white space, control or format characters."""
+    known: dict[tuple[object, int | None, str | None], bool] = {}
+
+    def blank(r: GlyphRecord) -> bool:
+        font, res = r.step.font, r.resolution
+        if font is None or not font.embedded or font.subtype == "Type3":
+            return False
+        key = (font, res.gid, res.glyph_name)
+        if key not in known:
+            prog = resolver.program(font)
+            gid = res.gid if res.gid is not None or prog is None else prog.gid_of_name(res.glyph_name or "")
+            known[key] = prog is not None and gid in prog.blank
+        return known[key] and any(unicodedata.category(c)[0] not in "ZC" for c in res.unicode)
+
+    return blank
 
 
 def _center(r: GlyphRecord) -> tuple[float, float]:

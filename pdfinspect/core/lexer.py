@@ -73,20 +73,27 @@ _GT = re.compile(rb">")
 # A run of array and dictionary delimiters (with white space): skipped in one match where
 # nesting is too deep to read (parser, content tokenizer).
 BRACKET_RUN = re.compile(rb"(?:[\x00\t\n\x0c\r ]*(?:<<|>>|[\[\]]))+")
+_BRACKET = re.compile(rb"<<|>>|[\[\]]")
 
 
 def skip_bracket_run(buf, pos: int, end: int, depth: int) -> tuple[int, int] | None:
-    """A run of ``[ ] << >>`` at ``pos`` read in one match while skipping a container nested too
-    deep: ``(depth after it, where it ends)``, or ``None`` when there is no run or the nesting
-    would reach zero inside it (the caller then reads token by token)."""
+    """A run of ``[ ] << >>`` at ``pos`` read while skipping a container nested too deep:
+    ``(depth after it, where it ends)`` — or, when the nesting reaches zero inside it,
+    ``(0, just after the delimiter that closes it)`` — or ``None`` when there is no run. The
+    run is matched once (50,000 ``[`` and as many ``]`` were read token by token, each token
+    matching the rest of the run again: minutes)."""
     m = BRACKET_RUN.match(buf, pos, end)
     if m is None:
         return None
     run = m.group()
     closes = run.count(b">>") + run.count(b"]")
-    if closes >= depth:
-        return None
-    return depth + run.count(b"<<") + run.count(b"[") - closes, m.end()
+    if closes < depth:
+        return depth + run.count(b"<<") + run.count(b"[") - closes, m.end()
+    for d in _BRACKET.finditer(run):
+        depth += 1 if d.group() in (b"[", b"<<") else -1
+        if depth == 0:
+            return 0, pos + d.end()
+    raise AssertionError("the nesting closes inside the run")  # closes >= depth: unreachable
 # Fast path: white space and comments, then a number, name, delimiter or keyword in one match.
 # Each white-space run and comment is maximal (a lookahead, as Python 3.10 has no possessive
 # quantifiers), so a failed match backtracks linearly, never into a comment's middle.

@@ -335,6 +335,8 @@ class Parser:
                 skipped = skip_bracket_run(self.buf, lexer.pos, lexer.end, depth)
                 if skipped is not None:
                     depth, lexer.pos = skipped
+                    if depth == 0:
+                        return
                     continue
             tok = self.next_token()
             if tok.kind == DELIM:

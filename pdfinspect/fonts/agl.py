@@ -11,10 +11,10 @@ the answer, for the resolution path, and recognises names that carry no meaning 
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 # Rules, as shown in a resolution path.
 AGL_LIST = "AGL list"
@@ -39,7 +39,7 @@ class GlyphNameResult:
 @lru_cache(maxsize=1)
 def _lists() -> tuple[dict[str, str], str]:
     """The AGL (name → characters) and the Zapf Dingbats list (``a<N>`` → its N-th character)."""
-    with open(Path(__file__).resolve().parent / "data" / "agl.json", encoding="utf-8") as f:
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "agl.json"), encoding="utf-8") as f:
         data = json.load(f)
     return data["names"], data["zapf_dingbats"]
 

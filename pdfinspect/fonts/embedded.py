@@ -12,6 +12,9 @@ an exception.
 from __future__ import annotations
 
 import io
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..core.diagnostics import Diagnostic, warning
@@ -28,7 +31,9 @@ class FontProgram:
     ``builtin_encoding`` maps codes to glyph names (Type1, non-CID CFF); ``glyph_names``
     is indexed by GID (``post`` table or CFF charset); ``cmaps`` maps (platform, encoding)
     to code → GID; ``unicode_of_gid`` inverts the Unicode subtables; ``cid_to_gid`` is a
-    CID-keyed CFF charset, whose top dictionary's Registry and Ordering are ``ros``.
+    CID-keyed CFF charset, whose top dictionary's Registry and Ordering are ``ros``; ``blank``
+    the GIDs of the glyphs that draw nothing (a space's: no contour, no accent), as far as the
+    program tells (:func:`blank_sfnt`, :func:`blank_cff`, :func:`.type1.read_type1`).
     """
 
     kind: str
@@ -41,6 +46,7 @@ class FontProgram:
     cid_to_gid: dict[int, int] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
     ros: tuple[str, str] | None = None  # a CID-keyed CFF's own Registry and Ordering
+    blank: frozenset[int] = frozenset()
     _gids: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -76,23 +82,42 @@ def load_program(doc, font) -> FontProgram | None:
     if res.error:
         diags.append(_bad(font, f"font program stream: {res.error}"))
     data = res.data
-    reader = "fontTools"
     try:
-        if font.program_key == "FontFile2" or kind == "OpenType":
-            return _sfnt(font, kind, data, diags)
-        if font.program_key == "FontFile3":
-            return _cff(font, kind, data, diags)
-        sniffed = _sniff(data)
-        if sniffed is not None:
-            diags.append(warning("font-program-kind", f"/FontFile {font.program_ref} holds a {sniffed} "
-                                 "program, not Type1; read as what it is", ref=_pair(font.program_ref),
-                                 clause="9.9"))
-            return (_cff if sniffed == "CFF" else _sfnt)(font, sniffed, data, diags)
-        reader = "the Type1 reader"
-        return _type1(font, kind, data, diags)
+        with quiet_fonttools():
+            return _read(font, kind, data, diags)
     except Exception as e:  # fontTools raises many kinds on damaged programs
+        type1 = not (font.program_key in ("FontFile2", "FontFile3") or kind == "OpenType") and _sniff(data) is None
+        reader = "the Type1 reader" if type1 else "fontTools"
         diags.append(_bad(font, f"{reader} could not read the {kind} program: {type(e).__name__}: {e}"))
         return FontProgram(kind, font.program_key, font.program_ref, diagnostics=tuple(diags))
+
+
+@contextmanager
+def quiet_fonttools() -> Iterator[None]:
+    """fontTools logs what it repairs in a program (timestamps, padding, a short ``post`` table)
+    as warnings, which would reach the terminal; a damaged program is reported by what it cannot
+    give (diagnostics), not by log lines on stderr."""
+    log = logging.getLogger("fontTools")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        log.setLevel(level)
+
+
+def _read(font, kind: str, data: bytes, diags: list[Diagnostic]) -> FontProgram:
+    if font.program_key == "FontFile2" or kind == "OpenType":
+        return _sfnt(font, kind, data, diags)
+    if font.program_key == "FontFile3":
+        return _cff(font, kind, data, diags)
+    sniffed = _sniff(data)
+    if sniffed is not None:
+        diags.append(warning("font-program-kind", f"/FontFile {font.program_ref} holds a {sniffed} "
+                             "program, not Type1; read as what it is", ref=_pair(font.program_ref),
+                             clause="9.9"))
+        return (_cff if sniffed == "CFF" else _sfnt)(font, sniffed, data, diags)
+    return _type1(font, kind, data, diags)
 
 
 def _sniff(data: bytes) -> str | None:
@@ -116,8 +141,9 @@ def _type1(font, kind, data: bytes, diags) -> FontProgram:
     from .type1 import read_type1
 
     program = read_type1(data)
+    blank = frozenset(gid for gid, name in enumerate(program.glyph_names) if name in program.blank)
     return FontProgram(kind, font.program_key, font.program_ref, program.encoding, program.glyph_names,
-                       diagnostics=tuple(diags))
+                       diagnostics=tuple(diags), blank=blank)
 
 
 def _sfnt(font, kind, data: bytes, diags) -> FontProgram:
@@ -125,6 +151,7 @@ def _sfnt(font, kind, data: bytes, diags) -> FontProgram:
 
     tt = TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0)
     names: tuple[str, ...] = ()
+    blank: frozenset[int] = frozenset()
     try:
         if "post" in tt and tt["post"].formatType in (1.0, 2.0):
             names = tuple(tt.getGlyphOrder())
@@ -132,6 +159,10 @@ def _sfnt(font, kind, data: bytes, diags) -> FontProgram:
             names = tuple(tt["CFF "].cff[0].charset)
     except Exception as e:  # a broken post table should not lose the cmap
         diags.append(_bad(font, f"glyph names unreadable: {type(e).__name__}: {e}"))
+    try:
+        blank = blank_cff(tt["CFF "].cff[0]) if "CFF " in tt else blank_sfnt(tt)
+    except Exception:  # fontTools raises many kinds on damaged tables: then nothing is known blank
+        blank = frozenset()
     tables: dict[tuple[int, int], dict[int, int]] = {}
     if "cmap" in tt:
         order = tt.getGlyphOrder()
@@ -146,7 +177,7 @@ def _sfnt(font, kind, data: bytes, diags) -> FontProgram:
             if gid and gid not in unicode_of_gid:
                 unicode_of_gid[gid] = chr(code)
     return FontProgram(kind, font.program_key, font.program_ref, {}, names, tables, unicode_of_gid,
-                       diagnostics=tuple(diags))
+                       diagnostics=tuple(diags), blank=blank)
 
 
 def _cff(font, kind, data: bytes, diags) -> FontProgram:
@@ -175,5 +206,43 @@ def _cff(font, kind, data: bytes, diags) -> FontProgram:
         elif enc:
             builtin = {i: n for i, n in enumerate(enc) if n and n != ".notdef"}
     ros = (str(top.ROS[0]), str(top.ROS[1])) if hasattr(top, "ROS") else None
+    try:
+        blank = blank_cff(top)
+    except Exception:  # fontTools raises many kinds on damaged charstrings: then nothing is known blank
+        blank = frozenset()
     return FontProgram(kind, font.program_key, font.program_ref, builtin, charset,
-                       cid_to_gid=cid_to_gid, diagnostics=tuple(diags), ros=ros)
+                       cid_to_gid=cid_to_gid, diagnostics=tuple(diags), ros=ros, blank=blank)
+
+
+MAX_BLANK_CHARSTRING = 12  # bytes of a Type 2 charstring read for blankness: a width and endchar fit
+# Type 2 operators that draw nothing (hints, and endchar without the four numbers of an accent)
+_QUIET_T2 = frozenset({"hstem", "vstem", "hstemhm", "vstemhm", "endchar"})
+
+
+def blank_sfnt(tt) -> frozenset[int]:
+    """The GIDs of a TrueType program whose ``glyf`` data is empty (``loca`` gives the same
+    offset twice: no contour; 5.3 of the TrueType spec), ``frozenset()`` without those tables."""
+    if "loca" not in tt or "glyf" not in tt:
+        return frozenset()
+    loca = tt["loca"].locations
+    return frozenset(gid for gid in range(len(loca) - 1) if loca[gid] == loca[gid + 1])
+
+
+def blank_cff(top) -> frozenset[int]:
+    """The GIDs of a CFF font whose charstring is at most a width, hints and ``endchar`` (the
+    Type 2 charstring format, 4): only the short ones are decompiled."""
+    index = top.CharStrings.charStringsIndex
+    offsets = getattr(index, "offsets", None)
+    if not offsets:
+        return frozenset()
+    out = set()
+    for gid in range(len(offsets) - 1):
+        if offsets[gid + 1] - offsets[gid] > MAX_BLANK_CHARSTRING:
+            continue
+        cs = index[gid]
+        cs.decompile()
+        ops = [i for i, x in enumerate(cs.program) if isinstance(x, str)]
+        if ops and all(cs.program[i] in _QUIET_T2 for i in ops) and cs.program[ops[-1]] == "endchar" \
+                and ops[-1] - (ops[-2] + 1 if len(ops) > 1 else 0) <= 1:
+            out.add(gid)
+    return frozenset(out)

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import codecs
 import json
+import os
 import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from ..spec import extractors as extractor_facts
 from .agl import to_unicode
@@ -90,7 +90,7 @@ def mac_glyph_name(gid: int) -> str | None:
 
 
 # -- TeX glyph names -----------------------------------------------------------------------------
-_DATA = Path(__file__).resolve().parent / "data"
+_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 # AGL names TeX fonts use for another character (cmr's Delta and Omega are the Greek letters,
 # the AGL's are INCREMENT and OHM SIGN; cmmi's mu is the Greek letter, the AGL's is MICRO SIGN).
 TEX_GREEK = {"Delta": "\u0394", "Omega": "\u03a9", "mu": "\u03bc"}
@@ -103,7 +103,7 @@ _TEX_SIZE = re.compile(r"(.+?)(?:bigg|Bigg|big|Big|display|text)")
 
 @lru_cache(maxsize=1)
 def _tex_table() -> dict:
-    with open(_DATA / "texglyphs.json", encoding="utf-8") as f:  # made by tools/make_tex_glyphs.py
+    with open(os.path.join(_DATA, "texglyphs.json"), encoding="utf-8") as f:  # made by tools/make_tex_glyphs.py
         return json.load(f)
 
 

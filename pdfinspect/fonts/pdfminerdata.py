@@ -5,19 +5,19 @@ tenth of the glyph inspector's first table."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from functools import lru_cache
-from pathlib import Path
 from types import ModuleType
 
 
 @lru_cache(maxsize=1)
-def folder() -> Path:
+def folder() -> str:
     """The ``pdfminer`` package's folder, found without importing it."""
     spec = importlib.util.find_spec("pdfminer")
     if spec is None or not spec.submodule_search_locations:
         raise ModuleNotFoundError("pdfminer.six is not installed", name="pdfminer")
-    return Path(next(iter(spec.submodule_search_locations)))
+    return str(next(iter(spec.submodule_search_locations)))
 
 
 @lru_cache(maxsize=None)
@@ -27,7 +27,7 @@ def module(name: str) -> ModuleType:
     loaded = sys.modules.get(f"pdfminer.{name}")
     if loaded is not None:
         return loaded
-    spec = importlib.util.spec_from_file_location(f"pdfminer.{name}", folder() / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"pdfminer.{name}", os.path.join(folder(), f"{name}.py"))
     if spec is None or spec.loader is None:
         raise ModuleNotFoundError(f"pdfminer.{name} is not installed", name=f"pdfminer.{name}")
     mod = importlib.util.module_from_spec(spec)

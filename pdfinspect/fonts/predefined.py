@@ -47,7 +47,7 @@ def _load(name: str) -> dict | None:
 @lru_cache(maxsize=1)
 def _pdfminer_cmaps() -> Path:
     """pdfminer.six's CMap folder (found, not imported: :mod:`.pdfminerdata`)."""
-    return pdfminerdata.folder().resolve() / "cmap"
+    return Path(pdfminerdata.folder()).resolve() / "cmap"
 
 
 def _flatten(trie: dict, prefix: bytes, out: dict[bytes, int]) -> None:

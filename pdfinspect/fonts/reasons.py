@@ -27,7 +27,7 @@ from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, GUESS, HEURIST
                          is_lead_byte, legacy_cjk_codec)
 from .resolve import (CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, TOUNICODE, Resolution, Resolver,
                       format_unicode, no_text, tounicode_cid_shift, tounicode_width_shift)
-from .shift import tounicode_confirmed, tounicode_shift
+from .shift import moved, tounicode_confirmed, tounicode_mark_shift, tounicode_rare_shift, tounicode_shift
 
 NUMERIC_METHOD, CODE_AS_UNICODE_METHOD = NUMERIC_GLYPH_NAME.method, CODE_AS_UNICODE.method
 
@@ -62,7 +62,7 @@ REASON_DOCS: dict[str, str] = {
                          "another reading): kept as a guess, out of the text",
     "tounicode_shifted": "the ToUnicode's text for a run of codes is one constant offset away from what the font's "
                          "names, program (cmaps, a CFF's own collection), CID collection, widths or glyph outlines "
-                         "say: a shifted table",
+                         "say, or from the common CJK characters it would give: a shifted table",
     "mapping_contradicts_shape": "a ToUnicode or glyph name gives text that fonts drawing the same outline clearly "
                                  "say is another character",
     "unresolved": "codes that resolve to nothing by any method or heuristic",
@@ -173,7 +173,8 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
                              + (f" ({compat} only as ligature or compatibility forms, e.g. ffi vs ﬃ)" if compat else "")))
         found.append(_degenerate(resolutions))
         found.append(_shifted(font, resolutions, program)
-                     or (None if tounicode_confirmed(font, resolutions, program) else _width_shifted(font)))
+                     or (None if tounicode_confirmed(font, resolutions, program)
+                         else _width_shifted(font) or _rare_shifted(font, resolutions)))
         if not font.is_type0 and font.tounicode.codespace and all(len(c.low) > 1 for c in font.tounicode.codespace):
             found.append(out("tounicode_multibyte_on_simple_font", missed,
                              f"the {font.subtype} font's codes are one byte; ToUnicode's codespace is "
@@ -255,15 +256,24 @@ def _width_shifted(font: Font) -> Reason | None:
             return None
         k = cids.offset
         return Reason("tounicode_shifted", cids.codes,
-                      f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} "
+                      f"{moved(k)} "
                       f"the CIDs for {len(cids.codes)} codes, and the font's widths say its CIDs are code points")
     if _picture_widths(font, found.codes):
         return None
     k = found.offset
     return Reason("tounicode_shifted", found.codes,
-                  f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} the "
+                  f"{moved(k)} the "
                   f"letters the font's widths fit: moved {k:+d}, {len(found.codes)} letters' widths follow a standard "
                   f"font's with a rank correlation of {found.fit:.2f}, as given {found.unshifted:.2f}")
+
+
+def _rare_shifted(font: Font, resolutions: tuple[Resolution, ...]) -> Reason | None:
+    """A CJK text whose characters are common only once moved by one offset
+    (:func:`.shift.tounicode_rare_shift`), or combining marks that fall on the glyphs of zero width
+    only once moved (:func:`.shift.tounicode_mark_shift`): the signs where nothing in the font names
+    its glyphs."""
+    found = tounicode_rare_shift(resolutions) or tounicode_mark_shift(font, resolutions)
+    return Reason("tounicode_shifted", found.codes, found.describe()) if found is not None else None
 
 
 WIDEST_LETTER = 1100  # 1/1000 em: wider than any letter of Helvetica or Times (W 944, @ 1015)

@@ -24,17 +24,13 @@ only differ by script (Latin A, Greek Α, Cyrillic А share outlines in most fon
 """
 from __future__ import annotations
 
-import gzip
-import hashlib
 import json
 import os
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.atomic import write_bytes
 from ..core.objects import Dict, Name, Ref
 from . import plausibility as plaus
 
@@ -197,16 +193,22 @@ class ShapeTable:
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the table atomically (:func:`pdfinspect.core.atomic.write_bytes`)."""
-        path = Path(path)
+        import gzip  # the table's readers and writers alone need it: not imported at start-up
+
+        from ..core.atomic import write_bytes
+
         data = json.dumps(self.to_json(), ensure_ascii=True, separators=(",", ":")).encode()
-        if path.suffix == ".gz":
+        if os.fspath(path).endswith(".gz"):
             data = gzip.compress(data, mtime=0)
         write_bytes(path, data)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "ShapeTable":
         """Read a table; ``ValueError`` (one line) when the file is not one."""
-        raw = Path(path).read_bytes()
+        import gzip
+
+        with open(path, "rb") as f:
+            raw = f.read()
         try:
             if raw[:2] == b"\x1f\x8b":
                 raw = gzip.decompress(raw)
@@ -284,6 +286,8 @@ class GlyphShapes:
         obj = self.doc.get(font.program_ref.num, font.program_ref.gen)
         if obj is None:
             return None
+        import hashlib
+
         return hashlib.sha1(self.doc.stream_data(obj).data).hexdigest()[:16]
 
     def _program(self, font):

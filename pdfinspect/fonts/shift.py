@@ -13,6 +13,14 @@ gives the same code:
   (Adobe-Japan1, -GB1, -CNS1, -Korea1) its CIDSystemInfo does not, through that collection's UCS2
   table.
 
+Where the font has no such evidence (a CJK subset whose program names no glyph), its text does: a
+Japanese, Chinese or Korean text is almost all common characters — the first levels of JIS X 0208,
+GB 2312 and Big5, the Hangul syllables of KS X 1001, read from Python's own codecs — and the
+neighbours of common ideographs are mostly rare ones. A ToUnicode whose ideographs or syllables
+are common only once moved by one offset is shifted (:func:`tounicode_rare_shift`). So is a table
+whose combining marks (Thai vowels and tones, Arabic harakat) fall on the glyphs of zero width only
+once moved (:func:`tounicode_mark_shift`): a mark has no advance, a letter has one.
+
 A shift is one offset ``k ≠ 0`` between the two for :data:`MIN_CODES` codes or more, four in five of
 the codes whose evidence differs and half of those with any evidence (the codes whose evidence
 gives the ToUnicode's own text count against it); three codes do when they are all the font shows
@@ -36,6 +44,14 @@ from .resolve import HIT, TOUNICODE, Resolution
 MIN_CODES = 4  # codes moved by one offset, with other codes of the font shown
 MIN_ALONE = 3  # … when they are every code the font shows and every one is moved
 MAC_CMAP = "the program's (1,0) cmap"
+MIN_COMMON_TEST = 8  # distinct ideographs or Hangul syllables a text needs to be judged by how common they are
+COMMON_SHARE = 0.9  # … the share of them that are common once moved, at least
+COMMON_GAIN = 0.3  # … that far above the share as given (real text: 0.95-1.0 as given, 0.2-0.6 moved by one)
+MAX_COMMON_OFFSET = 3  # offsets tried each way (of both signs from the text alone)
+MIN_MARKS = 3  # glyphs of zero width a table needs to be judged by its marks
+MIN_MARK_MISSES = 2  # … codes whose width and mark-ness disagree as given, at least, and none once moved
+# the first (common) level of each national standard, as its codec encodes it: (codec, low, high)
+_COMMON_LEVELS = (("shift_jis", 0x889F, 0x9872), ("gb2312", 0xB0A1, 0xD7F9), ("big5", 0xA440, 0xC67E))
 
 
 @dataclass(frozen=True)
@@ -53,9 +69,14 @@ class Shift:
     def describe(self) -> str:
         k, n = self.offset, len(self.codes)
         low, high = self.codes[0].hex(), self.codes[-1].hex()
-        return (f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'} "
+        return (f"{moved(k)} "
                 f"what {' and '.join(self.sources)} give{'s' * (len(self.sources) == 1)} for {n} codes, "
                 f"<{low}>–<{high}>: {_span(self.evidence)} given as {_span(self.given)} (offset {k:+d})")
+
+
+def moved(k: int) -> str:
+    """'ToUnicode's text is 1 code point above' (or ``k`` points below): how a shift's detail starts."""
+    return f"ToUnicode's text is {abs(k)} code point{'s' * (abs(k) != 1)} {'above' if k > 0 else 'below'}"
 
 
 def _span(pair: tuple[str, str]) -> str:
@@ -109,6 +130,108 @@ def _confirmed(r: Resolution, evidence: list[tuple[str, str]]) -> bool:
     texts = [s.unicode for s in r.path if s.result == HIT and s.method != TOUNICODE and s.unicode] + \
         [text for _, text in evidence]
     return any(_same_text(r.unicode, text) for text in texts)
+
+
+@dataclass(frozen=True)
+class RareShift:
+    """A ToUnicode whose ideographs and Hangul syllables are common characters only once moved:
+    ``offset`` is the ToUnicode's text minus the common text's; ``share``/``given_share`` the
+    share of the ``codes``' characters that are common moved and as given."""
+
+    offset: int
+    codes: tuple[bytes, ...]
+    share: float
+    given_share: float
+
+    def describe(self) -> str:
+        k, n = self.offset, len(self.codes)
+        return (f"{moved(k)} "
+                f"common characters for {n} codes: moved by {-k:+d}, {self.share:.0%} of its ideographs and Hangul "
+                f"syllables are common ones (JIS X 0208, GB 2312 or Big5 level 1, KS X 1001), as given "
+                f"{self.given_share:.0%} (offset {k:+d}; judged by how common the characters are, a statistical sign)")
+
+
+def tounicode_rare_shift(resolutions: tuple[Resolution, ...]) -> RareShift | None:
+    """The offset that makes the ToUnicode's ideographs and Hangul syllables common characters where,
+    as given, they are not (see the module doc), or ``None``."""
+    chars: dict[str, list[bytes]] = {}
+    for r in resolutions:
+        if _tounicode_hit(r) and len(r.unicode) == 1 and common_character(r.unicode) is not None:
+            chars.setdefault(r.unicode, []).append(r.code)
+    if len(chars) < MIN_COMMON_TEST:
+        return None
+    shares = {k: sum(bool(common_character(chr(ord(c) + k))) for c in chars) / len(chars)
+              for k in range(-MAX_COMMON_OFFSET, MAX_COMMON_OFFSET + 1)}
+    best = max(shares, key=lambda k: shares[k])
+    if best == 0 or shares[best] < COMMON_SHARE or shares[best] - shares[0] < COMMON_GAIN \
+            or any(shares[k] > shares[best] - COMMON_GAIN for k in shares if k not in (0, best)):
+        return None
+    codes = tuple(sorted(code for found in chars.values() for code in found))
+    return RareShift(-best, codes, shares[best], shares[0])
+
+
+@dataclass(frozen=True)
+class MarkShift:
+    """A ToUnicode whose combining marks are the glyphs of zero width only once moved: ``offset``
+    is the ToUnicode's text minus the moved text; ``misses`` the codes whose width and mark-ness
+    disagree as given, of ``codes`` judged, ``marks`` of them of zero width."""
+
+    offset: int
+    codes: tuple[bytes, ...]
+    misses: int
+    marks: int
+
+    def describe(self) -> str:
+        k, n = self.offset, len(self.codes)
+        return (f"{moved(k)} "
+                f"what the font's widths say for {n} codes: moved by {-k:+d}, its combining marks are exactly its "
+                f"{self.marks} glyphs of zero width, as given {self.misses} codes disagree (offset {k:+d})")
+
+
+def tounicode_mark_shift(font: Font, resolutions: tuple[Resolution, ...]) -> MarkShift | None:
+    """The offset that puts the ToUnicode's combining marks exactly on the font's glyphs of zero
+    width where, as given, they miss (see the module doc), or ``None``."""
+    pairs = []  # (code, character, zero width?)
+    for r in resolutions:
+        if _tounicode_hit(r) and len(r.unicode) == 1:
+            width = font.glyph_width(r.code, r.cid if font.is_type0 else None)
+            pairs.append((r.code, ord(r.unicode), abs(width) < 0.001))
+    marks = sum(zero for _, _, zero in pairs)
+    if marks < MIN_MARKS or len(pairs) < MIN_COMMON_TEST:
+        return None
+
+    def misses(k: int) -> int:
+        return sum(zero != (0 <= c + k < 0x110000 and unicodedata.category(chr(c + k)) in ("Mn", "Me"))
+                   for _, c, zero in pairs)
+
+    given = misses(0)
+    if given < MIN_MARK_MISSES:
+        return None
+    fits = [k for k in range(-MAX_COMMON_OFFSET, MAX_COMMON_OFFSET + 1) if k and misses(k) == 0]
+    if len(fits) != 1:
+        return None
+    return MarkShift(-fits[0], tuple(sorted(code for code, _, _ in pairs)), given, marks)
+
+
+def common_character(ch: str) -> bool | None:
+    """Whether a CJK unified ideograph is in the first level of JIS X 0208, GB 2312 or Big5, or a
+    Hangul syllable in KS X 1001; ``None`` for any other character."""
+    o = ord(ch)
+    if 0xAC00 <= o <= 0xD7A3:
+        try:  # two bytes: the codec writes any other syllable as an 8-byte jamo sequence
+            return len(ch.encode("euc_kr")) == 2
+        except UnicodeEncodeError:
+            return False
+    if not 0x4E00 <= o <= 0x9FFF:
+        return None
+    for codec, low, high in _COMMON_LEVELS:
+        try:
+            b = ch.encode(codec)
+        except UnicodeEncodeError:
+            continue
+        if len(b) == 2 and low <= int.from_bytes(b, "big") <= high:
+            return True
+    return False
 
 
 def _tounicode_hit(r: Resolution) -> bool:

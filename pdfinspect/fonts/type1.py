@@ -6,6 +6,9 @@ PostScript interpreter (Adobe Type 1 Font Format, ch. 2 and 7; ISO 32000-1 9.9).
 - The glyph names are the keys of ``/CharStrings`` in the eexec-encrypted part: decrypt it
   (r = 55665, c1 = 52845, c2 = 22719, four random bytes first; binary or hexadecimal) and
   read the ``/<name> <length> RD <length bytes> ND`` entries, skipping the binary data.
+- Which glyphs draw nothing: a charstring short enough to hold no more than a width
+  (:data:`MAX_BLANK_CHARSTRING`) is decrypted in turn (r = 4330, ``/lenIV`` bytes first, 6.2)
+  and read: only a width, hints and ``endchar`` (:func:`_draws_nothing`).
 
 A program embedded in a PDF (``/FontFile``) is the clear text (``/Length1``), the encrypted
 part (``/Length2``) and the zeros of ``cleartomark`` (``/Length3``); a PFB wrapper (segments
@@ -20,6 +23,12 @@ from dataclasses import dataclass
 from .encodings import base_encoding
 
 EEXEC_KEY, C1, C2 = 55665, 52845, 22719
+CHARSTRING_KEY = 4330
+MAX_BLANK_CHARSTRING = 24  # bytes: a longer charstring is not read (lenIV bytes, sb, width, hsbw, endchar fit)
+# charstring operators that draw nothing: hstem vstem hsbw endchar, and after the escape 12
+# dotsection vstem3 hstem3 sbw div
+_QUIET = frozenset({1, 3, 13, 14})
+_QUIET_ESCAPED = frozenset({0, 1, 2, 7, 12})
 MAX_EEXEC = 4 * 1024 * 1024  # encrypted bytes decrypted (a byte at a time in Python): real programs are far smaller
 _EEXEC = re.compile(rb"currentfile\s+eexec\s?")
 _HEX = frozenset(b"0123456789abcdefABCDEF")
@@ -31,6 +40,7 @@ _ENCODING_END = re.compile(rb"\b(?:readonly\s+)?def\b")
 _CHARSTRINGS = re.compile(rb"/CharStrings\s+\d+\s+dict\b[^/]*?\bbegin\b")
 # one CharStrings entry up to its binary data: /name length RD-or-alias one space
 _ENTRY = re.compile(rb"\s*/([^\s/\[\]{}()<>%]*)\s+(\d+)\s+\S+\s")
+_LEN_IV = re.compile(rb"/lenIV\s+(\d{1,2})\b")
 _ENTRY_END = re.compile(rb"\s*(?:ND\b|\|-|noaccess\s+def\b|def\b)")
 
 
@@ -41,11 +51,12 @@ class Type1Error(ValueError):
 @dataclass(frozen=True, slots=True)
 class Type1Program:
     """``encoding`` maps codes to glyph names (``.notdef`` left out); ``glyph_names`` are
-    the CharStrings keys in program order."""
+    the CharStrings keys in program order; ``blank`` the names of the glyphs that draw nothing."""
 
     font_name: str | None
     encoding: dict[int, str]
     glyph_names: tuple[str, ...]
+    blank: frozenset[str] = frozenset()
 
 
 def read_type1(data: bytes) -> Type1Program:
@@ -55,7 +66,8 @@ def read_type1(data: bytes) -> Type1Program:
     if m is None:
         raise Type1Error("no 'currentfile eexec': not a Type 1 program")
     clear, private = data[:m.start()], decrypt(data[m.end():], limit=MAX_EEXEC)
-    names = _charstring_names(private)
+    entries = _charstrings(private)
+    names = tuple(name for name, _ in entries)
     if not names:
         cut = f" (only its first {MAX_EEXEC:,} bytes are decrypted)" if len(private) >= MAX_EEXEC - 4 else ""
         raise Type1Error(f"no /CharStrings in the encrypted part{cut}")
@@ -63,7 +75,10 @@ def read_type1(data: bytes) -> Type1Program:
     if encoding is None:  # rare: the encoding defined after eexec
         encoding = _encoding(private) or {}
     name = re.search(rb"/FontName\s*/([^\s/\[\]{}()<>%]*)", clear)
-    return Type1Program(name.group(1).decode("latin-1") if name else None, encoding, names)
+    iv = _LEN_IV.search(private)
+    skip = int(iv.group(1)) if iv else 4
+    blank = frozenset(n for n, short in entries if short is not None and _draws_nothing(short, skip))
+    return Type1Program(name.group(1).decode("latin-1") if name else None, encoding, names, blank)
 
 
 def _unwrap_pfb(data: bytes) -> bytes:
@@ -117,21 +132,46 @@ def _encoding(text: bytes) -> dict[int, str] | None:
     return out
 
 
-def _charstring_names(private: bytes) -> tuple[str, ...]:
+def _charstrings(private: bytes) -> list[tuple[str, bytes | None]]:
+    """The CharStrings entries in program order: each name, with its (still encrypted) charstring
+    when it is no longer than :data:`MAX_BLANK_CHARSTRING` bytes."""
     m = _CHARSTRINGS.search(private)
     if m is None:
-        return ()
-    names: list[str] = []
+        return []
+    entries: list[tuple[str, bytes | None]] = []
     pos, size = m.end(), len(private)
     while True:
         e = _ENTRY.match(private, pos)
         if e is None:
             break
-        pos = e.end() + int(e.group(2))
+        n = int(e.group(2))
+        pos = e.end() + n
         if pos > size:
             break
-        names.append(e.group(1).decode("latin-1"))
+        entries.append((e.group(1).decode("latin-1"), private[e.end():pos] if n <= MAX_BLANK_CHARSTRING else None))
         end = _ENTRY_END.match(private, pos)
         if end is not None:
             pos = end.end()
-    return tuple(names)
+    return entries
+
+
+def _draws_nothing(charstring: bytes, skip: int) -> bool:
+    """Whether an encrypted Type 1 charstring holds only numbers, hints, its width and ``endchar``
+    (a space's): no path, no subroutine, no accent (Type 1 spec 6.2, 6.4)."""
+    plain = decrypt(charstring, CHARSTRING_KEY, skip)
+    i, size, ended = 0, len(plain), False
+    while i < size:
+        v = plain[i]
+        if v >= 32:
+            i += 1 if v <= 246 else 2 if v <= 254 else 5
+            continue
+        if v == 12:
+            if i + 1 >= size or plain[i + 1] not in _QUIET_ESCAPED:
+                return False
+            i += 2
+            continue
+        if v not in _QUIET:
+            return False
+        ended = ended or v == 14
+        i += 1
+    return ended
