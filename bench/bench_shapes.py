@@ -403,7 +403,8 @@ def page_texts(path: Path, names: dict[str, str], resolver_factory) -> list[tupl
     (``names``: resource name → the set its font is in); why is "" for a glyph that reads."""
     doc = Document.open(path)
     resolver = resolver_factory(doc)
-    return [(r.unicode, r.method, names[r.step.gstate.text.font_name], "" if r.unicode else unread(resolver, r))
+    return [(r.unicode, r.method + (" by likeness" if r.path and r.path[-1].code == "shape_likeness" else ""),
+             names[r.step.gstate.text.font_name], "" if r.unicode else unread(resolver, r))
             for r in page_glyphs(doc, doc.page_ref(1), resolver, annots=False)
             if r.step.gstate.text.font_name in names]
 

@@ -113,7 +113,7 @@ def test_a_learned_table_reads_another_file(tmp_path):
     path = tmp_path / "shapes.json.gz"
     table.save(path)
     loaded = ShapeTable.load(path)
-    assert loaded.entries == table.entries and len([k for k in loaded.entries if not k.startswith("~")]) == 3
+    assert loaded.entries == table.entries and len([k for k in loaded.entries if k[:1] not in "~="]) == 3
     records = glyphs(stripped_only(), lambda doc: Resolver(doc, shapes=loaded))
     assert "".join(r.unicode for r in records) == "CAB"
     pdf = tmp_path / "stripped.pdf"

@@ -94,6 +94,10 @@ SHAPE_VOTE = _s("shape_vote", "hit: fonts with spec-grade mappings that draw the
 SHAPE_VOTE_COARSE = _s("shape_vote_coarse", "hit: the exact outline is in no font of the table, and fonts with "
                        "spec-grade mappings that draw nearly the same outline (the coarse key: contours, size in "
                        "1/20 em, an 8×8 fill) read it as this text, two fonts or more and 97% of them")
+SHAPE_LIKENESS = _s("shape_likeness", "hit: no font of the table draws the outline, exactly or nearly, and the "
+                    "labelled outlines of other typefaces it looks like most (the likeness key: contours, bottom "
+                    "and top in 1/100 em, a 16×16 fill) read it as this text, two fonts or more, the nearest "
+                    "outline of another character clearly farther, and no other glyph of the font read so")
 STEPS.group("Other")
 ACTUAL_TEXT_REPLACES = _s("actual_text", "hit: /ActualText replaces the text of the glyphs it covers", "14.9.4")
 

@@ -38,6 +38,7 @@ from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, CIDFont, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
+from .likeness import FULL_WIDTH, Reading, assign
 from .shapevote import EMPTY, LOOK_ALIKES, GlyphShapes, ShapeTable, Vote, letter_key, look_alike_forms, looks_alike
 
 SPEC_METHODS = (TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM)
@@ -166,6 +167,8 @@ class Resolver:
         self._mac: dict[Font, tuple[int, str]] = {}
         self._blanks: dict[Font, int] = {}
         self._evidence: dict[Font, Evidence] = {}
+        # per font: the looks of its sampled codes, the characters it has, their likeness readings, those that stand
+        self._looks: dict[Font, tuple[set[str], set[str], dict[str, Reading], dict[str, Reading]]] = {}
 
     @classmethod
     def of(cls, doc) -> "Resolver":
@@ -226,7 +229,7 @@ class Resolver:
         guess (``outlines_disagree``)."""
         if font.program_ref is None and font.subtype != "Type3":
             return res
-        vote, key = self._vote(font, res)
+        vote, key = self._vote(font, res, likeness=res.confidence in (GUESS, NO_CONFIDENCE))
         if vote is None or not vote.clear:
             return self._refuted(font, res)
         if res.confidence == HEURISTIC and letter_key(vote.text) == letter_key(res.unicode):
@@ -236,7 +239,8 @@ class Resolver:
             return self._refuted(font, res)
         how = "" if text == vote.text else f", {format_unicode(text)} in the script of the font's other letters"
         step = _heuristic_step(h.GLYPH_SHAPE, font.program_ref or font.ref, "glyph outline", f"outline {key}",
-                               HIT, codes.SHAPE_VOTE_COARSE if vote.coarse else codes.SHAPE_VOTE,
+                               HIT, codes.SHAPE_LIKENESS if vote.distance is not None else
+                               codes.SHAPE_VOTE_COARSE if vote.coarse else codes.SHAPE_VOTE,
                                f"{vote.describe()}{how} → {format_unicode(text)}", text)
         given = res.unicode or (res.path[-1].unicode if res.confidence == GUESS else "")
         conflicts = res.conflicts + ((Conflict(res.method, given),) if given else ())
@@ -244,15 +248,12 @@ class Resolver:
         return replace(res, unicode=text, method=step.method, path=res.path + (step,), conflicts=conflicts,
                        flags=flags, confidence=HEURISTIC, heuristic=step.method, used_by=())
 
-    def _vote(self, font: Font, res: Resolution) -> tuple[Vote | None, str | None]:
-        """The vote on the glyph's outline (its exact fingerprint, else its coarse key) and the key
-        voted on; ``(None, key)`` when no table or no entry speaks for it."""
+    def _vote(self, font: Font, res: Resolution, likeness: bool = False) -> tuple[Vote | None, str | None]:
+        """The vote on the glyph's outline (its exact fingerprint, else its coarse key, else with
+        ``likeness`` the outlines it looks like) and the key voted on; ``(None, key)`` when no table
+        or no entry speaks for it."""
         shapes = self.glyph_shapes()
-        gid = res.gid
-        if gid is None and font.subtype == "TrueType" and res.code:
-            prog = self.program(font)
-            if prog is not None and not prog.cmaps and not prog.diagnostics:
-                gid = res.code[0]  # a simple TrueType program without a cmap draws glyph id = code
+        gid = res.gid if res.gid is not None else self._vote_gid(font, res)
         fp = shapes.fingerprint(font, gid, res.glyph_name, res.code)
         if fp == EMPTY and self._blank_glyphs(font) > 2:
             return None, fp  # a font of many glyphs that draw nothing (an OCR text layer's): they are not spaces
@@ -262,8 +263,62 @@ class Resolver:
         vote = table.vote(fp)
         if vote is None and fp != EMPTY:
             key = shapes.fingerprint(font, gid, res.glyph_name, res.code, coarse=True)
-            return (table.vote(key) if key is not None else None), key
+            vote = table.vote(key) if key is not None else None
+            # likeness where no font draws the outline, or one font alone nearly does
+            if likeness and (vote is None or (not vote.clear and vote.fonts == vote.total_fonts)):
+                look = shapes.fingerprint(font, gid, res.glyph_name, res.code, likeness=True)
+                reading = self._likeness(font, table, look) if look is not None else None
+                if reading is not None:
+                    return Vote(reading.text, reading.fonts, reading.files, reading.fonts, reading.runner_up,
+                                texts=reading.texts, distance=reading.distance,
+                                runner_up_distance=reading.runner_up_distance), look
+            return vote, key
         return vote, fp
+
+    def _likeness(self, font: Font, table: ShapeTable, look: str) -> Reading | None:
+        """The likeness reading of an outline that no font of the table draws (:mod:`.likeness`),
+        with the font's constraint, over the outlines of the codes its widths name: no character the
+        font already has (by the spec, or by a clear vote), one outline per character."""
+        if font not in self._looks:
+            self._looks[font] = (set(), set(), {}, {})
+            shapes, index = self.glyph_shapes(), table.likeness()
+            claimed: set[str] = set()
+            readings: dict[str, Reading] = {}
+            sampled: set[str] = set()
+            for code, cid in _font_codes(font)[:MAX_SAMPLE]:
+                raw = self.judged(font, code, cid)
+                if raw.confidence == SPEC:
+                    claimed.update((letter_key(raw.unicode),) if raw.unicode else ())
+                    continue
+                vote, _ = self._vote(font, raw)
+                if vote is not None and vote.clear:
+                    claimed.add(letter_key(vote.text))
+                    continue
+                if vote is not None and vote.fonts != vote.total_fonts:
+                    continue
+                gid = raw.gid if raw.gid is not None or font.subtype != "TrueType" else self._vote_gid(font, raw)
+                key = shapes.fingerprint(font, gid, raw.glyph_name, code, likeness=True)
+                if key is not None and key not in sampled:
+                    sampled.add(key)
+                    if (r := index.nearest(key)) is not None:
+                        readings[key] = r
+            self._looks[font] = (sampled, claimed, readings, assign(readings, claimed, len(sampled)))
+        sampled, claimed, readings, standing = self._looks[font]
+        if look in sampled:
+            return standing.get(look)
+        # a code the widths do not name: the font's constraint with this outline beside the sampled ones;
+        # a CIDFont's glyph of the default width, when that is full width, is a CJK font's
+        reading = table.likeness().nearest(look)
+        full = font.cid_font is not None and font.cid_font.default_width >= FULL_WIDTH
+        return assign({**readings, look: reading}, claimed, len(sampled) + 1, full).get(look) if reading else None
+
+    def _vote_gid(self, font: Font, res: Resolution) -> int | None:
+        """The glyph id a simple TrueType program without a cmap draws for the code (the code), else None."""
+        if font.subtype == "TrueType" and res.code:
+            prog = self.program(font)
+            if prog is not None and not prog.cmaps and not prog.diagnostics:
+                return res.code[0]
+        return None
 
     def _in_font_script(self, font: Font, vote: Vote) -> str | None:
         """Of letters that read alike (Latin o, Greek ο, Cyrillic о: the vote's texts, and the

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
+import math
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,7 @@ CURVE_STEPS = 6  # segments a curve is flattened into
 MAX_GLYPHS = 65536  # glyphs read from one program at most
 MAX_POINTS = 20000  # points kept for one glyph; a larger outline is cut there
 COARSE = 8  # cells a side of the grid of Outline.coarse_key
+LIKENESS = 16  # cells a side of the grid of Outline.likeness_key
 MAX_COMPONENT_DEPTH = 8  # composite glyphs nested deeper are cut there
 
 Point = tuple[float, float]
@@ -81,6 +83,24 @@ class Outline:
         h.update(f"{len(self.contours)} {round(y0 / 50)} {round(y1 / 50)} {round((x1 - x0) / 50)}|".encode())
         h.update("".join("1" if c else "0" for row in cells for c in row).encode())
         return "~" + h.hexdigest()
+
+    def likeness_key(self) -> str | None:
+        """What a glyph looks like, for comparison with other typefaces' glyphs
+        (:mod:`.likeness`): ``"="``, the number of contours, the outline's bottom and top, its
+        width and its right edge in 1/100 em (where it sits against the baseline: o and O, . and o,
+        ’ and , differ there; a mark drawn left of the origin is no spacing character), and a :data:`LIKENESS` × :data:`LIKENESS` fill stretched to its bounds, in
+        hexadecimal (bit ``row * LIKENESS + column``, row 0 at the top). ``None`` for an empty
+        outline."""
+        box = self.bounds()
+        if box is None or self.empty:
+            return None
+        x0, y0, x1, y1 = box
+        bits = 0
+        for i, cell in enumerate(c for row in raster(self, LIKENESS, LIKENESS, keep_aspect=False) for c in row):
+            if cell:
+                bits |= 1 << i
+        return (f"={min(len(self.contours), 99)}.{round(y0 / 10)}.{round(y1 / 10)}.{round((x1 - x0) / 10)}."
+                f"{round(x1 / 10)}.{bits:x}")
 
 
 def _canonical(points: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -338,29 +358,32 @@ def _inline_image(content: bytes) -> bytes | None:
     return content[start + 2:mid].replace(b"\n", b" ").strip() + b"|" + content[mid + 3:end].rstrip()
 
 
-def raster(outline: Outline, width: int, height: int) -> list[list[bool]]:
+def raster(outline: Outline, width: int, height: int, keep_aspect: bool = True) -> list[list[bool]]:
     """The outline filled (non-zero winding) on a ``width`` × ``height`` grid fitted to its
-    bounds with the aspect kept, row 0 at the top: what the glyph inspector draws."""
+    bounds with the aspect kept (else stretched to fill the grid), row 0 at the top: what the glyph
+    inspector draws."""
     grid = [[False] * width for _ in range(height)]
     box = outline.bounds()
     if box is None or width <= 0 or height <= 0:
         return grid
     x0, y0, x1, y1 = box
-    s = min(width / ((x1 - x0) or 1), height / ((y1 - y0) or 1))
-    ox = (width - (x1 - x0) * s) / 2
-    oy = (height - (y1 - y0) * s) / 2
-    edges = []
+    sx, sy = width / ((x1 - x0) or 1), height / ((y1 - y0) or 1)
+    if keep_aspect:
+        sx = sy = min(sx, sy)
+    ox = (width - (x1 - x0) * sx) / 2
+    oy = (height - (y1 - y0) * sy) / 2
+    rows: list[list[tuple[float, int]]] = [[] for _ in range(height)]  # each row's crossings at its centre
     for c in outline.contours:
-        pts = [((x - x0) * s + ox, (y1 - y) * s + oy) for x, y in c]
+        pts = [((x - x0) * sx + ox, (y1 - y) * sy + oy) for x, y in c]
         for (ax, ay), (bx, by) in zip(pts, pts[1:] + pts[:1]):
-            if ay != by:
-                edges.append((ax, ay, bx, by))
-    for row in range(height):
-        yc = row + 0.5
-        crossings: list[tuple[float, int]] = []
-        for ax, ay, bx, by in edges:
-            if (ay <= yc < by) or (by <= yc < ay):
-                crossings.append((ax + (yc - ay) * (bx - ax) / (by - ay), 1 if by > ay else -1))
+            if ay == by:
+                continue
+            lo, hi = (ay, by) if ay < by else (by, ay)
+            # the rows whose centre (row + 0.5) lies in [lo, hi)
+            for row in range(max(0, math.ceil(lo - 0.5)), min(height, math.ceil(hi - 0.5))):
+                yc = row + 0.5
+                rows[row].append((ax + (yc - ay) * (bx - ax) / (by - ay), 1 if by > ay else -1))
+    for row, crossings in enumerate(rows):
         crossings.sort()
         winding = 0
         for (xa, d), nxt in zip(crossings, crossings[1:] + [(float(width), 0)]):

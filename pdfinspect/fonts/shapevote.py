@@ -8,7 +8,7 @@ that lie: a ToUnicode or a glyph name that contradicts a clear vote.
 
 The table file is JSON (optionally gzip-compressed when its name ends in ``.gz``)::
 
-    {"format": "pdfinspect-shapes", "version": 1,
+    {"format": "pdfinspect-shapes", "version": 2,
      "shapes": {"<fingerprint>": {"<text>": [fonts, files], …}, …}}
 
 ``fonts`` counts the distinct font programs and ``files`` the files that drew that outline with
@@ -16,7 +16,10 @@ that text. Keys that start with ``~`` are coarse keys (:meth:`.shapes.Outline.co
 only when a glyph's exact fingerprint is in no entry, and only a vote of :data:`COARSE_SHARE` of two
 fonts or more is clear on them. Glyphs that draw nothing share the fingerprint ``"empty"`` (:data:`EMPTY`), learned only
 from white space: a glyph of an embedded program that draws nothing reads as what such glyphs are
-mapped to (a space); it is never taken to contradict a mapping. A vote is *clear* when one text holds :data:`CLEAR_SHARE` of the fonts; letters that
+mapped to (a space); it is never taken to contradict a mapping. Keys
+that start with ``=`` are likeness keys (:meth:`.shapes.Outline.likeness_key`, new in version 2; a
+version 1 table loads without them): a glyph whose outline is in no entry, exactly or nearly, is read
+by the labelled outlines it looks like (:mod:`.likeness`). A vote is *clear* when one text holds :data:`CLEAR_SHARE` of the fonts; letters that
 only differ by script (Latin A, Greek Α, Cyrillic А share outlines in most fonts) count as one.
 """
 from __future__ import annotations
@@ -32,9 +35,11 @@ from ..core.objects import Dict, Name, Ref
 from . import plausibility as plaus
 
 if TYPE_CHECKING:  # outlines are read (fontTools' pens) when a glyph's shape is asked for
+    from .likeness import LikenessIndex
     from .shapes import Outline
 
-FORMAT, VERSION = "pdfinspect-shapes", 1
+FORMAT, VERSION = "pdfinspect-shapes", 2
+READ_VERSIONS = (1, 2)  # a version 1 table has no likeness keys
 CLEAR_SHARE = 0.9  # share of the fonts one text must hold for a vote to be clear
 COARSE_SHARE = 0.97  # the same for a vote on the coarse key (Outline.coarse_key), which also needs two fonts
 MAX_LEARN_FONTS = 500  # fonts of one document read to learn its shapes
@@ -54,11 +59,16 @@ class Vote:
     runner_up_fonts: int = 0
     coarse: bool = False  # a vote on the coarse key: the exact outline was nowhere
     texts: tuple[str, ...] = ()  # the texts that read alike with ``text`` (letter_key), most fonts first
+    distance: float | None = None  # a vote by likeness (fonts.likeness): the distance to the nearest outline
+    runner_up_distance: float = 0.0  # … and to the nearest outline of another character (inf: none near)
 
     @property
     def clear(self) -> bool:
         """One text holds :data:`CLEAR_SHARE` of the fonts (a coarse vote: :data:`COARSE_SHARE`, two
-        fonts at least): a fingerprint several characters vote for is no clear vote."""
+        fonts at least): a fingerprint several characters vote for is no clear vote. A vote by
+        likeness is clear by construction (:meth:`.likeness.LikenessIndex.nearest` gives no other)."""
+        if self.distance is not None:
+            return True
         if self.coarse:
             return self.fonts >= 2 and self.fonts >= COARSE_SHARE * self.total_fonts
         return self.fonts >= 1 and self.fonts >= CLEAR_SHARE * self.total_fonts
@@ -69,6 +79,12 @@ class Vote:
         return self.fonts - self.runner_up_fonts
 
     def describe(self) -> str:
+        if self.distance is not None:
+            other = (f"; the nearest other, {_name(self.runner_up)}, at {self.runner_up_distance:.0f}"
+                     if self.runner_up else "; no other character near")
+            return (f"looks like {_name(self.text)}: the nearest outlines of other typefaces, in {self.fonts} "
+                    f"font{'s' * (self.fonts != 1)} of {self.files} file{'s' * (self.files != 1)}, read so "
+                    f"(distance {self.distance:.0f}{other})")
         return (f"{'nearly the same' if self.coarse else 'same'} outline as {_name(self.text)} in {self.fonts} "
                 f"font{'s' * (self.fonts != 1)} of {self.files} file{'s' * (self.files != 1)}"
                 + (f" (runner-up {_name(self.runner_up)} in {self.runner_up_fonts}, "
@@ -128,11 +144,22 @@ class ShapeTable:
 
     def __init__(self) -> None:
         self.entries: dict[str, dict[str, list[int]]] = {}
+        self._likeness: LikenessIndex | None = None
+
+    def likeness(self) -> LikenessIndex:
+        """The labelled likeness keys, indexed for :meth:`.likeness.LikenessIndex.nearest` (built
+        once, again after an :meth:`add`)."""
+        from .likeness import LikenessIndex
+
+        if self._likeness is None:
+            self._likeness = LikenessIndex(self)
+        return self._likeness
 
     def __len__(self) -> int:
         return len(self.entries)
 
     def add(self, fingerprint: str, text: str, fonts: int = 1, files: int = 1) -> None:
+        self._likeness = None
         counts = self.entries.setdefault(fingerprint, {}).setdefault(text, [0, 0])
         counts[0] += fonts
         counts[1] += files
@@ -188,7 +215,7 @@ class ShapeTable:
             doc = json.loads(raw)
         except (OSError, ValueError) as e:
             raise ValueError(f"{path}: not a shape table ({type(e).__name__})") from None
-        if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("version") != VERSION:
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("version") not in READ_VERSIONS:
             raise ValueError(f"{path}: not a shape table of format {FORMAT} version {VERSION}")
         table = cls()
         for fp, texts in (doc.get("shapes") or {}).items():
@@ -203,26 +230,28 @@ class GlyphShapes:
 
     def __init__(self, doc):
         self.doc = doc
-        self._programs: dict[tuple[int, int], tuple[dict[str, str], dict[str, str], tuple[str, ...]] | None] = {}
+        self._programs: dict[tuple[int, int], tuple[dict[str, str], dict[str, str], tuple[str, ...],
+                                                    dict[str, str]] | None] = {}
         self._procs: dict[tuple[int, int], str | None] = {}
         self._last: tuple[tuple[int, int], dict[str, Outline], tuple[str, ...]] | None = None  # for pictures
 
     def fingerprint(self, font, gid: int | None, glyph_name: str | None, code: bytes = b"",
-                    coarse: bool = False) -> str | None:
+                    coarse: bool = False, likeness: bool = False) -> str | None:
         """The fingerprint of the glyph a code selects: by GID (TrueType, CID-keyed CFF) or by
         glyph name (Type 1, CFF, a Type3 procedure); ``None`` when nothing is embedded or readable.
-        With ``coarse``, its :meth:`.shapes.Outline.coarse_key` (none for Type3 procedures)."""
+        With ``coarse``, its :meth:`.shapes.Outline.coarse_key`, with ``likeness`` its
+        :meth:`.shapes.Outline.likeness_key` (neither for Type3 procedures)."""
         if font.subtype == "Type3":
             name = glyph_name or (font.glyph_name(code[0]) if code else None)
             ref = font.charprocs.get(name or "")
-            return self._proc(ref) if ref is not None and not coarse else None
+            return self._proc(ref) if ref is not None and not (coarse or likeness) else None
         if font.program_ref is None:
             return None
         program = self._program(font)
         if program is None:
             return None
-        prints, coarse_keys, order = program
-        table = coarse_keys if coarse else prints
+        prints, coarse_keys, order, looks = program
+        table = looks if likeness else coarse_keys if coarse else prints
         if gid is not None and 0 <= gid < len(order):
             return table.get(order[gid])
         return table.get(glyph_name or "")
@@ -276,7 +305,8 @@ class GlyphShapes:
                 except ShapeError:
                     return None
                 self._programs[key] = ({n: o.fingerprint() or EMPTY for n, o in outlines.items()},
-                                       {n: c for n, o in outlines.items() if (c := o.coarse_key())}, order)
+                                       {n: c for n, o in outlines.items() if (c := o.coarse_key())}, order,
+                                       {n: c for n, o in outlines.items() if (c := o.likeness_key())})
         return self._programs[key]
 
     def _proc(self, ref: Ref) -> str | None:
@@ -347,9 +377,10 @@ def learn(doc, resolver, shapes: GlyphShapes | None = None) -> ShapeTable:
                 continue
             seen.add((fp, res.unicode, key))
             table.add(fp, res.unicode, 1, 0)
-            coarse = shapes.fingerprint(font, res.gid, res.glyph_name, code, coarse=True)
-            if coarse is not None:
-                table.add(coarse, res.unicode, 1, 0)
+            for other in (shapes.fingerprint(font, res.gid, res.glyph_name, code, coarse=True),
+                          shapes.fingerprint(font, res.gid, res.glyph_name, code, likeness=True)):
+                if other is not None:
+                    table.add(other, res.unicode, 1, 0)
     for texts in table.entries.values():  # this document is one file for every outline it drew
         for counts in texts.values():
             counts[1] = 1

@@ -1,0 +1,177 @@
+"""Likeness: a glyph whose outline no font of the shape table draws, read by the glyphs it looks like.
+
+The shapes vote (:mod:`.shapevote`) reads an outline that other fonts draw exactly (or nearly: the
+coarse key). A typeface that no other file embeds draws outlines of its own; its ``A`` is still an
+``A`` to the eye. Each outline is also kept as a :meth:`.shapes.Outline.likeness_key` — its contours,
+where it sits against the baseline (bottom and top in 1/100 em), its width, whether it is drawn left
+of the origin (a non-spacing mark), and a 16 × 16 fill stretched to its bounds — and a glyph is compared with every labelled outline of the table with the
+same number of contours (:func:`distance`: the cells that differ, plus a penalty for another height,
+depth or aspect). It reads as its nearest neighbours' character when they agree clearly
+(:func:`nearest`): the nearest is close, two fonts or more agree before the first outline of another
+character, and that one is clearly farther. Within one font, two glyphs read as one character keep
+that reading only for the clearly nearer, and none that the font already has (:func:`assign`).
+
+Pure functions over keys and tables; the resolver (:mod:`.resolve`) applies the readings after every
+exact and coarse vote, which always win over likeness.
+"""
+from __future__ import annotations
+
+import bisect
+import math
+from dataclasses import dataclass
+
+from . import plausibility as plaus
+from .shapevote import ShapeTable, letter_key
+
+PLACE = 2.0  # distance per 1/100 em of another bottom or top
+ASPECT = 24.0  # distance per unit of the log of the width-to-height ratio
+MAX_DISTANCE = 40.0  # the nearest outline must be at most this far
+MARGIN = 10.0  # the nearest outline of another character must be this much farther than the nearest
+RATIO = 1.3  # … and this many times as far
+MIN_FONTS = 2  # fonts whose outlines agree before the first outline of another character
+CLEAR_SHARE = 0.9  # share of one table entry's fonts its text must hold to count for it
+FONT_RATIO = 1.3  # two glyphs of one font read as one character: the nearer must be this much nearer
+MIN_FONT_SHARE = 0.5  # of a font's outlines that no exact or coarse vote reads, the share likeness must read
+CJK_READINGS = 3  # readings of Han or Hangul letters that make a font a CJK font
+FULL_WIDTH = 900  # a CIDFont's default width (1/1000 em) from which its glyphs are a CJK font's full width
+CJK_START = 0x2E80  # the first code point of the CJK blocks (radicals, punctuation, kana, ideographs, forms)
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """A parsed likeness key."""
+
+    contours: int
+    bottom: int  # 1/100 em
+    top: int
+    width: int
+    mark: bool  # drawn left of the origin (its right edge at or before it): a non-spacing mark
+    bits: int
+    aspect: float  # log of width over height
+
+
+def parse(key: str) -> Look | None:
+    """The :class:`Look` of a ``"=…"`` key, ``None`` for anything else."""
+    if not key.startswith("="):
+        return None
+    try:
+        n, bottom, top, width, right, bits = key[1:].split(".")
+        b, t, w = int(bottom), int(top), int(width)
+        return Look(int(n), b, t, w, int(right) <= 0, int(bits, 16), math.log((w + 1) / (t - b + 1)))
+    except ValueError:
+        return None
+
+
+def distance(a: Look, b: Look) -> float:
+    """How unlike two looks are: the cells of their fills that differ, plus :data:`PLACE` per 1/100
+    em of bottom and top apart, plus :data:`ASPECT` per unit of their log aspect ratios apart;
+    infinite between a non-spacing mark and a spacing glyph."""
+    return _apart(a, b) + (a.bits ^ b.bits).bit_count()
+
+
+def _apart(a: Look, b: Look) -> float:
+    """The part of :func:`distance` that is not the fills (cheap: it prefilters the search)."""
+    if a.mark != b.mark:
+        return math.inf
+    return PLACE * (abs(a.bottom - b.bottom) + abs(a.top - b.top)) + ASPECT * abs(a.aspect - b.aspect)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the nearest labelled outlines read a look as."""
+
+    text: str
+    texts: tuple[str, ...]  # the texts that read alike (letter_key) among the agreeing outlines, most fonts first
+    distance: float  # to the nearest outline
+    fonts: int  # fonts of the agreeing outlines (before the first outline of another character)
+    files: int  # of the agreeing outline drawn in the most files
+    runner_up: str  # the nearest outline of another character ("" when none is near)
+    runner_up_distance: float  # math.inf when none is near
+
+
+class LikenessIndex:
+    """The labelled looks of a table, by number of contours, sorted by top."""
+
+    def __init__(self, table: ShapeTable):
+        groups: dict[int, list[tuple[int, Look, str, int, int, tuple[str, ...]]]] = {}
+        for key, texts in table.entries.items():
+            look = parse(key)
+            if look is None or not texts:
+                continue
+            ranked = sorted(texts.items(), key=lambda kv: -kv[1][0])
+            by_key: dict[str, int] = {}
+            for text, (fonts, _) in ranked:
+                by_key[letter_key(text)] = by_key.get(letter_key(text), 0) + fonts
+            label, fonts = max(by_key.items(), key=lambda kv: kv[1])
+            if fonts < CLEAR_SHARE * sum(by_key.values()):
+                label = ""  # the fonts drawing this look disagree: another character for every reading
+            alike = tuple(t for t, _ in ranked if letter_key(t) == label)
+            files = sum(c[1] for t, c in texts.items() if letter_key(t) == label)
+            groups.setdefault(look.contours, []).append((look.top, look, label, fonts, files, alike))
+        self._groups = {n: sorted(rows, key=lambda r: r[0]) for n, rows in groups.items()}
+        self._tops = {n: [r[0] for r in rows] for n, rows in self._groups.items()}
+
+    def nearest(self, key: str) -> Reading | None:
+        """The reading of a look (see the module doc), ``None`` when its neighbours do not agree
+        clearly enough."""
+        look = parse(key)
+        rows = self._groups.get(look.contours) if look is not None else None
+        if look is None or not rows:
+            return None
+        # an outline farther than this cannot matter: the nearest other character passes there
+        limit = max(MAX_DISTANCE * RATIO, MAX_DISTANCE + MARGIN)
+        tops = self._tops[look.contours]
+        lo, hi = bisect.bisect_left(tops, look.top - limit / PLACE), bisect.bisect_right(tops, look.top + limit / PLACE)
+        near = []
+        for r in rows[lo:hi]:
+            d = _apart(look, r[1])
+            if d <= limit and (d := d + (look.bits ^ r[1].bits).bit_count()) <= limit:
+                near.append((d, r))
+        near.sort(key=lambda dr: dr[0])
+        if not near or near[0][0] > MAX_DISTANCE or not near[0][1][2]:
+            return None
+        best, label = near[0][0], near[0][1][2]
+        fonts = files = 0
+        alike: dict[str, int] = {}
+        other, other_at = "", math.inf
+        for d, (_, _, lab, f, fl, texts) in near:
+            if lab != label:
+                other, other_at = (texts[0] if texts else "?"), d
+                break
+            fonts += f
+            files = max(files, fl)
+            for i, t in enumerate(texts):
+                alike[t] = alike.get(t, 0) + (f if i == 0 else 0)
+        if fonts < MIN_FONTS or other_at < best + MARGIN or other_at < best * RATIO:
+            return None
+        texts = tuple(sorted(alike, key=lambda t: -alike[t]))
+        return Reading(texts[0], texts, best, fonts, files, other, other_at)
+
+
+def assign(readings: dict[str, Reading], claimed: set[str], looks: int = 0,
+           cjk: bool = False) -> dict[str, Reading]:
+    """The readings of one font's looks (key → reading) that stand: none when fewer than
+    :data:`MIN_FONT_SHARE` of the font's ``looks`` (those no exact or coarse vote reads) find one (a
+    Thai or CJK font whose few glyphs that look like Latin letters are not Latin letters); none of a
+    character the font already has (``claimed``: letter keys of its glyphs read by the spec or an
+    exact vote); in a CJK font (``cjk``, or :data:`CJK_READINGS` readings), none of a character
+    outside ASCII and the CJK blocks; and of several looks read as one character only the nearest, when it is
+    :data:`FONT_RATIO` times nearer than the next (else none of them)."""
+    if len(readings) < MIN_FONT_SHARE * looks:
+        return {}
+    # a CJK font draws many symbols alike with Greek letters and European punctuation (三 Ξ, ・ •):
+    # of characters outside the CJK blocks it reads by likeness only ASCII (the Latin such fonts hold)
+    cjk = cjk or sum(1 for r in readings.values() if plaus.script(r.text[:1]) in ("Han", "Hangul")) >= CJK_READINGS
+    by_label: dict[str, list[tuple[float, str]]] = {}
+    for key, r in readings.items():
+        label = letter_key(r.text)
+        if cjk and not all(ord(c) < 0x80 or ord(c) >= CJK_START for c in r.text):
+            continue
+        if label not in claimed:
+            by_label.setdefault(label, []).append((r.distance, key))
+    out: dict[str, Reading] = {}
+    for rivals in by_label.values():
+        rivals.sort()
+        if len(rivals) == 1 or rivals[0][0] * FONT_RATIO + 1 <= rivals[1][0]:
+            out[rivals[0][1]] = readings[rivals[0][1]]
+    return out

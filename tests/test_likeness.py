@@ -1,0 +1,159 @@
+"""Likeness (fonts/likeness.py): a glyph whose outline no font of the table draws is read by the
+labelled outlines of other typefaces it looks like. Two fonts of one file teach A, B and C in two
+designs; a third design, that neither draws exactly or nearly, reads by likeness. Files built in the
+test: pikepdf writes them, fontTools the programs."""
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+from conftest import build_truetype
+from test_shapevote import document, glyphs, identity_font, simple_font
+
+from pdfinspect.core.document import Document
+from pdfinspect.fonts.likeness import assign, distance, parse
+from pdfinspect.fonts.resolve import Resolver
+from pdfinspect.fonts.shapes import Outline
+from pdfinspect.fonts.shapevote import ShapeTable, learn, letter_key
+
+pikepdf = pytest.importorskip("pikepdf")
+
+
+def delta(w: float, s: float, h: float = 700) -> list[list[tuple[float, float]]]:
+    """A triangle with a triangular counter (the stroke ``s`` thick)."""
+    return [[(0, 0), (w / 2, h), (w, 0)], [(1.8 * s, s), (w - 1.8 * s, s), (w / 2, h - 2.2 * s)]]
+
+
+def box(w: float, s: float, h: float = 700) -> list[list[tuple[float, float]]]:
+    return [[(0, 0), (0, h), (w, h), (w, 0)], [(s, s), (w - s, s), (w - s, h - s), (s, h - s)]]
+
+
+def hbar(w: float, s: float, h: float = 700) -> list[list[tuple[float, float]]]:
+    m = h / 2
+    return [[(0, 0), (0, h), (s, h), (s, m + s / 2), (w - s, m + s / 2), (w - s, h), (w, h), (w, 0), (w - s, 0),
+             (w - s, m - s / 2), (s, m - s / 2), (s, 0)]]
+
+
+def comb(w: float, s: float, h: float = 700) -> list[list[tuple[float, float]]]:
+    """Far off from every design above: a saw-toothed block."""
+    teeth = [p for k in range(4) for p in ((w * (k + 0.5) / 4, h - 300), (w * (k + 1) / 4, h))]
+    return [[(0, 0), (0, h), *teeth, (w, 0)]]
+
+
+def outline(contours) -> Outline:
+    return Outline(tuple(tuple((float(x), float(y)) for x, y in c) for c in contours))
+
+
+def program(designs: list, names: list[str] | None) -> bytes:
+    """A TrueType program drawing ``designs`` (contour lists); with ``names`` a (3,1) cmap and glyph
+    names, without it neither."""
+    order = names or [f"g{i}" for i in range(1, len(designs) + 1)]
+
+    def draw(pen, i: int, name: str) -> None:
+        if i == 0:
+            return
+        for contour in designs[i - 1]:
+            pen.moveTo(tuple(round(v) for v in contour[0]))
+            for p in contour[1:]:
+                pen.lineTo(tuple(round(v) for v in p))
+            pen.closePath()
+
+    return build_truetype([".notdef", *order], draw, cmap={ord(n): n for n in names} if names else None,
+                          names=names is not None, family="Like")
+
+
+def taught() -> ShapeTable:
+    """A, B and C learned from two fonts of two designs (strokes and proportions apart)."""
+    pdf = pikepdf.new()
+    fonts = {f"F{i}": simple_font(pdf, program([delta(w, s), box(w, s), hbar(w, s)], ["A", "B", "C"]))
+             for i, (w, s) in enumerate(((560, 80), (600, 95)), 1)}
+    data = document(fonts, b"BT /F1 12 Tf 10 10 Td (ABC) Tj /F2 12 Tf (ABC) Tj ET", pdf)
+    doc = Document(data)
+    return learn(doc, Resolver(doc))
+
+
+def read(designs: list, table: ShapeTable) -> list:
+    pdf = pikepdf.new()
+    font = identity_font(pdf, program(designs, None))
+    font.DescendantFonts[0].W = [1, [600] * len(designs)]  # the codes the font has: its glyphs' rivals
+    shown = b"".join(i.to_bytes(2, "big") for i in range(1, len(designs) + 1))
+    data = document({"F9": font}, b"BT /F9 12 Tf 10 40 Td <" + shown.hex().encode() + b"> Tj ET", pdf)
+    return glyphs(data, lambda doc: Resolver(doc, shapes=table))
+
+
+def test_a_glyph_of_another_design_reads_by_likeness():
+    table = taught()
+    records = read([hbar(640, 70), delta(640, 70), comb(600, 90)], table)
+    assert [r.unicode for r in records] == ["C", "A", ""]  # the far-off comb stays unread
+    step = records[1].path[-1]
+    assert step.method == "GlyphShape" and step.code == "shape_likeness" and step.confidence == "heuristic"
+    assert "looks like U+0041 A" in step.detail and "in 2 fonts of 1 file" in step.detail
+    assert records[1].resolution.confidence == "heuristic"
+
+
+def test_two_glyphs_of_one_font_that_look_like_one_letter_read_as_neither():
+    records = read([delta(640, 70), delta(660, 75), hbar(640, 70)], taught())  # distances 13 and 12
+    assert [r.unicode for r in records] == ["", "", "C"]
+
+
+def test_of_two_glyphs_of_one_font_the_clearly_nearer_keeps_the_letter():
+    records = read([delta(640, 70), delta(520, 75)], taught())  # distances 13 and 2
+    assert [r.unicode for r in records] == ["", "A"]
+
+
+def test_the_clearly_nearer_of_two_rivals_keeps_the_letter():
+    a = parse(outline(delta(600, 90)).likeness_key() or "")
+    near = {"=near": _reading("A", 4.0), "=far": _reading("A", 30.0), "=b": _reading("B", 9.0)}
+    assert a is not None and distance(a, a) == 0
+    assert set(assign(near, set())) == {"=near", "=b"}
+    assert set(assign({"=x": _reading("A", 10.0), "=y": _reading("A", 11.0)}, set())) == set()
+    assert set(assign(near, {letter_key("B")})) == {"=near"}  # the font already has a B
+
+
+def _reading(text: str, d: float):
+    from pdfinspect.fonts.likeness import Reading
+
+    return Reading(text, (text,), d, 2, 1, "", float("inf"))
+
+
+def test_an_exact_vote_wins_over_likeness():
+    records = read([delta(560, 80)], taught())
+    assert records[0].unicode == "A" and records[0].path[-1].code == "shape_vote"
+
+
+def test_the_table_keeps_the_likeness_keys(tmp_path):
+    table = taught()
+    path = tmp_path / "shapes.json.gz"
+    table.save(path)
+    loaded = ShapeTable.load(path)
+    assert loaded.entries == table.entries
+    assert sum(k.startswith("=") for k in loaded.entries) == 6  # three letters in two designs
+    doc = json.loads(gzip.decompress(path.read_bytes()))
+    assert doc["version"] == 2
+    assert [r.unicode for r in read([delta(640, 70)], loaded)] == ["A"]
+
+
+def test_a_version_1_table_loads_without_likeness_and_a_bad_one_is_refused(tmp_path):
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"format": "pdfinspect-shapes", "version": 1, "shapes": {"ab12": {"A": [2, 1]}}}))
+    assert ShapeTable.load(old).entries == {"ab12": {"A": [2, 1]}}
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "pdfinspect-shapes", "version": 9, "shapes": {}}))
+    with pytest.raises(ValueError) as err:
+        ShapeTable.load(bad)
+    assert "\n" not in str(err.value) and "version 2" in str(err.value)
+
+
+def test_a_font_of_which_likeness_reads_under_half_reads_none_by_it():
+    readings = {"=a": _reading("A", 5.0), "=b": _reading("B", 5.0)}
+    assert set(assign(readings, set(), 4)) == {"=a", "=b"}
+    assert assign(readings, set(), 5) == {}  # a Thai font whose few Latin-looking glyphs are no Latin
+
+
+def test_a_cjk_font_reads_no_greek_or_european_symbols_by_likeness():
+    readings = {"=1": _reading("三", 5.0), "=2": _reading("中", 5.0), "=3": _reading("の", 5.0),
+                "=4": _reading("Ξ", 5.0), "=5": _reading("•", 5.0), "=6": _reading("A", 5.0), "=7": _reading("、", 5.0)}
+    assert set(assign(readings, set())) == {"=1", "=2", "=3", "=6", "=7"}
+    assert "=4" in assign({k: readings[k] for k in ("=1", "=4")}, set())  # one Han reading makes no CJK font
+    assert "=4" not in assign({k: readings[k] for k in ("=1", "=4")}, set(), cjk=True)  # a full-width font's glyph
