@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import io
-import logging
 import math
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from fontTools.pens.basePen import BasePen
+
+from .embedded import quiet_fonttools
 
 EM = 1000  # outlines are scaled to this many units per em
 GRID = 4  # fingerprint coordinates are rounded to this many units (1/250 em)
@@ -194,25 +194,12 @@ class ShapeError(ValueError):
     """The program's outlines cannot be read."""
 
 
-@contextmanager
-def _quiet_fonttools():
-    """fontTools logs what it repairs in a program (timestamps, padding) as warnings; a damaged
-    program is reported by what it cannot give, not by log lines on stderr."""
-    log = logging.getLogger("fontTools")
-    level = log.level
-    log.setLevel(logging.ERROR)
-    try:
-        yield
-    finally:
-        log.setLevel(level)
-
-
 def program_outlines(data: bytes, key: str, kind: str | None = None) -> dict[str, Outline]:
     """Every glyph of an embedded program by glyph name (``/FontFile`` Type 1, ``/FontFile2``
     TrueType, ``/FontFile3`` CFF or OpenType). TrueType glyphs without ``post`` names are keyed
     ``gid<N>`` (fontTools' names), so look them up with :func:`glyph_order`'s names."""
     try:
-        with _quiet_fonttools():
+        with quiet_fonttools():
             return _outlines(data, key, kind)
     except ShapeError:
         raise
@@ -239,7 +226,7 @@ def _outlines(data: bytes, key: str, kind: str | None) -> dict[str, Outline]:
 def glyph_order(data: bytes, key: str, kind: str | None = None) -> tuple[str, ...]:
     """Glyph names by GID as :func:`program_outlines` keys them (Type 1 programs have no GIDs: ())."""
     try:
-        with _quiet_fonttools():
+        with quiet_fonttools():
             if _is_sfnt(data, key, kind):
                 from fontTools.ttLib import TTFont
 
