@@ -57,5 +57,5 @@ def test_glyphs_imports_neither_the_front_end_nor_the_other_commands(name):
     assert not packages(mods) & {*FRONT_END, "fontTools", "pdfminer"}
     needless = {"pdfinspect.content.textscan", "pdfinspect.content.pagetexts", "pdfinspect.content.structure",
                 "pdfinspect.core.structtree", "pdfinspect.content.fontreports", "pdfinspect.fonts.shapes",
-                "pdfinspect.fonts.reasons", "statistics", "pdfinspect.core.atomic", "hashlib", "secrets"}
+                "pdfinspect.fonts.reasons", "statistics", "pdfinspect.core.atomic", "hashlib", "secrets", "pdfinspect.fonts.likeness"}
     assert not mods & needless, sorted(mods & needless)

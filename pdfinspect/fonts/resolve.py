@@ -26,6 +26,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from ..core.objects import Ref
 from . import codes
@@ -38,8 +39,10 @@ from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, CIDFont, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
-from .likeness import FULL_WIDTH, Reading, assign
 from .shapevote import EMPTY, LOOK_ALIKES, GlyphShapes, ShapeTable, Vote, letter_key, look_alike_forms, looks_alike
+
+if TYPE_CHECKING:
+    from .likeness import Reading  # imported where likeness reads: most runs never need it
 
 SPEC_METHODS = (TOUNICODE, ENCODING, CID_COLLECTION, FONT_PROGRAM)
 HEURISTIC_METHODS = tuple(x.method for x in h.HEURISTICS)
@@ -279,6 +282,8 @@ class Resolver:
         """The likeness reading of an outline that no font of the table draws (:mod:`.likeness`),
         with the font's constraint, over the outlines of the codes its widths name: no character the
         font already has (by the spec, or by a clear vote), one outline per character."""
+        from .likeness import FULL_WIDTH, assign
+
         if font not in self._looks:
             self._looks[font] = (set(), set(), {}, {})
             shapes, index = self.glyph_shapes(), table.likeness()
