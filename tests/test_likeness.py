@@ -157,3 +157,27 @@ def test_a_cjk_font_reads_no_greek_or_european_symbols_by_likeness():
     assert set(assign(readings, set())) == {"=1", "=2", "=3", "=6", "=7"}
     assert "=4" in assign({k: readings[k] for k in ("=1", "=4")}, set())  # one Han reading makes no CJK font
     assert "=4" not in assign({k: readings[k] for k in ("=1", "=4")}, set(), cjk=True)  # a full-width font's glyph
+
+
+def _shift_report(shift: int):
+    """The report of a font of a third design of A, B and C, nothing in it naming a glyph, whose
+    ToUnicode gives each letter ``shift`` code points on, read with the table of the other two."""
+    from test_shapevote import cid_cmap
+
+    from pdfinspect.content.fontreports import font_reports
+
+    pdf = pikepdf.new()
+    font = identity_font(pdf, program([delta(640, 70), box(640, 70), hbar(640, 70)], None))
+    font.DescendantFonts[0].W = [1, [600] * 3]
+    font.ToUnicode = pdf.make_stream(cid_cmap({i + 1: chr(ord(c) + shift) for i, c in enumerate("ABC")}))
+    doc = Document(document({"F9": font}, b"BT /F9 12 Tf 10 40 Td <000100020003> Tj ET", pdf))
+    table = taught()
+    (rep,) = font_reports(doc, [1], Resolver(doc, shapes=table))
+    return rep
+
+
+def test_what_its_outlines_look_like_tells_a_shifted_tounicode():
+    shifted = _shift_report(1).reason("tounicode_shifted")
+    assert shifted is not None and "the outlines of other typefaces it looks like" in shifted.detail
+    assert "(offset +1)" in shifted.detail
+    assert _shift_report(0).reason("tounicode_shifted") is None

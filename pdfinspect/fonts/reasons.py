@@ -125,7 +125,7 @@ def report(font: Font, resolutions: tuple[Resolution, ...], names: tuple[str, ..
         methods[res.method] = methods.get(res.method, 0) + 1
         confidence[res.confidence] += 1
     program = resolver.program(font) if resolver is not None and font.embedded else None
-    reasons = tuple(_reasons(font, resolutions, program))
+    reasons = tuple(_reasons(font, resolutions, program, resolver))
     return FontReport(font.ref, names, font.subtype, font.base_font, pages, methods,
                       {k: v for k, v in confidence.items()}, reasons, diagnosis(reasons, len(resolutions)),
                       font, resolutions)
@@ -139,7 +139,7 @@ def _codes(resolutions, test) -> tuple[bytes, ...]:
     return tuple(sorted(r.code for r in resolutions if test(r)))
 
 
-def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
+def _reasons(font: Font, resolutions: tuple[Resolution, ...], program, resolver: Resolver | None = None):
     if not resolutions:
         return
     every = _codes(resolutions, lambda r: True)
@@ -172,7 +172,7 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
                              f"disagree on {len(conflicts)} codes"
                              + (f" ({compat} only as ligature or compatibility forms, e.g. ffi vs ﬃ)" if compat else "")))
         found.append(_degenerate(resolutions))
-        found.append(_shifted(font, resolutions, program)
+        found.append(_shifted(font, resolutions, program, resolver)
                      or (None if tounicode_confirmed(font, resolutions, program)
                          else _width_shifted(font) or _rare_shifted(font, resolutions)))
         if not font.is_type0 and font.tounicode.codespace and all(len(c.low) > 1 for c in font.tounicode.codespace):
@@ -236,10 +236,12 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program):
     yield from (r for r in found if r is not None)
 
 
-def _shifted(font: Font, resolutions: tuple[Resolution, ...], program) -> Reason | None:
-    """A ToUnicode one constant offset away from the font's names, program, collection or outlines
-    (:func:`.shift.tounicode_shift`): a producer's off-by-N table."""
-    found = tounicode_shift(font, resolutions, program)
+def _shifted(font: Font, resolutions: tuple[Resolution, ...], program, resolver: Resolver | None = None
+             ) -> Reason | None:
+    """A ToUnicode one constant offset away from the font's names, program, collection or outlines,
+    exactly or by likeness (:func:`.shift.tounicode_shift`): a producer's off-by-N table."""
+    looks = (lambda r: resolver.looks_like(font, r)) if resolver is not None else None
+    found = tounicode_shift(font, resolutions, program, looks)
     return Reason("tounicode_shifted", found.codes, found.describe()) if found is not None else None
 
 

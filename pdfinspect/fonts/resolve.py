@@ -317,6 +317,25 @@ class Resolver:
         full = font.cid_font is not None and font.cid_font.default_width >= FULL_WIDTH
         return assign({**readings, look: reading}, claimed, len(sampled) + 1, full).get(look) if reading else None
 
+    def looks_like(self, font: Font, res: Resolution) -> str | None:
+        """What the labelled outlines of other typefaces read the glyph of ``res`` as (its likeness
+        reading, without the font's constraint), where no font of the shape table draws its outline;
+        ``None`` without a table, an outline, or a clear reading. Evidence for a shifted ToUnicode
+        (:func:`.shift.tounicode_shift`), never text."""
+        if font.program_ref is None or font.subtype == "Type3":
+            return None
+        table = self._table(learn=False)
+        if table is None:
+            return None
+        shapes = self.glyph_shapes()
+        gid = res.gid if res.gid is not None else self._vote_gid(font, res)
+        fp = shapes.fingerprint(font, gid, res.glyph_name, res.code)
+        if fp is None or fp == EMPTY or table.vote(fp) is not None:
+            return None
+        look = shapes.fingerprint(font, gid, res.glyph_name, res.code, likeness=True)
+        reading = table.likeness().nearest(look) if look is not None else None
+        return reading.text if reading is not None else None
+
     def _vote_gid(self, font: Font, res: Resolution) -> int | None:
         """The glyph id a simple TrueType program without a cmap draws for the code (the code), else None."""
         if font.subtype == "TrueType" and res.code:

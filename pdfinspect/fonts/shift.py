@@ -35,15 +35,18 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .embedded import FontProgram
 from .font import PUBLIC_COLLECTIONS, Font
 from .resolve import HIT, TOUNICODE, Resolution
+from .shapevote import letter_key
 
 MIN_CODES = 4  # codes moved by one offset, with other codes of the font shown
 MIN_ALONE = 3  # … when they are every code the font shows and every one is moved
 MAC_CMAP = "the program's (1,0) cmap"
+LOOKS = "the outlines of other typefaces it looks like"
 MIN_COMMON_TEST = 8  # distinct ideographs or Hangul syllables a text needs to be judged by how common they are
 COMMON_SHARE = 0.9  # … the share of them that are common once moved, at least
 COMMON_GAIN = 0.3  # … that far above the share as given (real text: 0.95-1.0 as given, 0.2-0.6 moved by one)
@@ -83,14 +86,20 @@ def _span(pair: tuple[str, str]) -> str:
     return "–".join(dict.fromkeys(f"U+{ord(c):04X}" for c in pair))
 
 
-def tounicode_shift(font: Font, resolutions: tuple[Resolution, ...], program: FontProgram | None) -> Shift | None:
-    """The constant offset between the font's ToUnicode and its own evidence, or ``None``."""
+def tounicode_shift(font: Font, resolutions: tuple[Resolution, ...], program: FontProgram | None,
+                    looks: Callable[[Resolution], str | None] | None = None) -> Shift | None:
+    """The constant offset between the font's ToUnicode and its own evidence, or ``None``.
+    ``looks`` gives, for a code nothing else speaks for, what its outline looks like in other
+    typefaces (:meth:`.resolve.Resolver.looks_like`)."""
     hits = [r for r in resolutions if _tounicode_hit(r)]
     mac = _mac_cmap(program) if program is not None and font.is_type0 else {}
     pairs: list[tuple[bytes, str, str, str]] = []  # (code, ToUnicode text, source, evidence text)
     agree: set[bytes] = set()  # codes whose evidence gives the ToUnicode's text, in one form or another
     for r in hits:
         found = [(c.method, c.unicode) for c in r.conflicts] + program_evidence(font, program, r, mac)
+        if not found and looks is not None and (seen := looks(r)):
+            # look-alike letters of two scripts (Latin a, Cyrillic а) are one reading of an outline
+            found = [(LOOKS, r.unicode if letter_key(seen) == letter_key(r.unicode) else seen)]
         pairs.extend((r.code, r.unicode, source, text) for source, text in found if _comparable(r.unicode, text))
         if _confirmed(r, found):
             agree.add(r.code)
@@ -100,11 +109,11 @@ def tounicode_shift(font: Font, resolutions: tuple[Resolution, ...], program: Fo
     if not by_code:
         return None
     votes = Counter(d for deltas in by_code.values() for d in deltas)
-    k, moved = votes.most_common(1)[0]
+    k, count = votes.most_common(1)[0]
     if k == 0:
         return None
-    alone = moved == len(by_code) == len(hits) >= MIN_ALONE
-    if not alone and (moved < MIN_CODES or moved * 5 < len(by_code) * 4 or moved * 2 < len(agree | set(by_code))):
+    alone = count == len(by_code) == len(hits) >= MIN_ALONE
+    if not alone and (count < MIN_CODES or count * 5 < len(by_code) * 4 or count * 2 < len(agree | set(by_code))):
         return None
     chosen = [p for p in pairs if ord(p[1]) - ord(p[3]) == k]
     if sum(_readable(p[1]) for p in chosen) > sum(_readable(p[3]) for p in chosen):
