@@ -52,10 +52,11 @@ def test_glyphs_imports_neither_the_front_end_nor_the_other_commands(name):
     and CFF programs (none here: a Type 1 program is read by fonts/type1.py), and pdfminer.six's
     package (its import reads its version's metadata) never: its tables are read from their files.
     Nor the standard modules only a shape table or an output file needs (hashlib and secrets load
-    OpenSSL: 4 ms of a start of 0.2 s)."""
+    OpenSSL: 4 ms of a start of 0.2 s), nor logging, which only fontTools' readers are quieted with."""
     mods = imported("glyphs", sample(name), "-p", 1, "--json")
     assert not packages(mods) & {*FRONT_END, "fontTools", "pdfminer"}
     needless = {"pdfinspect.content.textscan", "pdfinspect.content.pagetexts", "pdfinspect.content.structure",
                 "pdfinspect.core.structtree", "pdfinspect.content.fontreports", "pdfinspect.fonts.shapes",
-                "pdfinspect.fonts.reasons", "statistics", "pdfinspect.core.atomic", "hashlib", "secrets", "pdfinspect.fonts.likeness"}
+                "pdfinspect.fonts.reasons", "statistics", "pdfinspect.core.atomic", "hashlib", "secrets", "pdfinspect.fonts.likeness",
+                "logging"}
     assert not mods & needless, sorted(mods & needless)

@@ -12,7 +12,6 @@ an exception.
 from __future__ import annotations
 
 import io
-import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -82,12 +81,21 @@ def load_program(doc, font) -> FontProgram | None:
     if res.error:
         diags.append(_bad(font, f"font program stream: {res.error}"))
     data = res.data
+    reader = "fontTools"
     try:
-        with quiet_fonttools():
-            return _read(font, kind, data, diags)
+        if font.program_key == "FontFile2" or kind == "OpenType":
+            return _sfnt(font, kind, data, diags)
+        if font.program_key == "FontFile3":
+            return _cff(font, kind, data, diags)
+        sniffed = _sniff(data)
+        if sniffed is not None:
+            diags.append(warning("font-program-kind", f"/FontFile {font.program_ref} holds a {sniffed} "
+                                 "program, not Type1; read as what it is", ref=_pair(font.program_ref),
+                                 clause="9.9"))
+            return (_cff if sniffed == "CFF" else _sfnt)(font, sniffed, data, diags)
+        reader = "the Type1 reader"
+        return _type1(font, kind, data, diags)
     except Exception as e:  # fontTools raises many kinds on damaged programs
-        type1 = not (font.program_key in ("FontFile2", "FontFile3") or kind == "OpenType") and _sniff(data) is None
-        reader = "the Type1 reader" if type1 else "fontTools"
         diags.append(_bad(font, f"{reader} could not read the {kind} program: {type(e).__name__}: {e}"))
         return FontProgram(kind, font.program_key, font.program_ref, diagnostics=tuple(diags))
 
@@ -96,7 +104,10 @@ def load_program(doc, font) -> FontProgram | None:
 def quiet_fonttools() -> Iterator[None]:
     """fontTools logs what it repairs in a program (timestamps, padding, a short ``post`` table)
     as warnings, which would reach the terminal; a damaged program is reported by what it cannot
-    give (diagnostics), not by log lines on stderr."""
+    give (diagnostics), not by log lines on stderr. (``logging`` comes with fontTools: a Type 1
+    program, read without it, does not import it.)"""
+    import logging
+
     log = logging.getLogger("fontTools")
     level = log.level
     log.setLevel(logging.ERROR)
@@ -104,20 +115,6 @@ def quiet_fonttools() -> Iterator[None]:
         yield
     finally:
         log.setLevel(level)
-
-
-def _read(font, kind: str, data: bytes, diags: list[Diagnostic]) -> FontProgram:
-    if font.program_key == "FontFile2" or kind == "OpenType":
-        return _sfnt(font, kind, data, diags)
-    if font.program_key == "FontFile3":
-        return _cff(font, kind, data, diags)
-    sniffed = _sniff(data)
-    if sniffed is not None:
-        diags.append(warning("font-program-kind", f"/FontFile {font.program_ref} holds a {sniffed} "
-                             "program, not Type1; read as what it is", ref=_pair(font.program_ref),
-                             clause="9.9"))
-        return (_cff if sniffed == "CFF" else _sfnt)(font, sniffed, data, diags)
-    return _type1(font, kind, data, diags)
 
 
 def _sniff(data: bytes) -> str | None:
@@ -149,69 +146,70 @@ def _type1(font, kind, data: bytes, diags) -> FontProgram:
 def _sfnt(font, kind, data: bytes, diags) -> FontProgram:
     from fontTools.ttLib import TTFont
 
-    tt = TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0)
-    names: tuple[str, ...] = ()
-    blank: frozenset[int] = frozenset()
-    try:
-        if "post" in tt and tt["post"].formatType in (1.0, 2.0):
-            names = tuple(tt.getGlyphOrder())
-        elif "CFF " in tt:
-            names = tuple(tt["CFF "].cff[0].charset)
-    except Exception as e:  # a broken post table should not lose the cmap
-        diags.append(_bad(font, f"glyph names unreadable: {type(e).__name__}: {e}"))
-    try:
-        blank = blank_cff(tt["CFF "].cff[0]) if "CFF " in tt else blank_sfnt(tt)
-    except Exception:  # fontTools raises many kinds on damaged tables: then nothing is known blank
-        blank = frozenset()
-    tables: dict[tuple[int, int], dict[int, int]] = {}
-    if "cmap" in tt:
-        order = tt.getGlyphOrder()
-        index = {n: i for i, n in enumerate(order)}
-        for sub in tt["cmap"].tables:
-            key = (sub.platformID, sub.platEncID)
-            if key not in tables and sub.cmap:
-                tables[key] = {c: index.get(g, 0) for c, g in sub.cmap.items()}
-    unicode_of_gid: dict[int, str] = {}
-    for key in UNICODE_SUBTABLES:
-        for code, gid in sorted(tables.get(key, {}).items()):
-            if gid and gid not in unicode_of_gid:
-                unicode_of_gid[gid] = chr(code)
-    return FontProgram(kind, font.program_key, font.program_ref, {}, names, tables, unicode_of_gid,
-                       diagnostics=tuple(diags), blank=blank)
+    with quiet_fonttools():
+        tt = TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0)
+        names: tuple[str, ...] = ()
+        try:
+            if "post" in tt and tt["post"].formatType in (1.0, 2.0):
+                names = tuple(tt.getGlyphOrder())
+            elif "CFF " in tt:
+                names = tuple(tt["CFF "].cff[0].charset)
+        except Exception as e:  # a broken post table should not lose the cmap
+            diags.append(_bad(font, f"glyph names unreadable: {type(e).__name__}: {e}"))
+        try:
+            blank = blank_cff(tt["CFF "].cff[0]) if "CFF " in tt else blank_sfnt(tt)
+        except Exception:  # fontTools raises many kinds on damaged tables: then nothing is known blank
+            blank = frozenset()
+        tables: dict[tuple[int, int], dict[int, int]] = {}
+        if "cmap" in tt:
+            order = tt.getGlyphOrder()
+            index = {n: i for i, n in enumerate(order)}
+            for sub in tt["cmap"].tables:
+                key = (sub.platformID, sub.platEncID)
+                if key not in tables and sub.cmap:
+                    tables[key] = {c: index.get(g, 0) for c, g in sub.cmap.items()}
+        unicode_of_gid: dict[int, str] = {}
+        for key in UNICODE_SUBTABLES:
+            for code, gid in sorted(tables.get(key, {}).items()):
+                if gid and gid not in unicode_of_gid:
+                    unicode_of_gid[gid] = chr(code)
+        return FontProgram(kind, font.program_key, font.program_ref, {}, names, tables, unicode_of_gid,
+                           diagnostics=tuple(diags), blank=blank)
 
 
 def _cff(font, kind, data: bytes, diags) -> FontProgram:
     from fontTools.cffLib import CFFFontSet
 
-    cff = CFFFontSet()
-    cff.decompile(io.BytesIO(bytes(data)), None)
-    top = cff[cff.fontNames[0]]
-    charset = tuple(top.charset or ())
-    builtin: dict[int, str] = {}
-    cid_to_gid: dict[int, int] = {}
-    if hasattr(top, "ROS"):
-        for gid, name in enumerate(charset):
-            if name.startswith("cid") and name[3:].isdigit():
-                cid_to_gid[int(name[3:])] = gid
-            elif name == ".notdef":
-                cid_to_gid[0] = gid
-    else:
-        enc = getattr(top, "Encoding", None)
-        if isinstance(enc, str):
-            from .encodings import base_encoding
+    with quiet_fonttools():
+        cff = CFFFontSet()
+        cff.decompile(io.BytesIO(bytes(data)), None)
+        top = cff[cff.fontNames[0]]
+        charset = tuple(top.charset or ())
+        builtin: dict[int, str] = {}
+        cid_to_gid: dict[int, int] = {}
+        if hasattr(top, "ROS"):
+            for gid, name in enumerate(charset):
+                if name.startswith("cid") and name[3:].isdigit():
+                    cid_to_gid[int(name[3:])] = gid
+                elif name == ".notdef":
+                    cid_to_gid[0] = gid
+        else:
+            enc = getattr(top, "Encoding", None)
+            if isinstance(enc, str):
+                from .encodings import base_encoding
 
-            table = base_encoding(enc) or base_encoding("StandardEncoding") or ()
-            present = set(charset)
-            builtin = {i: n for i, n in enumerate(table) if n and n in present}
-        elif enc:
-            builtin = {i: n for i, n in enumerate(enc) if n and n != ".notdef"}
-    ros = (str(top.ROS[0]), str(top.ROS[1])) if hasattr(top, "ROS") else None
-    try:
-        blank = blank_cff(top)
-    except Exception:  # fontTools raises many kinds on damaged charstrings: then nothing is known blank
-        blank = frozenset()
-    return FontProgram(kind, font.program_key, font.program_ref, builtin, charset,
-                       cid_to_gid=cid_to_gid, diagnostics=tuple(diags), ros=ros, blank=blank)
+                table = base_encoding(enc) or base_encoding("StandardEncoding") or ()
+                present = set(charset)
+                builtin = {i: n for i, n in enumerate(table) if n and n in present}
+            elif enc:
+                builtin = {i: n for i, n in enumerate(enc) if n and n != ".notdef"}
+        ros = (str(top.ROS[0]), str(top.ROS[1])) if hasattr(top, "ROS") else None
+        try:
+            blank = blank_cff(top)
+        except Exception:  # fontTools raises many kinds on damaged charstrings: then nothing is known blank
+            blank = frozenset()
+        return FontProgram(kind, font.program_key, font.program_ref, builtin, charset,
+                           cid_to_gid=cid_to_gid, diagnostics=tuple(diags), ros=ros, blank=blank)
 
 
 MAX_BLANK_CHARSTRING = 12  # bytes of a Type 2 charstring read for blankness: a width and endchar fit
