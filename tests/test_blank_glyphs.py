@@ -70,6 +70,16 @@ def test_a_type1_glyph_of_a_width_hints_and_endchar_draws_nothing_and_no_other()
     assert program.blank == {"space", "nbspace"}
 
 
+def test_a_charstring_whose_cipher_starts_like_hex_digits_is_read_as_binary():
+    """eexec's part may be written in hexadecimal (7.2), a charstring never is: one whose first four
+    encrypted bytes happen to be hex digits is decrypted as the binary it is."""
+    from pdfinspect.fonts.type1 import _draws_nothing
+
+    _, key = eexec.decrypt(b"DFE2", 4330)  # the key after the four lenIV bytes that encrypt to DFE2
+    body, _ = eexec.encrypt(_number(0) + _number(250) + HSBW + ENDCHAR, key)
+    assert _draws_nothing(b"DFE2" + body, 4)
+
+
 def test_a_truetype_glyph_without_contours_draws_nothing():
     def draw(pen, i, name):
         if name == "A":

@@ -106,6 +106,11 @@ def decrypt(cipher: bytes, key: int = EEXEC_KEY, skip: int = 4, limit: int | Non
             raise Type1Error(f"eexec hex data: {e}") from None
     if limit is not None:
         cipher = cipher[:limit]
+    return _decrypt_binary(cipher, key, skip)
+
+
+def _decrypt_binary(cipher: bytes, key: int, skip: int) -> bytes:
+    """The cipher (7.1) of binary bytes decrypted, its first ``skip`` plain bytes dropped."""
     r = key
     out = bytearray(len(cipher))
     for i, c in enumerate(cipher):
@@ -158,7 +163,7 @@ def _charstrings(private: bytes) -> list[tuple[str, bytes | None]]:
 def _draws_nothing(charstring: bytes, skip: int) -> bool:
     """Whether an encrypted Type 1 charstring holds only numbers, hints, its width and ``endchar``
     (a space's): no path, no subroutine, no accent (Type 1 spec 6.2, 6.4)."""
-    plain = decrypt(charstring, CHARSTRING_KEY, skip)
+    plain = _decrypt_binary(charstring, CHARSTRING_KEY, skip)  # binary: no hex form, unlike eexec's
     i, size, ended = 0, len(plain), False
     while i < size:
         v = plain[i]
