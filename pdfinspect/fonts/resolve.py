@@ -256,7 +256,7 @@ class Resolver:
         ``likeness`` the outlines it looks like) and the key voted on; ``(None, key)`` when no table
         or no entry speaks for it."""
         shapes = self.glyph_shapes()
-        gid = res.gid if res.gid is not None else self._vote_gid(font, res)
+        gid = self._shape_gid(font, res)
         fp = shapes.fingerprint(font, gid, res.glyph_name, res.code)
         if fp == EMPTY and self._blank_glyphs(font) > 2:
             return None, fp  # a font of many glyphs that draw nothing (an OCR text layer's): they are not spaces
@@ -301,7 +301,7 @@ class Resolver:
                     continue
                 if vote is not None and vote.fonts != vote.total_fonts:
                     continue
-                gid = raw.gid if raw.gid is not None or font.subtype != "TrueType" else self._vote_gid(font, raw)
+                gid = self._shape_gid(font, raw)
                 key = shapes.fingerprint(font, gid, raw.glyph_name, code, likeness=True)
                 if key is not None and key not in sampled:
                     sampled.add(key)
@@ -328,7 +328,7 @@ class Resolver:
         if table is None:
             return None
         shapes = self.glyph_shapes()
-        gid = res.gid if res.gid is not None else self._vote_gid(font, res)
+        gid = self._shape_gid(font, res)
         fp = shapes.fingerprint(font, gid, res.glyph_name, res.code)
         if fp is None or fp == EMPTY or table.vote(fp) is not None:
             return None
@@ -336,8 +336,11 @@ class Resolver:
         reading = table.likeness().nearest(look) if look is not None else None
         return reading.text if reading is not None else None
 
-    def _vote_gid(self, font: Font, res: Resolution) -> int | None:
-        """The glyph id a simple TrueType program without a cmap draws for the code (the code), else None."""
+    def _shape_gid(self, font: Font, res: Resolution) -> int | None:
+        """The glyph id whose outline a code draws: the resolution's, else, for a simple TrueType
+        program without a cmap, the code; else None (a glyph found by name)."""
+        if res.gid is not None:
+            return res.gid
         if font.subtype == "TrueType" and res.code:
             prog = self.program(font)
             if prog is not None and not prog.cmaps and not prog.diagnostics:
