@@ -249,8 +249,7 @@ class _Coordinates(dict):
     but not one text (and so are 5 and 5.0: the keys are floats only)."""
 
     def __missing__(self, v: float) -> str:
-        rounded = round(v, 3)
-        text = repr(rounded) if rounded - rounded == 0 else "null"
+        text = _number(round(v, 3))
         if v:
             self[v] = text
         return text
