@@ -14,7 +14,7 @@ from fontTools.pens.boundsPen import ControlBoundsPen
 from fontTools.pens.t2CharStringPen import T2CharStringPen
 from fontTools.t1Lib import T1Font
 from fontTools.ttLib import TTFont
-from test_type1 import _type1_programs
+from test_type1 import STANDARD, _program, _type1_programs
 
 from pdfinspect.fonts.embedded import blank_cff, blank_sfnt
 from pdfinspect.fonts.type1 import _unwrap_pfb, read_type1
@@ -50,22 +50,8 @@ GLYPHS = {
 }
 
 
-def _program() -> bytes:
-    entries = b"\n".join(b"/%s %d RD %s ND" % (n.encode(), len(cs), cs)
-                         for n, cs in ((n, _charstring(*items)) for n, items in GLYPHS.items()))
-    private = (b"dup /Private 8 dict dup begin\n/RD {string currentfile exch readstring pop} executeonly def\n"
-               b"/ND {noaccess def} executeonly def\n/NP {noaccess put} executeonly def\n/lenIV 4 def\n"
-               b"/Subrs 1 array\ndup 0 3 RD \x0b\x0b\x0b NP\nND\n2 index /CharStrings 5 dict dup begin\n"
-               + entries + b"\nend\nend\nreadonly put\nnoaccess put\ndup /FontName get exch definefont pop\n"
-               b"mark currentfile closefile\n")
-    cipher, _ = eexec.encrypt(b"\x83\x84\x85\x86" + private, 55665)
-    clear = (b"%!PS-AdobeFont-1.0: Blank 001\n11 dict begin\n/FontName /Blank def\n"
-             b"/Encoding StandardEncoding def\ncurrentdict end\ncurrentfile eexec\n")
-    return clear + cipher + b"\n" + b"0" * 64 + b"\ncleartomark\n"
-
-
 def test_a_type1_glyph_of_a_width_hints_and_endchar_draws_nothing_and_no_other():
-    program = read_type1(_program())
+    program = read_type1(_program(STANDARD, charstrings={n: _charstring(*items) for n, items in GLYPHS.items()}))
     assert program.glyph_names == tuple(GLYPHS)
     assert program.blank == {"space", "nbspace"}
 

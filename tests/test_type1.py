@@ -28,14 +28,19 @@ def _fonttools(data: bytes):
     return encoding, tuple(font["CharStrings"].keys())
 
 
-def _program(encoding: bytes, names=("space", "kappa", "A"), rd=b"RD", nd=b"ND", hexed=False) -> bytes:
-    """A Type 1 program whose charstrings are placeholders (their keys are what is read)."""
+def _program(encoding: bytes, names=("space", "kappa", "A"), rd=b"RD", nd=b"ND", hexed=False,
+             charstrings: dict[str, bytes] | None = None) -> bytes:
+    """A Type 1 program whose charstrings are placeholders (their keys are what is read), or
+    ``charstrings`` (name → encrypted charstring) where given."""
     clear = (b"%!PS-AdobeFont-1.0: Test 001\n11 dict begin\n/FontName /Test def\n/PaintType 0 def\n"
              b"/FontMatrix [0.001 0 0 0.001 0 0] readonly def\n" + encoding +
              b"/FontBBox {0 0 1000 1000} readonly def\ncurrentdict end\ncurrentfile eexec\n")
+    if charstrings is not None:
+        names = tuple(charstrings)
     entries = []
     for i, name in enumerate(names):
-        body = bytes([(7 * i + k) % 256 for k in range(10 + i)])  # binary, may hold any byte
+        body = charstrings[name] if charstrings is not None else \
+            bytes([(7 * i + k) % 256 for k in range(10 + i)])  # binary, may hold any byte
         entries.append(b"/%s %d %s %s %s" % (name.encode(), len(body), rd, body, nd))
     private = b"\n".join([
         b"dup /Private 8 dict dup begin", b"/RD {string currentfile exch readstring pop} executeonly def",
