@@ -41,6 +41,9 @@ import os
 import re
 import sys
 import tempfile
+import unicodedata
+from collections import Counter
+from collections.abc import Callable
 from types import SimpleNamespace
 from pathlib import Path
 
@@ -51,8 +54,9 @@ from pdfinspect.content.fontreports import font_reports  # noqa: E402
 from pdfinspect.content.textlayout import page_glyphs  # noqa: E402
 from pdfinspect.core.document import Document  # noqa: E402
 from pdfinspect.fonts.font import PUBLIC_COLLECTIONS  # noqa: E402
+from pdfinspect.fonts.likeness import declined as likeness_declined  # noqa: E402
 from pdfinspect.fonts.resolve import Resolver  # noqa: E402
-from pdfinspect.fonts.shapevote import EMPTY, ShapeTable, learn  # noqa: E402
+from pdfinspect.fonts.shapevote import EMPTY, ShapeTable, learn, letter_key  # noqa: E402
 
 
 Drawn = dict[int, tuple[int | None, str | None]]  # a simple font's code → (GID, glyph name) it draws
@@ -398,13 +402,14 @@ def write_copies(path: Path, nums: list[int], simple: dict[int, tuple[Drawn, fro
     return stripped, shifted, left
 
 
-def page_texts(path: Path, names: dict[str, str], resolver_factory) -> list[tuple[str, str, str, str]]:
-    """(text, winning method, set, why it is unread) of each glyph page 1 draws in the fonts named
-    (``names``: resource name → the set its font is in); why is "" for a glyph that reads."""
+def page_texts(path: Path, names: dict[str, str], resolver_factory) -> list[tuple[str, str, str, str, object]]:
+    """(text, winning method, set, why it is unread, (resolver, record)) of each glyph page 1 draws in
+    the fonts named (``names``: resource name → the set its font is in); why is "" for a glyph that
+    reads; the resolver and the glyph's record are what :func:`why_not` looks into."""
     doc = Document.open(path)
     resolver = resolver_factory(doc)
     return [(r.unicode, r.method + (" by likeness" if r.path and r.path[-1].code == "shape_likeness" else ""),
-             names[r.step.gstate.text.font_name], "" if r.unicode else unread(resolver, r))
+             names[r.step.gstate.text.font_name], "" if r.unicode else unread(resolver, r), (resolver, r))
             for r in page_glyphs(doc, doc.page_ref(1), resolver, annots=False)
             if r.step.gstate.text.font_name in names]
 
@@ -437,6 +442,80 @@ def unread(resolver: Resolver, record) -> str:
 
 SETS = ("type0", "simple")
 
+# why a stripped glyph is not read right (--why), in the classes of the ceiling of issue 19
+ABSENT, UNLIKE, WITHHELD, OTHER = "a", "b", "c", "d"
+WHY = {ABSENT: "its character is drawn by no labelled glyph of another file",
+       UNLIKE: "its character is known elsewhere, its outline is not (likeness territory)",
+       WITHHELD: "its outline is known elsewhere as its character: the vote withheld it or went wrong",
+       OTHER: "other"}
+
+
+def known_characters(tables: dict[Path, ShapeTable]) -> tuple[dict[Path, set[str]], Counter]:
+    """The characters (letter keys) each file's table labels some outline with, and in how many files
+    each is."""
+    per = {p: {letter_key(t) for texts in table.entries.values() for t in texts} for p, table in tables.items()}
+    return per, Counter(k for keys in per.values() for k in keys)
+
+
+def why_not(truth: str, read: str, resolver: Resolver, record, others: ShapeTable,
+            elsewhere: Callable[[str], bool]) -> tuple[str, str]:
+    """The class (:data:`WHY`) of a glyph whose original text is ``truth`` and whose stripped copy
+    reads ``read`` (another text, or nothing), and the finer reason; ``elsewhere(letter key)`` says
+    whether another file labels an outline with that character."""
+    if not truth:
+        return OTHER, "the original gives no text"
+    key = letter_key(truth)
+    if not elsewhere(key):
+        return ABSENT, ""
+    res, font = record.resolution, record.step.font
+    shapes = resolver.glyph_shapes()
+    fp = shapes.fingerprint(font, res.gid, res.glyph_name, res.code)
+    wrong = f"read wrong by {res.method}: " if read else ""
+    if read and letter_key(read) == key:
+        return OTHER, f"read by {res.method} as a character that reads alike (NFKC, a look-alike letter)"
+    if fp is None:
+        return OTHER, "no outline (program unreadable, or no glyph for the code)"
+    if fp == EMPTY:
+        return OTHER, f"{wrong}draws nothing" + ("" if truth.isspace() else ", its original text is no space")
+    coarse = shapes.fingerprint(font, res.gid, res.glyph_name, res.code, coarse=True)
+    for how, k in (("same outline", fp), ("nearly the same outline (coarse key)", coarse)):
+        texts = others.entries.get(k or "", {})
+        if any(letter_key(t) == key for t in texts):
+            vote = others.vote(k)
+            assert vote is not None
+            if read:
+                why = "read wrong"
+            elif not vote.clear:
+                why = "the fonts drawing it disagree"
+            elif letter_key(vote.text) != key:
+                why = "most fonts drawing it read another character"
+            else:
+                why = "a clear vote, withheld (the script of a look-alike letter, or the font's rules)"
+            return WITHHELD, f"{how}: {why}" if not read else f"{how}: {wrong}{why}"
+        if texts and k == fp:
+            return OTHER, f"{wrong}its outline is known elsewhere as other characters only"
+    look = shapes.fingerprint(font, res.gid, res.glyph_name, res.code, likeness=True)
+    near = others.likeness().neighbours(look) if look is not None else []
+    if (declined := likeness_declined(near)) is not None:
+        right = [n.distance for n in near if key in {letter_key(t) for t in n.texts}]
+        where = ("its character nowhere near" if not right else "the nearest reads it" if right[0] == near[0].distance
+                 else "another character nearer")
+        return UNLIKE, f"{wrong}likeness declined ({declined}): {where}"
+    reading = others.likeness().nearest(look) if look is not None else None
+    assert reading is not None
+    if key not in {letter_key(t) for t in reading.texts}:
+        return UNLIKE, f"{wrong}likeness: the nearest outlines read another character"
+    return UNLIKE, f"{wrong}likeness: read so, withheld by the font's rules"
+
+
+def unicode_place(char: str) -> tuple[str, str]:
+    """The script (its name) and the Unicode block of a character's first code point."""
+    from fontTools import unicodedata as ucd
+
+    c = unicodedata.normalize("NFC", char)[:1]
+    return ucd.script_name(ucd.script(c), default=ucd.script(c)), ucd.block(c)
+
+
 
 def without(total: ShapeTable, table: ShapeTable | None) -> ShapeTable:
     """``total`` less what ``table`` (one file's, merged into it) counted."""
@@ -454,6 +533,34 @@ def without(total: ShapeTable, table: ShapeTable | None) -> ShapeTable:
     return out
 
 
+def report_why(tally: dict[str, list[int]], why_count: Counter, absent: Counter) -> None:
+    """The glyphs not read right by class (:data:`WHY`) and reason, per set and together, the ceiling
+    that class (a) leaves, and where the characters of class (a) are (scripts, blocks, files)."""
+    for label, kinds in (("Type0 fonts", ("type0",)), ("simple fonts", ("simple",)), ("together", SETS)):
+        n = sum(tally[k][i] for k in kinds for i in range(3))
+        if not n:
+            continue
+        missed = sum(tally[k][1] + tally[k][2] for k in kinds)
+        print(f"why not read right, {label}: {missed} of {n} glyphs")
+        for cls, text in WHY.items():
+            k = sum(c for (kind, c2, _), c in why_count.items() if kind in kinds and c2 == cls)
+            print(f"  ({cls}) {text}: {k} ({100 * k / n:.2f}%)"
+                  + (f"; the ceiling it leaves: {n - k} of {n} ({100 * (n - k) / n:.2f}%)" if cls == ABSENT else ""))
+            reasons: Counter = Counter()
+            for (kind, c2, reason), c in why_count.items():
+                if kind in kinds and c2 == cls and reason:
+                    reasons[reason] += c
+            for reason, c in reasons.most_common():
+                print(f"      {c:6d}  {reason}")
+            if cls == ABSENT:
+                for what in ("script", "block", "file"):
+                    places: Counter = Counter()
+                    for (kind, w, name), c in absent.items():
+                        if kind in kinds and w == what:
+                            places[name] += c
+                    print(f"      by {what}: " + ", ".join(f"{name} {c}" for name, c in places.most_common(12)))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dirs", nargs="*", default=[str(HERE.parent.parent / "shared" / "corpus-pdfjs"),
@@ -464,19 +571,27 @@ def main() -> None:
                     help="where each file's learned table is kept between runs")
     ap.add_argument("--learn-from", nargs="+", metavar="DIR",
                     help="learn the shapes from these folders' files only (a held-out check: test on DIRs, "
-                         "learn on others); default: every file tested but the one under test")
+                         "learn on others; or a folder of chosen files tested, learning from the corpora); default: every file "
+                         "tested; the file under test is always left out")
     ap.add_argument("--keep-cmap", action="store_true",
                     help="strip only what the issue names (ToUnicode and glyph names), keeping a TrueType "
                          "program's cmap: its FontProgram step then reads the glyphs by the spec")
     ap.add_argument("--no-flagged", action="store_true", help="skip the check of the clean fonts")
+    ap.add_argument("--no-shifted", action="store_true", help="skip the shifted copies")
+    ap.add_argument("--why", action="store_true",
+                    help="say why each glyph not read right is not: (a) its character is drawn by no labelled "
+                         "glyph of another file, by script and Unicode block; (b) known elsewhere with another "
+                         "outline; (c) its outline is known as its character, the vote withheld; (d) other")
     ap.add_argument("--confusions", type=int, default=20, help="most frequent wrong readings listed")
     ap.add_argument("--worst", type=int, default=12, help="files with the most glyphs missed listed")
     args = ap.parse_args()
     logging.getLogger("fontTools").setLevel(logging.ERROR)  # its notes on the programs it rewrites
-    files = sorted(p for d in args.dirs for p in Path(d).glob("*.pdf"))
+    # resolved: a folder of chosen files (links) tested with --learn-from the corpora leaves each out
+    files = sorted(p.resolve() for d in args.dirs for p in Path(d).glob("*.pdf"))
     if args.limit:
         files = files[:args.limit]
-    learn_files = sorted(p for d in args.learn_from for p in Path(d).glob("*.pdf")) if args.learn_from else files
+    learn_files = sorted(p.resolve() for d in args.learn_from for p in Path(d).glob("*.pdf")) if args.learn_from \
+        else files
     work = Path(args.work or tempfile.mkdtemp(prefix="bench-shapes-"))
     work.mkdir(parents=True, exist_ok=True)
     tables: dict[Path, ShapeTable] = {}
@@ -510,6 +625,9 @@ def main() -> None:
     unread_why: dict[tuple[str, str], int] = {}  # (set, why) → characters left unread
     fonts = dict.fromkeys(SETS, 0)  # fonts stripped per set
     worst = []
+    per_file, in_files = known_characters(tables)
+    why_count: Counter = Counter()  # (set, class, reason) → glyphs not read right
+    absent: Counter = Counter()  # (set, "script"|"block"|"file", its name) → glyphs of class (a)
     for path in files:
         nums, simple, names = candidates(path)
         if not names:
@@ -531,8 +649,16 @@ def main() -> None:
         truth = page_texts(path, names, lambda doc: Resolver(doc))
         got = page_texts(stripped, names, lambda doc: Resolver(doc, shapes=others))
         counts = {k: [0, 0, 0] for k in SETS}
-        for (a, _, kind, _), (b, method, _, why) in zip(truth, got):
+        own = per_file.get(path, set())
+        for (a, _, kind, _, _), (b, method, _, why, (resolver, record)) in zip(truth, got):
             counts[kind][2 if not b else a != b] += 1
+            if args.why and a != b:
+                cls, reason = why_not(a, b, resolver, record, others,
+                                      lambda k: in_files[k] - (k in own) > 0)
+                why_count[(kind, cls, reason)] += 1
+                if cls == ABSENT:
+                    script, block = unicode_place(a)
+                    absent.update(((kind, "script", script), (kind, "block", block), (kind, "file", path.name)))
             if not b:
                 unread_why[(kind, why)] = unread_why.get((kind, why), 0) + 1
                 continue
@@ -545,7 +671,7 @@ def main() -> None:
             ok, bad, unread = counts[kind]
             worst.append((bad + unread, path.name, kind, ok, bad, ok + bad + unread))
         type0 = {n for n, kind in names.items() if kind == "type0"}  # only the Type0 fonts are shifted
-        if not type0:
+        if not type0 or args.no_shifted:
             continue
         doc = Document.open(shifted)
         # by name and ToUnicode: another font of the page may have a candidate's resource name
@@ -572,11 +698,14 @@ def main() -> None:
         for (kind, why), k in sorted(unread_why.items(), key=lambda kv: -kv[1]):
             if len(kinds) == 1 and kind in kinds:
                 print(f"  unread: {k} {why}")
+    if args.why:
+        report_why(tally, why_count, absent)
     if left_out:
         print(f"simple fonts left out, their program not rewritable: {left_out} (resource names)")
     for (a, b, method), k in sorted(confusions.items(), key=lambda kv: -kv[1])[:args.confusions]:
         print(f"    {k:5d}  {a!r} read as {b!r} by {method}")
-    print(f"shifted copies: {shifted_flagged} of {shifted_total} fonts flagged tounicode_shifted with the learned "
+    if not args.no_shifted:
+        print(f"shifted copies: {shifted_flagged} of {shifted_total} fonts flagged tounicode_shifted with the learned "
           f"shapes, {shifted_own} with the document's own")
     for missed, name, kind, ok, bad, count in sorted(worst, reverse=True)[:args.worst]:
         if missed:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import plausibility as plaus
 from .shapevote import ShapeTable, letter_key
@@ -89,11 +90,22 @@ class Reading:
     runner_up_distance: float  # math.inf when none is near
 
 
+class Neighbour(NamedTuple):
+    """A labelled look near the one asked about."""
+
+    distance: float
+    label: str  # the letter key of its text, "" where its fonts disagree
+    fonts: int  # of the label
+    files: int
+    texts: tuple[str, ...]  # of the label, most fonts first
+    lean: str  # the label most of its fonts give (its label, where they agree)
+
+
 class LikenessIndex:
     """The labelled looks of a table, by number of contours, sorted by top."""
 
     def __init__(self, table: ShapeTable):
-        groups: dict[int, list[tuple[int, Look, str, int, int, tuple[str, ...]]]] = {}
+        groups: dict[int, list[tuple[int, Look, str, int, int, tuple[str, ...], str]]] = {}
         for key, texts in table.entries.items():
             look = parse(key)
             if look is None or not texts:
@@ -102,22 +114,23 @@ class LikenessIndex:
             by_key: dict[str, int] = {}
             for text, (fonts, _) in ranked:
                 by_key[letter_key(text)] = by_key.get(letter_key(text), 0) + fonts
-            label, fonts = max(by_key.items(), key=lambda kv: kv[1])
-            if fonts < CLEAR_SHARE * sum(by_key.values()):
-                label = ""  # the fonts drawing this look disagree: another character for every reading
+            lean, fonts = max(by_key.items(), key=lambda kv: kv[1])
+            # the fonts drawing this look disagree: no reading of its own, and another character for
+            # every reading but the one most of its fonts give (its lean)
+            label = lean if fonts >= CLEAR_SHARE * sum(by_key.values()) else ""
             alike = tuple(t for t, _ in ranked if letter_key(t) == label)
             files = sum(c[1] for t, c in texts.items() if letter_key(t) == label)
-            groups.setdefault(look.contours, []).append((look.top, look, label, fonts, files, alike))
+            groups.setdefault(look.contours, []).append((look.top, look, label, fonts, files, alike, lean))
         self._groups = {n: sorted(rows, key=lambda r: r[0]) for n, rows in groups.items()}
         self._tops = {n: [r[0] for r in rows] for n, rows in self._groups.items()}
 
-    def nearest(self, key: str) -> Reading | None:
-        """The reading of a look (see the module doc), ``None`` when its neighbours do not agree
-        clearly enough."""
+    def neighbours(self, key: str) -> list[Neighbour]:
+        """The labelled outlines near a look, nearest first, those too far to matter (past the
+        farthest a reading could stand) left out."""
         look = parse(key)
         rows = self._groups.get(look.contours) if look is not None else None
         if look is None or not rows:
-            return None
+            return []
         # an outline farther than this cannot matter: the nearest other character passes there
         limit = max(MAX_DISTANCE * RATIO, MAX_DISTANCE + MARGIN)
         tops = self._tops[look.contours]
@@ -126,26 +139,60 @@ class LikenessIndex:
         for r in rows[lo:hi]:
             d = _apart(look, r[1])
             if d <= limit and (d := d + (look.bits ^ r[1].bits).bit_count()) <= limit:
-                near.append((d, r))
-        near.sort(key=lambda dr: dr[0])
-        if not near or near[0][0] > MAX_DISTANCE or not near[0][1][2]:
+                near.append(Neighbour(d, r[2], r[3], r[4], r[5], r[6]))
+        near.sort(key=lambda n: n.distance)
+        return near
+
+    def nearest(self, key: str) -> Reading | None:
+        """The reading of a look (see the module doc), ``None`` when its neighbours do not agree
+        clearly enough (:func:`declined` says why)."""
+        near = self.neighbours(key)
+        if declined(near):
             return None
-        best, label = near[0][0], near[0][1][2]
-        fonts = files = 0
+        run, other = _run(near)
         alike: dict[str, int] = {}
-        other, other_at = "", math.inf
-        for d, (_, _, lab, f, fl, texts) in near:
-            if lab != label:
-                other, other_at = (texts[0] if texts else "?"), d
-                break
-            fonts += f
-            files = max(files, fl)
-            for i, t in enumerate(texts):
-                alike[t] = alike.get(t, 0) + (f if i == 0 else 0)
-        if fonts < MIN_FONTS or other_at < best + MARGIN or other_at < best * RATIO:
-            return None
+        for n in run:
+            for i, t in enumerate(n.texts):
+                alike[t] = alike.get(t, 0) + (n.fonts if i == 0 else 0)
         texts = tuple(sorted(alike, key=lambda t: -alike[t]))
-        return Reading(texts[0], texts, best, fonts, files, other, other_at)
+        return Reading(texts[0], texts, near[0].distance, sum(n.fonts for n in run), max(n.files for n in run),
+                       (other.texts[0] if other.texts else "?") if other else "",
+                       other.distance if other else math.inf)
+
+
+def _run(near: list[Neighbour]) -> tuple[list[Neighbour], Neighbour | None]:
+    """The neighbours of the nearest one's label before the first of another (which is returned
+    too, ``None`` when there is none); a look whose fonts disagree but lean to that label (an ``h``
+    some font labels Armenian ``հ``) is passed over, neither for nor against."""
+    label = near[0].label
+    run = []
+    for n in near:
+        if n.label == label:
+            run.append(n)
+        else:
+            return run, n
+    return run, None
+
+
+def declined(near: list[Neighbour]) -> str | None:
+    """Why :meth:`LikenessIndex.nearest` reads nothing from these neighbours, ``None`` when it reads:
+    ``none_near`` (no outline of as many contours within reach), ``too_far`` (the nearest farther than
+    :data:`MAX_DISTANCE`), ``nearest_disputed`` (its fonts disagree), ``too_few_fonts`` (fewer than
+    :data:`MIN_FONTS` agree before another character), ``other_too_near`` (another character within
+    :data:`MARGIN` or :data:`RATIO` of the nearest)."""
+    if not near:
+        return "none_near"
+    best = near[0].distance
+    if best > MAX_DISTANCE:
+        return "too_far"
+    if not near[0].label:
+        return "nearest_disputed"
+    run, other = _run(near)
+    if other is not None and (other.distance < best + MARGIN or other.distance < best * RATIO):
+        return "other_too_near"
+    if sum(n.fonts for n in run) < MIN_FONTS:
+        return "too_few_fonts"
+    return None
 
 
 def assign(readings: dict[str, Reading], claimed: set[str], looks: int = 0,
