@@ -181,3 +181,36 @@ def test_what_its_outlines_look_like_tells_a_shifted_tounicode():
     assert shifted is not None and "the outlines of other typefaces it looks like" in shifted.detail
     assert "(offset +1)" in shifted.detail
     assert _shift_report(0).reason("tounicode_shifted") is None
+
+
+def _index(rows) -> "LikenessIndex":
+    """A likeness index over outlines (contour lists) labelled ``{text: fonts}``."""
+    from pdfinspect.fonts.likeness import LikenessIndex
+
+    table = ShapeTable()
+    for design, texts in rows:
+        for text, fonts in texts.items():
+            table.add(outline(design).likeness_key() or "", text, fonts, fonts)
+    return LikenessIndex(table)
+
+
+def test_one_odd_outline_of_another_character_does_not_hide_many_fonts_agreeing():
+    from pdfinspect.fonts.likeness import declined
+
+    look = outline(delta(640, 70)).likeness_key() or ""
+    # five fonts' A at distance 13.5, one font's Δ at 16.8: within the margin of the nearest
+    index = _index([(delta(600, 90), {"A": 5}), (delta(620, 60), {"Δ": 1})])
+    reading = index.nearest(look)
+    assert reading is not None and reading.text == "A" and reading.fonts == 5 and reading.runner_up == "Δ"
+    # two fonts' Δ there: A holds under 80% of the fonts near, no reading
+    index = _index([(delta(600, 90), {"A": 5}), (delta(620, 60), {"Δ": 2})])
+    assert index.nearest(look) is None and declined(index.neighbours(look)) == "other_too_near"
+
+
+def test_an_outline_whose_fonts_disagree_but_lean_to_the_letter_does_not_stand_against_it():
+    look = outline(delta(640, 70)).likeness_key() or ""
+    near = [(delta(560, 80), {"A": 1}), (delta(600, 90), {"A": 1})]  # distances 13.2 and 13.5
+    # at 16: four fonts read A, one Δ — no reading of its own (under 90%), but no other character either
+    reading = _index([*near, (delta(640, 100), {"A": 4, "Δ": 1})]).nearest(look)
+    assert reading is not None and reading.text == "A" and reading.fonts == 2
+    assert _index([*near, (delta(640, 100), {"Δ": 4, "A": 1})]).nearest(look) is None

@@ -30,6 +30,7 @@ MAX_DISTANCE = 40.0  # the nearest outline must be at most this far
 MARGIN = 10.0  # the nearest outline of another character must be this much farther than the nearest
 RATIO = 1.3  # … and this many times as far
 MIN_FONTS = 2  # fonts whose outlines agree before the first outline of another character
+WINDOW_SHARE = 0.8  # … or share of the fonts one character holds within MARGIN and RATIO of the nearest
 CLEAR_SHARE = 0.9  # share of one table entry's fonts its text must hold to count for it
 FONT_RATIO = 1.3  # two glyphs of one font read as one character: the nearer must be this much nearer
 MIN_FONT_SHARE = 0.5  # of a font's outlines that no exact or coarse vote reads, the share likeness must read
@@ -147,52 +148,74 @@ class LikenessIndex:
         """The reading of a look (see the module doc), ``None`` when its neighbours do not agree
         clearly enough (:func:`declined` says why)."""
         near = self.neighbours(key)
-        if declined(near):
+        why, run, other = _verdict(near)
+        if why is not None:
             return None
-        run, other = _run(near)
         alike: dict[str, int] = {}
         for n in run:
             for i, t in enumerate(n.texts):
                 alike[t] = alike.get(t, 0) + (n.fonts if i == 0 else 0)
         texts = tuple(sorted(alike, key=lambda t: -alike[t]))
-        return Reading(texts[0], texts, near[0].distance, sum(n.fonts for n in run), max(n.files for n in run),
+        return Reading(texts[0], texts, run[0].distance, sum(n.fonts for n in run), max(n.files for n in run),
                        (other.texts[0] if other.texts else "?") if other else "",
                        other.distance if other else math.inf)
 
 
-def _run(near: list[Neighbour]) -> tuple[list[Neighbour], Neighbour | None]:
-    """The neighbours of the nearest one's label before the first of another (which is returned
-    too, ``None`` when there is none); a look whose fonts disagree but lean to that label (an ``h``
-    some font labels Armenian ``հ``) is passed over, neither for nor against."""
+def _against(n: Neighbour, label: str) -> bool:
+    """Whether a neighbour speaks for another character than ``label``: a look whose fonts disagree
+    but lean to that label (an ``h`` some font labels Armenian ``հ``) does not."""
+    return n.label != label and (bool(n.label) or n.lean != label)
+
+
+def _verdict(near: list[Neighbour]) -> tuple[str | None, list[Neighbour], Neighbour | None]:
+    """Why the neighbours read as nothing (:func:`declined`'s reasons), else ``None``, the neighbours
+    that read as the reading's character and the nearest of another (``None`` when none is near).
+
+    The nearest outlines are read as their character when those of no other character come within
+    :data:`MARGIN` and :data:`RATIO` of the nearest, and :data:`MIN_FONTS` fonts agree before the
+    first that does; else, within that window, when one character holds :data:`WINDOW_SHARE` of the
+    fonts and :data:`MIN_FONTS` at least (one font's odd outline — a Thai zero among the ``o`` of
+    twelve fonts — does not hide the others)."""
+    if not near:
+        return "none_near", [], None
+    best = near[0].distance
+    if best > MAX_DISTANCE:
+        return "too_far", [], None
+    window = max(best + MARGIN, best * RATIO)
     label = near[0].label
-    run = []
-    for n in near:
-        if n.label == label:
-            run.append(n)
-        else:
-            return run, n
-    return run, None
+    if label:
+        run: list[Neighbour] = []
+        other = None
+        for n in near:
+            if n.label == label:
+                run.append(n)
+            elif _against(n, label):
+                other = n
+                break
+        if other is None or other.distance >= window:
+            return ("too_few_fonts" if sum(n.fonts for n in run) < MIN_FONTS else None), run, other
+    inside = [n for n in near if n.distance <= window]
+    votes: dict[str, int] = {}
+    for n in inside:
+        if n.label:
+            votes[n.label] = votes.get(n.label, 0) + n.fonts
+    if not votes:
+        return "nearest_disputed", [], None
+    label = max(votes, key=lambda k: votes[k])
+    against = sum(n.fonts for n in inside if _against(n, label))
+    if votes[label] < MIN_FONTS or votes[label] < WINDOW_SHARE * (votes[label] + against):
+        return ("nearest_disputed" if not near[0].label else "other_too_near"), [], None
+    return None, [n for n in inside if n.label == label], next((n for n in near if _against(n, label)), None)
 
 
 def declined(near: list[Neighbour]) -> str | None:
     """Why :meth:`LikenessIndex.nearest` reads nothing from these neighbours, ``None`` when it reads:
     ``none_near`` (no outline of as many contours within reach), ``too_far`` (the nearest farther than
-    :data:`MAX_DISTANCE`), ``nearest_disputed`` (its fonts disagree), ``too_few_fonts`` (fewer than
-    :data:`MIN_FONTS` agree before another character), ``other_too_near`` (another character within
-    :data:`MARGIN` or :data:`RATIO` of the nearest)."""
-    if not near:
-        return "none_near"
-    best = near[0].distance
-    if best > MAX_DISTANCE:
-        return "too_far"
-    if not near[0].label:
-        return "nearest_disputed"
-    run, other = _run(near)
-    if other is not None and (other.distance < best + MARGIN or other.distance < best * RATIO):
-        return "other_too_near"
-    if sum(n.fonts for n in run) < MIN_FONTS:
-        return "too_few_fonts"
-    return None
+    :data:`MAX_DISTANCE`), ``nearest_disputed`` (its fonts disagree, and no character holds the
+    window), ``too_few_fonts`` (fewer than :data:`MIN_FONTS` agree before another character),
+    ``other_too_near`` (another character within :data:`MARGIN` or :data:`RATIO` of the nearest, and
+    none holds :data:`WINDOW_SHARE` of the fonts there)."""
+    return _verdict(near)[0]
 
 
 def assign(readings: dict[str, Reading], claimed: set[str], looks: int = 0,
