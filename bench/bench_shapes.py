@@ -450,11 +450,21 @@ WHY = {ABSENT: "its character is drawn by no labelled glyph of another file",
        OTHER: "other"}
 
 
-def known_characters(tables: dict[Path, ShapeTable]) -> tuple[dict[Path, set[str]], Counter]:
-    """The characters (letter keys) each file's table labels some outline with, and in how many files
-    each is."""
-    per = {p: {letter_key(t) for texts in table.entries.values() for t in texts} for p, table in tables.items()}
-    return per, Counter(k for keys in per.values() for k in keys)
+def known_characters(tables: dict[Path, ShapeTable]) -> tuple[dict[Path, Counter], Counter]:
+    """The characters (letter keys) each file's table labels some outline with, each with the fonts
+    that draw it (counted once per outline they draw it with), and those summed over the files."""
+    per: dict[Path, Counter] = {}
+    for p, table in tables.items():
+        fonts: Counter = Counter()
+        for fp, texts in table.entries.items():
+            if fp[:1] not in ("~", "="):  # an exact key: one per outline
+                for t, (n, _) in texts.items():
+                    fonts[letter_key(t)] += n
+        per[p] = fonts
+    total: Counter = Counter()
+    for fonts in per.values():
+        total.update(fonts)
+    return per, total
 
 
 def why_not(truth: str, read: str, resolver: Resolver, record, others: ShapeTable,
@@ -552,6 +562,9 @@ def report_why(tally: dict[str, list[int]], why_count: Counter, absent: Counter)
                     reasons[reason] += c
             for reason, c in reasons.most_common():
                 print(f"      {c:6d}  {reason}")
+            if cls == UNLIKE:
+                k = sum(c for (kind, c2, _), c in why_count.items() if kind in kinds and c2 == "one font")
+                print(f"      {k:6d}  (of all but (a)) its character drawn by one outline of one font elsewhere")
             if cls == ABSENT:
                 for what in ("script", "block", "file"):
                     places: Counter = Counter()
@@ -649,13 +662,14 @@ def main() -> None:
         truth = page_texts(path, names, lambda doc: Resolver(doc))
         got = page_texts(stripped, names, lambda doc: Resolver(doc, shapes=others))
         counts = {k: [0, 0, 0] for k in SETS}
-        own = per_file.get(path, set())
+        own = per_file.get(path, Counter())
         for (a, _, kind, _, _), (b, method, _, why, (resolver, record)) in zip(truth, got):
             counts[kind][2 if not b else a != b] += 1
             if args.why and a != b:
-                cls, reason = why_not(a, b, resolver, record, others,
-                                      lambda k: in_files[k] - (k in own) > 0)
+                cls, reason = why_not(a, b, resolver, record, others, lambda k: in_files[k] - own[k] > 0)
                 why_count[(kind, cls, reason)] += 1
+                if cls != ABSENT and in_files[letter_key(a)] - own[letter_key(a)] < 2:
+                    why_count[(kind, "one font", "")] += 1
                 if cls == ABSENT:
                     script, block = unicode_place(a)
                     absent.update(((kind, "script", script), (kind, "block", block), (kind, "file", path.name)))
