@@ -214,3 +214,29 @@ def test_an_outline_whose_fonts_disagree_but_lean_to_the_letter_does_not_stand_a
     reading = _index([*near, (delta(640, 100), {"A": 4, "Δ": 1})]).nearest(look)
     assert reading is not None and reading.text == "A" and reading.fonts == 2
     assert _index([*near, (delta(640, 100), {"Δ": 4, "A": 1})]).nearest(look) is None
+
+
+def bar(h: float) -> list[list[tuple[float, float]]]:
+    return [[(0, 0), (0, h), (90, h), (90, 0)]]
+
+
+def test_a_bar_some_fonts_call_l_and_others_i_reads_by_the_fonts_heights():
+    """l and I drawn alike (a sans serif's bar) are no clear vote; a font whose capitals stand at 700
+    and whose ascenders at 750 has the bar as tall as its ascenders drawn for l, as its capitals for I."""
+    pdf = pikepdf.new()
+    fonts, shown = {}, []
+    for i, (h, letter) in enumerate(((750, "l"), (750, "I"), (700, "l"), (700, "I"))):
+        names = ["H", "b", letter]
+        font = simple_font(pdf, program([hbar(600, 80), box(500, 80, 750), bar(h)], names))
+        font.FirstChar, font.LastChar = 72, 108
+        font.Widths = [600 if chr(c) in names else 0 for c in range(72, 109)]
+        fonts[f"F{i}"] = font
+        shown.append(b"/F%d 12 Tf (Hb%s) Tj" % (i, letter.encode()))
+    doc = Document(document(fonts, b"BT 10 10 Td " + b" ".join(shown) + b" ET", pdf))
+    table = learn(doc, Resolver(doc))
+    assert table.entries[outline(bar(750)).fingerprint() or ""] == {"l": [1, 1], "I": [1, 1]}  # no clear vote
+    assert [r.unicode for r in read([hbar(600, 80), box(500, 80, 750), bar(750)], table)] == ["H", "b", "l"]
+    records = read([hbar(600, 80), box(500, 80, 750), bar(700)], table)
+    assert [r.unicode for r in records] == ["H", "b", "I"]
+    assert "the one as tall as the font's capitals" in records[2].path[-1].detail
+    assert [r.unicode for r in read([box(500, 80, 750), bar(700)], table)] == ["b", ""]  # no capital: no height

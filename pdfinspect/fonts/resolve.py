@@ -39,7 +39,7 @@ from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, CIDFont, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
-from .shapevote import EMPTY, LOOK_ALIKES, GlyphShapes, ShapeTable, Vote, letter_key, look_alike_forms, looks_alike
+from .shapevote import ASCENDERS, CAPITALS, EMPTY, LOOK_ALIKES, GlyphShapes, ShapeTable, Vote, letter_key, look_alike_forms, looks_alike
 
 if TYPE_CHECKING:
     from .likeness import Reading  # imported where likeness reads: most runs never need it
@@ -170,6 +170,7 @@ class Resolver:
         self._mac: dict[Font, tuple[int, str]] = {}
         self._blanks: dict[Font, int] = {}
         self._evidence: dict[Font, Evidence] = {}
+        self._heights: dict[Font, tuple[float | None, float | None]] = {}  # median tops of capitals, ascenders
         # per font: the looks of its sampled codes, the characters it has, their likeness readings, those that stand
         self._looks: dict[Font, tuple[set[str], set[str], dict[str, Reading], dict[str, Reading]]] = {}
 
@@ -233,6 +234,8 @@ class Resolver:
         if font.program_ref is None and font.subtype != "Type3":
             return res
         vote, key = self._vote(font, res, likeness=res.confidence in (GUESS, NO_CONFIDENCE))
+        if vote is not None and not vote.clear:
+            vote = self._by_height(font, res, vote, key) or vote
         if vote is None or not vote.clear:
             return self._refuted(font, res)
         if res.confidence == HEURISTIC and letter_key(vote.text) == letter_key(res.unicode):
@@ -277,6 +280,34 @@ class Resolver:
                                 runner_up_distance=reading.runner_up_distance), look
             return vote, key
         return vote, fp
+
+    def _by_height(self, font: Font, res: Resolution, vote: Vote, key: str | None) -> Vote | None:
+        """An unclear vote between a capital and a small letter decided by the glyph's height against
+        the font's capitals and ascenders (:func:`.shapevote.by_height`), ``None`` when it is not."""
+        from .shapevote import by_height
+
+        table = self._table(learn=False)
+        texts = table.entries.get(key or "") if table is not None else None
+        outline = self.glyph_shapes().outline(font, self._shape_gid(font, res), res.glyph_name) if texts else None
+        box = outline.bounds() if outline is not None else None
+        if texts is None or box is None:
+            return None
+        if font not in self._heights:
+            self._heights[font] = (None, None)  # the votes below must not ask again
+            tops: dict[bool, list[float]] = {True: [], False: []}  # capital? → tops of the font's letters
+            for code, cid in _font_codes(font)[:MAX_SAMPLE]:
+                raw = self.judged(font, code, cid)
+                other = self._vote(font, raw, likeness=raw.confidence in (GUESS, NO_CONFIDENCE))[0] \
+                    if raw.confidence != SPEC else None
+                text = raw.unicode if raw.confidence == SPEC else other.text if other is not None and other.clear else ""
+                if len(text) == 1 and text in CAPITALS + ASCENDERS:
+                    glyph = self.glyph_shapes().outline(font, self._shape_gid(font, raw), raw.glyph_name)
+                    if glyph is not None and (b := glyph.bounds()) is not None:
+                        tops[text in CAPITALS].append(b[3])
+            median = [sorted(t)[len(t) // 2] if t else None for t in (tops[True], tops[False])]
+            self._heights[font] = (median[0], median[1])
+        capitals, ascenders = self._heights[font]
+        return by_height(vote, texts, box[3], capitals, ascenders)
 
     def _likeness(self, font: Font, table: ShapeTable, look: str) -> Reading | None:
         """The likeness reading of an outline that no font of the table draws (:mod:`.likeness`),

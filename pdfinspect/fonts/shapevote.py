@@ -61,13 +61,14 @@ class Vote:
     texts: tuple[str, ...] = ()  # the texts that read alike with ``text`` (letter_key), most fonts first
     distance: float | None = None  # a vote by likeness (fonts.likeness): the distance to the nearest outline
     runner_up_distance: float = 0.0  # … and to the nearest outline of another character (inf: none near)
+    by_height: str = ""  # a capital and a small letter decided by the glyph's height: "capitals" or "ascenders"
 
     @property
     def clear(self) -> bool:
         """One text holds :data:`CLEAR_SHARE` of the fonts (a coarse vote: :data:`COARSE_SHARE`, two
         fonts at least): a fingerprint several characters vote for is no clear vote. A vote by
         likeness is clear by construction (:meth:`.likeness.LikenessIndex.nearest` gives no other)."""
-        if self.distance is not None:
+        if self.distance is not None or self.by_height:
             return True
         if self.coarse:
             return self.fonts >= 2 and self.fonts >= COARSE_SHARE * self.total_fonts
@@ -88,11 +89,49 @@ class Vote:
         return (f"{'nearly the same' if self.coarse else 'same'} outline as {_name(self.text)} in {self.fonts} "
                 f"font{'s' * (self.fonts != 1)} of {self.files} file{'s' * (self.files != 1)}"
                 + (f" (runner-up {_name(self.runner_up)} in {self.runner_up_fonts}, "
-                   f"{self.total_fonts - self.fonts} other in all)" if self.total_fonts > self.fonts else ""))
+                   f"{self.total_fonts - self.fonts} other in all)" if self.total_fonts > self.fonts else "")
+                + (f"; of the capital and the small letter it is drawn as, the one as tall as the font's "
+                   f"{self.by_height}" if self.by_height else ""))
 
 
 def _name(text: str) -> str:
     return " ".join(f"U+{ord(c):04X}" for c in text) + f" {text}"
+
+
+CAPITALS = "BDEFHKLMNPRTUZ"  # capitals whose top is flat: the font's capital height
+ASCENDERS = "bdhk"  # small letters whose ascender's top is flat: the font's ascender height
+HEIGHT_NEAR = 8  # 1/1000 em: a glyph's top this near the font's capital (ascender) height is as tall
+HEIGHT_APART = 12  # … and this far from the other height, is not as tall as that
+
+
+def by_height(vote: Vote, texts: dict[str, list[int]], top: float, capitals: float | None,
+              ascenders: float | None) -> Vote | None:
+    """An unclear vote between a capital and a small letter (``l`` and ``I`` of a sans serif, which
+    many designs draw alike, save their height) decided by the glyph's top: the capital where it is
+    as tall as the font's capitals (:data:`CAPITALS`, ``capitals`` their median top) and not as its
+    ascenders (:data:`ASCENDERS`), the small letter the other way round. ``texts`` are the table's
+    entry for the outline's key; the two letters must hold :data:`CLEAR_SHARE` of its fonts. ``None``
+    when the heights do not tell."""
+    if capitals is None or ascenders is None:
+        return None
+    groups: dict[str, list] = {}  # letter key → [most fonts' text, fonts, files, texts]
+    for text, (fonts, files) in sorted(texts.items(), key=lambda kv: -kv[1][0]):
+        entry = groups.setdefault(letter_key(text), [text, 0, 0, []])
+        entry[1] += fonts
+        entry[2] += files
+        entry[3].append(text)
+    total = sum(e[1] for e in groups.values())
+    cases = {unicodedata.category(e[0]) if len(e[0]) == 1 else "": e for e in groups.values()}
+    upper, lower = cases.get("Lu"), cases.get("Ll")
+    if upper is None or lower is None or sum(1 for e in groups.values() if e in (upper, lower)) != 2 \
+            or upper[1] + lower[1] < CLEAR_SHARE * total:
+        return None
+    for chosen, other, near, far, height in ((upper, lower, capitals, ascenders, "capitals"),
+                                             (lower, upper, ascenders, capitals, "ascenders")):
+        if abs(top - near) <= HEIGHT_NEAR and abs(top - far) >= HEIGHT_APART:
+            return Vote(chosen[0], chosen[1], chosen[2], total, other[0], other[1], vote.coarse, tuple(chosen[3]),
+                        by_height=height)
+    return None
 
 
 # Latin, Greek and Cyrillic letters that most fonts draw with one outline (a Greek capital Alpha is
