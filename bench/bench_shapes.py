@@ -450,14 +450,19 @@ WHY = {ABSENT: "its character is drawn by no labelled glyph of another file",
        OTHER: "other"}
 
 
+MANY_TEXTS = 4  # an outline one file labels with more characters than this teaches none of them
+
+
 def known_characters(tables: dict[Path, ShapeTable]) -> tuple[dict[Path, Counter], Counter]:
     """The characters (letter keys) each file's table labels some outline with, each with the fonts
-    that draw it (counted once per outline they draw it with), and those summed over the files."""
+    that draw it (counted once per outline they draw it with), and those summed over the files. An
+    outline a file labels with more than :data:`MANY_TEXTS` characters counts for none (a font whose
+    ToUnicode gives 3,848 characters to one box outline knows none of them)."""
     per: dict[Path, Counter] = {}
     for p, table in tables.items():
         fonts: Counter = Counter()
         for fp, texts in table.entries.items():
-            if fp[:1] not in ("~", "="):  # an exact key: one per outline
+            if fp[:1] not in ("~", "=") and len({letter_key(t) for t in texts}) <= MANY_TEXTS:  # exact keys
                 for t, (n, _) in texts.items():
                     fonts[letter_key(t)] += n
         per[p] = fonts
