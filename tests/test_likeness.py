@@ -240,19 +240,3 @@ def test_a_bar_some_fonts_call_l_and_others_i_reads_by_the_fonts_heights():
     assert [r.unicode for r in records] == ["H", "b", "I"]
     assert "the one as tall as the font's capitals" in records[2].path[-1].detail
     assert [r.unicode for r in read([box(500, 80, 750), bar(700)], table)] == ["b", ""]  # no capital: no height
-
-
-def test_a_cjk_fonts_full_width_glyph_read_as_ascii_reads_as_its_full_width_form():
-    from pdfinspect.fonts.likeness import full_width_form
-
-    assert full_width_form(":", 1000, 1000) == "："
-    assert full_width_form("W", 1000, 944) == "W" and full_width_form("W", 600, 1000) == "W"  # narrower, or no CJK font
-    assert full_width_form("中", 1000, 1000) == "中"
-    table = taught()
-    for dw, expected in ((1000, "Ａ"), (600, "A")):
-        pdf = pikepdf.new()
-        font = identity_font(pdf, program([delta(640, 70)], None))
-        font.DescendantFonts[0].DW = dw
-        data = document({"F9": font}, b"BT /F9 12 Tf 10 40 Td <0001> Tj ET", pdf)
-        (record,) = glyphs(data, lambda doc: Resolver(doc, shapes=table))
-        assert record.unicode == expected

@@ -218,16 +218,6 @@ def declined(near: list[Neighbour]) -> str | None:
     return _verdict(near)[0]
 
 
-def full_width_form(text: str, font_default: float, advance: float) -> str:
-    """The full-width form (U+FF01–FF5E) of an ASCII character read by likeness, for a glyph of a
-    CJK font (default width :data:`FULL_WIDTH` or more) that advances that default width or more: a
-    CJK font's ``：`` looks like ``:`` and is drawn in a full em (its proportional Latin ``W`` is
-    narrower); ``text`` itself otherwise (widths in 1/1000 em)."""
-    if len(text) == 1 and 0x21 <= ord(text) <= 0x7E and font_default >= FULL_WIDTH and advance >= font_default:
-        return chr(ord(text) + 0xFEE0)
-    return text
-
-
 def assign(readings: dict[str, Reading], claimed: set[str], looks: int = 0,
            cjk: bool = False) -> dict[str, Reading]:
     """The readings of one font's looks (key → reading) that stand: none when fewer than

@@ -244,12 +244,6 @@ class Resolver:
         if text is None:
             return self._refuted(font, res)
         how = "" if text == vote.text else f", {format_unicode(text)} in the script of the font's other letters"
-        if vote.distance is not None and font.cid_font is not None:
-            from .likeness import full_width_form
-
-            wide = full_width_form(text, font.cid_font.default_width, 1000 * font.glyph_width(res.code))
-            how += f", {format_unicode(wide)}: a CJK font's glyph of full width" if wide != text else ""
-            text = wide
         step = _heuristic_step(h.GLYPH_SHAPE, font.program_ref or font.ref, "glyph outline", f"outline {key}",
                                HIT, codes.SHAPE_LIKENESS if vote.distance is not None else
                                codes.SHAPE_VOTE_COARSE if vote.coarse else codes.SHAPE_VOTE,
