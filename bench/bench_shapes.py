@@ -30,6 +30,7 @@ Every shifted copy should get `tounicode_shifted` (read with the same table, and
 own shapes only). Last, the clean fonts of all files are read with
 the table learned from all files: none should get `mapping_contradicts_shape` or
 `tounicode_shifted`. Prints the figures; writes the copies under --work (default a temp folder).
+With --why it says why each glyph not read right is not (:data:`WHY`): the ceiling of issue 19.
 """
 from __future__ import annotations
 

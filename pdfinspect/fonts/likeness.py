@@ -8,7 +8,8 @@ of the origin (a non-spacing mark), and a 16 × 16 fill stretched to its bounds 
 same number of contours (:func:`distance`: the cells that differ, plus a penalty for another height,
 depth or aspect). It reads as its nearest neighbours' character when they agree clearly
 (:func:`nearest`): the nearest is close, two fonts or more agree before the first outline of another
-character, and that one is clearly farther. Within one font, two glyphs read as one character keep
+character, and that one is clearly farther — or, when one is not, one character holds most of
+the fonts within that margin (:func:`declined` names why a look reads as nothing). Within one font, two glyphs read as one character keep
 that reading only for the clearly nearer, and none that the font already has (:func:`assign`).
 
 Pure functions over keys and tables; the resolver (:mod:`.resolve`) applies the readings after every

@@ -39,7 +39,8 @@ from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, CIDFont, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
-from .shapevote import ASCENDERS, CAPITALS, EMPTY, LOOK_ALIKES, GlyphShapes, ShapeTable, Vote, letter_key, look_alike_forms, looks_alike
+from .shapevote import (ASCENDERS, CAPITALS, EMPTY, LOOK_ALIKES, GlyphShapes, ShapeTable, Vote, letter_key,
+                        look_alike_forms, looks_alike)
 
 if TYPE_CHECKING:
     from .likeness import Reading  # imported where likeness reads: most runs never need it
@@ -299,7 +300,8 @@ class Resolver:
                 raw = self.judged(font, code, cid)
                 other = self._vote(font, raw, likeness=raw.confidence in (GUESS, NO_CONFIDENCE))[0] \
                     if raw.confidence != SPEC else None
-                text = raw.unicode if raw.confidence == SPEC else other.text if other is not None and other.clear else ""
+                text = raw.unicode if raw.confidence == SPEC else \
+                    other.text if other is not None and other.clear else ""
                 if len(text) == 1 and text in CAPITALS + ASCENDERS:
                     glyph = self.glyph_shapes().outline(font, self._shape_gid(font, raw), raw.glyph_name)
                     if glyph is not None and (b := glyph.bounds()) is not None:
