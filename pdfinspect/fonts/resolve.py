@@ -318,9 +318,10 @@ class Resolver:
         return assign({**readings, look: reading}, claimed, len(sampled) + 1, full).get(look) if reading else None
 
     def looks_like(self, font: Font, res: Resolution) -> str | None:
-        """What the labelled outlines of other typefaces read the glyph of ``res`` as (its likeness
-        reading, without the font's constraint), where no font of the shape table draws its outline;
-        ``None`` without a table, an outline, or a clear reading. Evidence for a shifted ToUnicode
+        """What other typefaces read the glyph of ``res`` as: a clear vote on its outline, even of one
+        font (too few to flag a contradiction, :meth:`_against_shape`), else, where no font of the
+        shape table draws the outline, its likeness reading without the font's constraint; ``None``
+        without a table, an outline, or a clear reading. Evidence for a shifted ToUnicode
         (:func:`.shift.tounicode_shift`), never text."""
         if font.program_ref is None or font.subtype == "Type3":
             return None
@@ -330,8 +331,10 @@ class Resolver:
         shapes = self.glyph_shapes()
         gid = self._shape_gid(font, res)
         fp = shapes.fingerprint(font, gid, res.glyph_name, res.code)
-        if fp is None or fp == EMPTY or table.vote(fp) is not None:
+        if fp is None or fp == EMPTY:
             return None
+        if (vote := table.vote(fp)) is not None:
+            return vote.text if vote.clear else None
         look = shapes.fingerprint(font, gid, res.glyph_name, res.code, likeness=True)
         reading = table.likeness().nearest(look) if look is not None else None
         return reading.text if reading is not None else None

@@ -23,8 +23,8 @@ once moved (:func:`tounicode_mark_shift`): a mark has no advance, a letter has o
 
 A shift is one offset ``k ≠ 0`` between the two for :data:`MIN_CODES` codes or more, four in five of
 the codes whose evidence differs and half of those with any evidence (the codes whose evidence
-gives the ToUnicode's own text count against it); three codes do when they are all the font shows
-and all are moved. What is not a shift: pairs that are one text under case folding or NFKC
+gives the ToUnicode's own text count against it); three codes do when they are every code with
+evidence, half the codes the font shows at least, and all are moved. What is not a shift: pairs that are one text under case folding or NFKC
 (fullwidth forms, mathematical alphanumerics, subscripts, lowercase text drawn by capitals), pairs
 whose evidence is no text (a cmap to private use, a control character) or whose ToUnicode side is a
 symbol font's U+F0xx, a single ToUnicode character against several, and a ToUnicode that reads
@@ -44,7 +44,7 @@ from .resolve import HIT, TOUNICODE, Resolution
 from .shapevote import letter_key
 
 MIN_CODES = 4  # codes moved by one offset, with other codes of the font shown
-MIN_ALONE = 3  # … when they are every code the font shows and every one is moved
+MIN_ALONE = 3  # … when every code with evidence is moved, and they are half the codes the font shows
 MAC_CMAP = "the program's (1,0) cmap"
 LOOKS = "the outlines of other typefaces it looks like"
 MIN_COMMON_TEST = 8  # distinct ideographs or Hangul syllables a text needs to be judged by how common they are
@@ -93,29 +93,30 @@ def tounicode_shift(font: Font, resolutions: tuple[Resolution, ...], program: Fo
     typefaces (:meth:`.resolve.Resolver.looks_like`)."""
     hits = [r for r in resolutions if _tounicode_hit(r)]
     mac = _mac_cmap(program) if program is not None and font.is_type0 else {}
-    pairs: list[tuple[bytes, str, str, str]] = []  # (code, ToUnicode text, source, evidence text)
+    pairs: list[tuple[bytes, str, str, str, int]] = []  # (code, ToUnicode text, source, evidence text, offset)
     agree: set[bytes] = set()  # codes whose evidence gives the ToUnicode's text, in one form or another
     for r in hits:
         found = [(c.method, c.unicode) for c in r.conflicts] + program_evidence(font, program, r, mac)
         if not found and looks is not None and (seen := looks(r)):
             # look-alike letters of two scripts (Latin a, Cyrillic а) are one reading of an outline
             found = [(LOOKS, r.unicode if letter_key(seen) == letter_key(r.unicode) else seen)]
-        pairs.extend((r.code, r.unicode, source, text) for source, text in found if _comparable(r.unicode, text))
+        pairs.extend((r.code, r.unicode, source, text, d) for source, text in found
+                     if _comparable(r.unicode, text) and (d := offset(r.unicode, text)) is not None)
         if _confirmed(r, found):
             agree.add(r.code)
     by_code: dict[bytes, set[int]] = {}
-    for code, given, _, seen in pairs:
-        by_code.setdefault(code, set()).add(ord(given) - ord(seen))
+    for code, _, _, _, d in pairs:
+        by_code.setdefault(code, set()).add(d)
     if not by_code:
         return None
     votes = Counter(d for deltas in by_code.values() for d in deltas)
     k, count = votes.most_common(1)[0]
     if k == 0:
         return None
-    alone = count == len(by_code) == len(hits) >= MIN_ALONE
+    alone = count == len(by_code) >= MIN_ALONE and not agree and count * 2 >= len(hits)
     if not alone and (count < MIN_CODES or count * 5 < len(by_code) * 4 or count * 2 < len(agree | set(by_code))):
         return None
-    chosen = [p for p in pairs if ord(p[1]) - ord(p[3]) == k]
+    chosen = [p for p in pairs if p[4] == k]
     if sum(_readable(p[1]) for p in chosen) > sum(_readable(p[3]) for p in chosen):
         return None  # the ToUnicode is the better reading: the other table is a legacy code page's
     given_chars = sorted({p[1] for p in chosen})
@@ -257,11 +258,29 @@ def _comparable(given: str, seen: str) -> bool:
     return _readable(seen) > 0 and not 0xF000 <= ord(given) <= 0xF0FF
 
 
+def offset(given: str, seen: str) -> int | None:
+    """The offset in code points that moves the ToUnicode character ``given`` back onto the evidence's
+    ``seen``, in the form the evidence reads it: a mathematical or fullwidth letter moved back by
+    ``k`` is ``seen`` under NFKC and case folding (``𝑞`` is one above the ``p`` an outline reads, ``Y``
+    one above a small ``x``); else the plain difference. ``None`` when they are one text."""
+    if _same_text(given, seen):
+        return None
+    g, s = _folded(given), _folded(seen)
+    if len(g) == len(s) == 1 and (k := ord(g) - ord(s)) and 0 <= ord(given) - k < 0x110000 \
+            and _folded(chr(ord(given) - k)) == s:
+        return k
+    return ord(given) - ord(seen)
+
+
+def _folded(ch: str) -> str:
+    return unicodedata.normalize("NFKC", ch).casefold()
+
+
 def _same_text(given: str, seen: str) -> bool:
     """One text, in one form or another: under case folding and NFKC (fullwidth forms, mathematical
     letters, ligatures, lowercase text drawn by capitals)."""
     return given == seen or \
-        unicodedata.normalize("NFKC", given).casefold() == unicodedata.normalize("NFKC", seen).casefold()
+        _folded(given) == _folded(seen)
 
 
 def _readable(ch: str) -> int:
