@@ -19,7 +19,12 @@ GB 2312 and Big5, the Hangul syllables of KS X 1001, read from Python's own code
 neighbours of common ideographs are mostly rare ones. A ToUnicode whose ideographs or syllables
 are common only once moved by one offset is shifted (:func:`tounicode_rare_shift`). So is a table
 whose combining marks (Thai vowels and tones, Arabic harakat) fall on the glyphs of zero width only
-once moved (:func:`tounicode_mark_shift`): a mark has no advance, a letter has one.
+once moved (:func:`tounicode_mark_shift`): a mark has no advance, a letter has one. And a table of
+kana, Thai letters, ideographs or Hangul with two rare letters or more (obsolete Thai ฃ ฅ ฦ, small
+hiragana vowels, kana iteration marks, ideographs beyond the first levels, unassigned code points)
+that one offset alone, up to three each way, clears of them all, its marks staying on the glyphs of
+zero width (:func:`tounicode_rare_letter_shift`): moved by one, common kana and Thai letters land on
+rare ones (い on ぃ, ข on ฃ), and a real text's common letters put a rare one under every other offset.
 
 A shift is one offset ``k ≠ 0`` between the two for :data:`MIN_CODES` codes or more, four in five of
 the codes whose evidence differs and half of those with any evidence (the codes whose evidence
@@ -53,6 +58,7 @@ COMMON_GAIN = 0.3  # … that far above the share as given (real text: 0.95-1.0 
 MAX_COMMON_OFFSET = 3  # offsets tried each way (of both signs from the text alone)
 MIN_MARKS = 3  # glyphs of zero width a table needs to be judged by its marks
 MIN_MARK_MISSES = 2  # … codes whose width and mark-ness disagree as given, at least, and none once moved
+MIN_RARE = 2  # distinct rare letters a text needs as given to be judged by them
 # the first (common) level of each national standard, as its codec encodes it: (codec, low, high)
 _COMMON_LEVELS = (("shift_jis", 0x889F, 0x9872), ("gb2312", 0xB0A1, 0xD7F9), ("big5", 0xA440, 0xC67E))
 
@@ -201,18 +207,13 @@ class MarkShift:
 def tounicode_mark_shift(font: Font, resolutions: tuple[Resolution, ...]) -> MarkShift | None:
     """The offset that puts the ToUnicode's combining marks exactly on the font's glyphs of zero
     width where, as given, they miss (see the module doc), or ``None``."""
-    pairs = []  # (code, character, zero width?)
-    for r in resolutions:
-        if _tounicode_hit(r) and len(r.unicode) == 1:
-            width = font.glyph_width(r.code, r.cid if font.is_type0 else None)
-            pairs.append((r.code, ord(r.unicode), abs(width) < 0.001))
+    pairs = _widths(font, resolutions)
     marks = sum(zero for _, _, zero in pairs)
     if marks < MIN_MARKS or len(pairs) < MIN_COMMON_TEST:
         return None
 
     def misses(k: int) -> int:
-        return sum(zero != (0 <= c + k < 0x110000 and unicodedata.category(chr(c + k)) in ("Mn", "Me"))
-                   for _, c, zero in pairs)
+        return _mark_misses(pairs, k)
 
     given = misses(0)
     if given < MIN_MARK_MISSES:
@@ -221,6 +222,83 @@ def tounicode_mark_shift(font: Font, resolutions: tuple[Resolution, ...]) -> Mar
     if len(fits) != 1:
         return None
     return MarkShift(-fits[0], tuple(sorted(code for code, _, _ in pairs)), given, marks)
+
+
+def _widths(font: Font, resolutions: tuple[Resolution, ...]) -> list[tuple[bytes, int, bool]]:
+    """(code, ToUnicode character, of zero width?) for each code the ToUnicode gives one character."""
+    pairs = []
+    for r in resolutions:
+        if _tounicode_hit(r) and len(r.unicode) == 1:
+            width = font.glyph_width(r.code, r.cid if font.is_type0 else None)
+            pairs.append((r.code, ord(r.unicode), abs(width) < 0.001))
+    return pairs
+
+
+def _mark_misses(pairs: list[tuple[bytes, int, bool]], k: int) -> int:
+    """The codes whose zero width and whose character moved by ``k`` being a combining mark disagree."""
+    return sum(zero != (0 <= c + k < 0x110000 and unicodedata.category(chr(c + k)) in ("Mn", "Me"))
+               for _, c, zero in pairs)
+
+
+@dataclass(frozen=True)
+class RareLetterShift:
+    """A ToUnicode whose text has letters a text all but never uses only as given: ``offset`` is the
+    ToUnicode's text minus the moved text; ``rare`` the distinct such characters as given, of
+    ``judged`` distinct characters of ``codes``."""
+
+    offset: int
+    codes: tuple[bytes, ...]
+    rare: int
+    judged: int
+
+    def describe(self) -> str:
+        k = self.offset
+        return (f"{moved(k)} "
+                f"a text without rare letters: moved by {-k:+d}, none of its {self.judged} kana, Thai letters, "
+                f"ideographs and Hangul syllables is a letter texts all but never use (an obsolete Thai letter, a rare "
+                f"kana, an ideograph or syllable beyond the first levels, an unassigned code point) and its combining "
+                f"marks are its glyphs of zero width; as given {self.rare} are, and every other offset up to "
+                f"{MAX_COMMON_OFFSET} leaves some (offset {k:+d}; judged by how rare the letters are, a statistical sign)")
+
+
+def tounicode_rare_letter_shift(font: Font, resolutions: tuple[Resolution, ...]) -> RareLetterShift | None:
+    """The one offset (up to :data:`MAX_COMMON_OFFSET` each way) that leaves no rare letter in the
+    ToUnicode's kana, Thai, ideographs and Hangul (:func:`rare_letter`) and keeps its combining marks on
+    the glyphs of zero width, where as given :data:`MIN_RARE` distinct ones are rare; ``None`` when
+    no offset or several do, or the text has fewer than :data:`MIN_COMMON_TEST` such characters."""
+    chars: dict[str, list[bytes]] = {}
+    for r in resolutions:
+        if _tounicode_hit(r) and len(r.unicode) == 1 and rare_letter(r.unicode) is not None:
+            chars.setdefault(r.unicode, []).append(r.code)
+    if len(chars) < MIN_COMMON_TEST:
+        return None
+    given = sum(bool(rare_letter(c)) for c in chars)
+    if given < MIN_RARE:
+        return None
+    pairs = _widths(font, resolutions)
+    fits = [k for k in range(-MAX_COMMON_OFFSET, MAX_COMMON_OFFSET + 1)
+            if k and not any(0 <= ord(c) - k < 0x110000 and rare_letter(chr(ord(c) - k)) is not False for c in chars)
+            and _mark_misses(pairs, -k) == 0]
+    if len(fits) != 1:
+        return None
+    codes = tuple(sorted(code for found in chars.values() for code in found))
+    return RareLetterShift(fits[0], codes, given, len(chars))
+
+
+# letters that texts of their script all but never use: Thai ฃ ฅ ฦ (obsolete) and ฤ ฌ (a few loanwords);
+# the small hiragana vowels, ゎ ゐ ゑ ゔ ゕ ゖ, the kana iteration marks, ヮ ヰ ヱ ヷ–ヺ and the digraphs ゟ ヿ
+RARE_LETTERS = frozenset("ฃฅฦฤฌ" "ぁぃぅぇぉゎゐゑゔゕゖゝゞゟ" "ヮヰヱヷヸヹヺヽヾヿ")
+
+
+def rare_letter(ch: str) -> bool | None:
+    """Whether a kana, Thai letter, CJK unified ideograph or Hangul syllable is one texts all but never
+    use (:data:`RARE_LETTERS`; an ideograph or syllable that :func:`common_character` does not find
+    common; an unassigned code point of the Thai or kana blocks); ``None`` for any other character."""
+    o = ord(ch)
+    if 0x0E01 <= o <= 0x0E5B or 0x3041 <= o <= 0x30FF or 0x0E00 == o or 0x3040 == o:
+        return ch in RARE_LETTERS or unicodedata.category(ch) == "Cn"
+    common = common_character(ch)
+    return None if common is None else not common
 
 
 def common_character(ch: str) -> bool | None:
