@@ -349,3 +349,32 @@ def truetype_of(order: list[str]) -> bytes:
     from test_shapevote import program
 
     return program(order, None)
+
+
+def letters_in(text: str, shift: int, zero: str = "") -> object:
+    """The report of an Identity font of no glyph names showing ``text``'s distinct letters, its
+    ToUnicode ``shift`` code points above them, the glyphs of ``zero``'s letters of zero width."""
+    letters = [c for c in dict.fromkeys(text) if c != " "]
+    pdf = pikepdf.new()
+    font = identity_font(pdf, truetype(len(letters)))
+    font.DescendantFonts[0].W = [1, [0 if c in zero else 600 for c in letters]]
+    font.ToUnicode = pdf.make_stream(utf16_cmap({i + 1: chr(ord(c) + shift) for i, c in enumerate(letters)}))
+    return report(font, pdf, list(range(1, len(letters) + 1)))
+
+
+# moved up by one, ร ข ล become ฤ ฃ ฦ (rare and obsolete Thai letters); い ウ ヴ become ぃ ゥ ヵ
+THAI_WORDS = "เรียน ขล พ่ว"
+JAPANESE_KANA = "あのウーハトヴォすきとおった風"
+
+
+@pytest.mark.parametrize("text, zero", [(THAI_WORDS, "ี่"), (JAPANESE_KANA, "")], ids=["thai", "kana"])
+def test_a_tounicode_is_shifted_where_one_offset_alone_clears_its_rare_letters(text, zero):
+    found = letters_in(text, 1, zero).reason("tounicode_shifted")
+    assert found is not None and "(offset +1;" in found.detail and "a text without rare letters" in found.detail
+    assert letters_in(text, 0, zero).reason("tounicode_shifted") is None
+
+
+def test_rare_letters_of_a_real_text_are_no_shift():
+    # ฤ and ฌ in real words: every offset that clears them puts other letters on rare ones
+    assert letters_in("อังกฤษ ฌาน เรียน", 0, "ั").reason("tounicode_shifted") is None
+    assert letters_in("いすゞ ヽ ひらがな", 0).reason("tounicode_shifted") is None

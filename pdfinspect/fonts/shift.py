@@ -59,6 +59,7 @@ MAX_COMMON_OFFSET = 3  # offsets tried each way (of both signs from the text alo
 MIN_MARKS = 3  # glyphs of zero width a table needs to be judged by its marks
 MIN_MARK_MISSES = 2  # … codes whose width and mark-ness disagree as given, at least, and none once moved
 MIN_RARE = 2  # distinct rare letters a text needs as given to be judged by them
+RARE_SHARE = 6  # … one in this many of its distinct letters at least (a real text has almost none)
 # the first (common) level of each national standard, as its codec encodes it: (codec, low, high)
 _COMMON_LEVELS = (("shift_jis", 0x889F, 0x9872), ("gb2312", 0xB0A1, 0xD7F9), ("big5", 0xA440, 0xC67E))
 
@@ -264,8 +265,9 @@ class RareLetterShift:
 def tounicode_rare_letter_shift(font: Font, resolutions: tuple[Resolution, ...]) -> RareLetterShift | None:
     """The one offset (up to :data:`MAX_COMMON_OFFSET` each way) that leaves no rare letter in the
     ToUnicode's kana, Thai, ideographs and Hangul (:func:`rare_letter`) and keeps its combining marks on
-    the glyphs of zero width, where as given :data:`MIN_RARE` distinct ones are rare; ``None`` when
-    no offset or several do, or the text has fewer than :data:`MIN_COMMON_TEST` such characters."""
+    the glyphs of zero width, where as given :data:`MIN_RARE` distinct ones are rare, one in
+    :data:`RARE_SHARE` at least; ``None`` when no offset or several do, or the text has fewer than
+    :data:`MIN_COMMON_TEST` such characters."""
     chars: dict[str, list[bytes]] = {}
     for r in resolutions:
         if _tounicode_hit(r) and len(r.unicode) == 1 and rare_letter(r.unicode) is not None:
@@ -273,11 +275,11 @@ def tounicode_rare_letter_shift(font: Font, resolutions: tuple[Resolution, ...])
     if len(chars) < MIN_COMMON_TEST:
         return None
     given = sum(bool(rare_letter(c)) for c in chars)
-    if given < MIN_RARE:
+    if given < MIN_RARE or given * RARE_SHARE < len(chars):
         return None
     pairs = _widths(font, resolutions)
     fits = [k for k in range(-MAX_COMMON_OFFSET, MAX_COMMON_OFFSET + 1)
-            if k and not any(0 <= ord(c) - k < 0x110000 and rare_letter(chr(ord(c) - k)) is not False for c in chars)
+            if k and all(0 <= ord(c) - k < 0x110000 and rare_letter(chr(ord(c) - k)) is False for c in chars)
             and _mark_misses(pairs, -k) == 0]
     if len(fits) != 1:
         return None
@@ -293,10 +295,14 @@ RARE_LETTERS = frozenset("ฃฅฦฤฌ" "ぁぃぅぇぉゎゐゑゔゕゖゝ
 def rare_letter(ch: str) -> bool | None:
     """Whether a kana, Thai letter, CJK unified ideograph or Hangul syllable is one texts all but never
     use (:data:`RARE_LETTERS`; an ideograph or syllable that :func:`common_character` does not find
-    common; an unassigned code point of the Thai or kana blocks); ``None`` for any other character."""
+    common; an unassigned code point of the Thai or kana blocks); ``None`` for any other character
+    (their digits, signs and punctuation too: ゛ ・ ๏ are no letters)."""
     o = ord(ch)
-    if 0x0E01 <= o <= 0x0E5B or 0x3041 <= o <= 0x30FF or 0x0E00 == o or 0x3040 == o:
-        return ch in RARE_LETTERS or unicodedata.category(ch) == "Cn"
+    if 0x0E00 <= o <= 0x0E7F or 0x3040 <= o <= 0x30FF:
+        category = unicodedata.category(ch)
+        if category == "Cn":
+            return True
+        return ch in RARE_LETTERS if category[0] in "LM" else None  # not the digits, signs and punctuation
     common = common_character(ch)
     return None if common is None else not common
 
