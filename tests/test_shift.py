@@ -378,3 +378,30 @@ def test_rare_letters_of_a_real_text_are_no_shift():
     # ฤ and ฌ in real words: every offset that clears them puts other letters on rare ones
     assert letters_in("อังกฤษ ฌาน เรียน", 0, "ั").reason("tounicode_shifted") is None
     assert letters_in("いすゞ ヽ ひらがな", 0).reason("tounicode_shifted") is None
+
+
+def test_a_loose_likeness_is_evidence_where_three_nearest_outlines_draw_one_letter():
+    # an A of thin strokes: 51-56 from the taught A's (a clear likeness reading asks 40 at most), and
+    # nearer no other letter; three fonts teaching it make a loose reading, two do not
+    from test_likeness import box, delta, hbar, program, simple_font
+
+    from pdfinspect.fonts.resolve import Resolver
+    from pdfinspect.fonts.shapevote import learn
+
+    def table(designs: tuple[tuple[int, int], ...]):
+        pdf = pikepdf.new()
+        fonts = {f"F{i}": simple_font(pdf, program([delta(w, s), box(w, s), hbar(w, s)], ["A", "B", "C"]))
+                 for i, (w, s) in enumerate(designs, 1)}
+        shown = b" ".join(b"/F%d 12 Tf (ABC) Tj" % i for i in range(1, len(designs) + 1))
+        source = Document(document(fonts, b"BT 10 10 Td " + shown + b" ET", pdf))
+        return learn(source, Resolver(source))
+
+    pdf = pikepdf.new()
+    font = identity_font(pdf, program([delta(700, 40)], None))
+    font.ToUnicode = pdf.make_stream(utf16_cmap({1: "B"}))
+    data = document({"F9": font}, b"BT /F9 12 Tf 10 40 Td <0001> Tj ET", pdf)
+    for designs, seen in ((((560, 80), (600, 95), (580, 88)), "A"), (((560, 80), (600, 95)), None)):
+        doc = Document(data)
+        resolver = Resolver(doc, shapes=table(designs))
+        (rep,) = font_reports(doc, [1], resolver)
+        assert resolver.looks_like(rep.font, rep.resolutions[0]) == seen

@@ -111,6 +111,18 @@ class LikenessIndex:
         self._groups = {n: sorted(rows, key=lambda r: r[0]) for n, rows in groups.items()}
         self._tops = {n: [r[0] for r in rows] for n, rows in self._groups.items()}
 
+    def neighbours(self, key: str, limit: float, count: int) -> list[tuple[float, str]]:
+        """The ``count`` labelled outlines nearest a look, within ``limit``: (distance, the text most
+        of its fonts give, "" where they disagree), nearest first."""
+        look = parse(key)
+        rows = self._groups.get(look.contours) if look is not None else None
+        if look is None or not rows:
+            return []
+        tops = self._tops[look.contours]
+        lo, hi = bisect.bisect_left(tops, look.top - limit / PLACE), bisect.bisect_right(tops, look.top + limit / PLACE)
+        near = sorted((d, r[5][0] if r[2] and r[5] else "") for r in rows[lo:hi] if (d := distance(look, r[1])) <= limit)
+        return near[:count]
+
     def nearest(self, key: str) -> Reading | None:
         """The reading of a look (see the module doc), ``None`` when its neighbours do not agree
         clearly enough."""
