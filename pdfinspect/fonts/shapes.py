@@ -266,13 +266,14 @@ def _cff_top(data: bytes) -> Any:
 
 def _cff_scale(top: Any) -> float:
     """EM over the units per em of a CFF: its top DICT's FontMatrix, or for a CID-keyed font whose
-    Font DICTs have one (Reitam's, 1/2048 under a top DICT without any), the first of those, combined
-    with the top DICT's where it has one."""
+    Font DICTs have one, the first of those times the top DICT's where it has one (PDFTron writes
+    0.001 in the top DICT and the identity in the Font DICT), else alone (Reitam's 1/2048 under a top
+    DICT without any); of these the first that gives an em of 16 to 16,384 units."""
     matrix = top.rawDict.get("FontMatrix")
     fds = getattr(top, "FDArray", None) if hasattr(top, "ROS") else None
     sub = next((m for fd in fds if (m := getattr(fd, "rawDict", {}).get("FontMatrix"))), None) if fds else None
-    x = sub[0] * (matrix[0] * 1000 if matrix else 1) if sub else (matrix or [0.001])[0]
-    return EM * (x or 0.001)
+    tried = ([sub[0] * matrix[0]] if sub and matrix else []) + ([sub[0]] if sub else []) + [(matrix or [0.001])[0]]
+    return EM * next((x for x in tried if 1 / 16384 <= abs(x) <= 1 / 16), 0.001)
 
 
 def _cff_outlines(data: bytes) -> dict[str, Outline]:
