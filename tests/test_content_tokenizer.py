@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from pdfinspect.content.tokenizer import (
-    MAX_OPERANDS, MAX_STRAY_LOOKAHEAD, Operation, _Pending, _Scanner, iter_operations, join_contents, part_at,
+    MAX_OPERANDS, MAX_STRAY_LOOKAHEAD, QUICK, Operation, _Pending, _Scanner, iter_operations, iter_quick, join_contents, part_at,
 )
 from pdfinspect.core.diagnostics import Severity
 from pdfinspect.core.lexer import EOF, WHITESPACE, Lexer
@@ -400,3 +400,19 @@ def test_a_deep_run_of_brackets_that_closes_is_skipped_in_one_pass():
     # 50,000 deep, closed: skipped to its end by one match, then the operators after it are read
     *_, tj, g = ops(b"[" * 50000 + b"]" * 50000 + b" TJ 0.5 g")
     assert tj.op == b"TJ" and "container-too-deep" in codes(tj) and g.op == b"g"
+
+
+# Forty multi-digit numbers and no operator: before each number could be matched in as many ways
+# as it has digits (``\d+\.?\d*`` splits "4520" anywhere), so a failed match of the batched
+# operand patterns tried 4^32 splits — a damaged page's content stream hung every command.
+RUN_OF_NUMBERS = b" ".join([b"4520", b"5269", b"531", b"12.5"] * 10)
+
+
+def test_a_long_run_of_numbers_without_an_operator_is_read_once():
+    (op,) = ops(RUN_OF_NUMBERS)
+    assert len(op.operands) == 40 and codes(op) == ["operands-left"]
+
+
+def test_a_long_run_of_numbers_without_an_operator_is_read_once_by_the_fast_path():
+    *_, last = iter_quick(RUN_OF_NUMBERS + b" 1 0 0 1 0 0 cm", QUICK)
+    assert isinstance(last, Operation) and last.op == b"cm" and len(last.operands) == 46

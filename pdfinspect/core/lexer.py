@@ -63,7 +63,7 @@ EOF = "eof"
 _WS_CLASS = rb"\x00\t\n\x0c\r "
 _REGULAR = rb"[^\x00\t\n\x0c\r ()<>\[\]{}/%]"
 _SKIP = re.compile(rb"(?:[\x00\t\n\x0c\r ]+|%[^\r\n]*)*")
-_NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)")
+_NUMBER = re.compile(rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 _REGULAR_RUN = re.compile(_REGULAR + rb"*")
 _NAME_BODY = re.compile(_REGULAR + rb"*")
 _HEX_BODY = re.compile(rb"[0-9A-Fa-f\x00\t\n\x0c\r ]*")
@@ -389,7 +389,7 @@ class Lexer:
             yield tok
 
 
-_LENIENT = re.compile(rb"[+-]*([+-]?(?:\d+\.?\d*|\.\d+))")
+_LENIENT = re.compile(rb"[+-]*([+-]?(?:\d+(?:\.\d*)?|\.\d+))")
 
 
 def _lenient_number(word: bytes):

@@ -24,7 +24,7 @@ _EI_CANDIDATE = re.compile(_WS + rb"EI" + _AFTER_EI)
 _EI_AT = re.compile(_WS + rb"*EI" + _AFTER_EI)
 _SKIP = re.compile(rb"(?:[\x00\t\n\x0c\r ]+|%[^\r\n]*)*")
 _TOKEN = re.compile(rb"(/" + _REGULAR + rb"*)|(<<|>>|[\[\]{}])|(<[^>]*>?)|(\()|(" + _REGULAR + rb"+)|([\s\S])")
-_NUMBER = re.compile(rb"[+-]*(?:\d+\.?\d*|\.\d+)")  # with the doubled signs producers write (7.3.3)
+_NUMBER = re.compile(rb"[+-]*(?:\d+(?:\.\d*)?|\.\d+)")  # with the doubled signs producers write (7.3.3)
 _CONSTANTS = frozenset({b"true", b"false", b"null"})
 
 Problem = tuple[str, str, int]
