@@ -29,9 +29,10 @@ rare ones (い on ぃ, ข on ฃ), and a real text's common letters put a rare 
 A shift is one offset ``k ≠ 0`` between the two for :data:`MIN_CODES` codes or more, four in five of
 the codes whose evidence differs and half of those with any evidence (the codes whose evidence
 gives the ToUnicode's own text count against it); three codes do when they are every code with
-evidence, half the codes the font shows at least, and all are moved. What is not a shift: pairs that are one text under case folding or NFKC
-(fullwidth forms, mathematical alphanumerics, subscripts, lowercase text drawn by capitals), pairs
-whose evidence is no text (a cmap to private use, a control character) or whose ToUnicode side is a
+evidence, half the codes the font shows at least, and all are moved. The offset is read in the
+evidence's form: ``𝑞`` is one above the ``p`` an outline reads (:func:`offset`). What is not a shift:
+pairs that are one text under case folding or NFKC (fullwidth forms, mathematical alphanumerics,
+subscripts, lowercase text drawn by capitals), pairs whose evidence is no text (a cmap to private use, a control character) or whose ToUnicode side is a
 symbol font's U+F0xx, a single ToUnicode character against several, and a ToUnicode that reads
 better than its evidence (a program's 8-bit table giving a code page's bytes as Latin-1 letters
 where the ToUnicode has Cyrillic).
@@ -287,7 +288,7 @@ def tounicode_rare_letter_shift(font: Font, resolutions: tuple[Resolution, ...])
     return RareLetterShift(fits[0], codes, given, len(chars))
 
 
-# letters that texts of their script all but never use: Thai ฃ ฅ ฦ (obsolete) and ฤ ฌ (a few loanwords);
+# letters that texts of their script all but never use: Thai ฃ ฅ ฦ (obsolete) and ฤ ฌ (in few words);
 # the small hiragana vowels, ゎ ゐ ゑ ゔ ゕ ゖ, the kana iteration marks, ヮ ヰ ヱ ヷ–ヺ and the digraphs ゟ ヿ
 RARE_LETTERS = frozenset("ฃฅฦฤฌ" "ぁぃぅぇぉゎゐゑゔゕゖゝゞゟ" "ヮヰヱヷヸヹヺヽヾヿ")
 
