@@ -153,15 +153,22 @@ def strip_program(data: bytes, keep_cmap: bool = False) -> bytes:
 
 
 def shift_cmap(data: bytes) -> bytes:
-    """Every UTF-16 destination of bfchar/bfrange one code point up: the second string of each
-    bfchar pair, the third of each bfrange triple (each string of a destination array); a
-    destination of one UTF-16 unit (4 hex digits) outside the surrogates only."""
+    """Every destination of bfchar/bfrange one code point up: the second string of each bfchar pair,
+    the third of each bfrange triple (each string of a destination array); each code point of it,
+    a surrogate pair's (U+1D44E, U+1F334) and each of a ligature's letters too, unless the moved
+    one would be a surrogate or past U+10FFFF (then the string stays as it is)."""
     def bump(token: bytes) -> bytes:
-        m = re.fullmatch(rb"<([0-9A-Fa-f]{4})>", token)
-        if m is None:
+        m = re.fullmatch(rb"<([0-9A-Fa-f\s]*)>", token)
+        digits = re.sub(rb"\s", b"", m.group(1)) if m is not None else b""
+        if not digits or len(digits) % 4:
             return token
-        value = int(m.group(1), 16)
-        return b"<%04X>" % (value + 1) if value < 0xD7FF or 0xE000 <= value < 0xFFFF else token
+        try:
+            text = bytes.fromhex(digits.decode()).decode("utf-16-be")
+        except UnicodeDecodeError:
+            return token
+        if any(0xD7FF <= ord(c) <= 0xDFFF or ord(c) >= 0x10FFFF for c in text):
+            return token
+        return b"<" + "".join(chr(ord(c) + 1) for c in text).encode("utf-16-be").hex().upper().encode() + b">"
 
     def block(m: re.Match) -> bytes:
         kind, body = m.group(1), m.group(2)
@@ -169,7 +176,7 @@ def shift_cmap(data: bytes) -> bytes:
         out, step = [], 2 if kind == b"char" else 3
         for i, tok in enumerate(tokens):
             if i % step == step - 1:
-                tok = re.sub(rb"<[0-9A-Fa-f]{4}>", lambda t: bump(t.group(0)), tok) if tok.startswith(b"[") \
+                tok = re.sub(rb"<[0-9A-Fa-f\s]*>", lambda t: bump(t.group(0)), tok) if tok.startswith(b"[") \
                     else bump(tok)
             out.append(tok)
         lines = [b" ".join(out[i:i + step]) for i in range(0, len(out), step)]

@@ -194,6 +194,7 @@ def run_with_terminal_stderr(*args):
     (("refs", "pages.pdf", 2), "looking for references"),
     (("info", "pages.pdf"), "parsing objects"),
     (("fonts", "pages.pdf"), "reading pages"),
+    (("hidden", "pages.pdf", "--json"), "reading pages"),
     (("check", "damaged-bad-length.pdf"), "checking objects"),
 ])
 def test_whole_document_commands_show_progress_on_a_terminal_only(args, label):

@@ -10,10 +10,10 @@ import sys
 
 import pytest
 
-from conftest import emulated_text, helvetica_pdf
+from conftest import CORPUS, emulated_text, helvetica_pdf
 from pdfinspect.content.textlayout import page_glyphs
 from pdfinspect.core.document import Document
-from pdfinspect.extractors import emulate, oracle
+from pdfinspect.extractors import NAMES, emulate, oracle, page_frame
 from pdfinspect.fonts import heuristics
 
 pikepdf = pytest.importorskip("pikepdf")
@@ -118,3 +118,24 @@ def test_align_explains_a_missing_space(tmp_path):
     [d] = oracle.align(em, "ab cd")
     assert (d.kind, d.ours, d.theirs, d.rule) == ("joined", "abcd", "ab cd", "tj-number")
     assert d.glyph == 2 and "0.95" in d.detail
+
+
+SHARED_ITEMS_FILES = ["libreoffice-ru-el-ja-tagged-pdfa2b.pdf", "uplatex-dvipdfmx-ja-noto-tounicode.pdf",
+                      "latex-dvips-pk300-type3.pdf"]
+
+
+@pytest.mark.parametrize("name", SHARED_ITEMS_FILES)
+def test_emulations_of_one_page_sharing_their_items_decide_as_each_alone(name):
+    # the hidden-text and extractors commands let a page's emulations share what they read of
+    # each glyph: each one must still decide exactly as it does alone, whichever ran before it
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"{path} is not here")
+    doc = Document.open(path)
+    records = list(page_glyphs(doc, doc.page_ref(1)))
+    frame = page_frame(doc, doc.page_ref(1))
+    shared: dict = {}
+    for extractor in [*NAMES, *reversed(NAMES)]:
+        together, alone = emulate(extractor, records, frame, shared), emulate(extractor, records, frame)
+        assert together == alone, extractor
+    assert records and len(shared) == len(records)

@@ -177,3 +177,45 @@ def test_type3_procedures_fingerprint_by_path_and_mask_not_by_scale():
     assert type3_fingerprint(mask) is not None
     assert type3_fingerprint(mask) != type3_fingerprint(other_mask)
     assert type3_fingerprint(b"500 0 d0") is None  # draws nothing
+
+
+@pytest.mark.parametrize("upem, fd_matrix", [(2048, 1 / 2048), (1000, 1)], ids=["reitam", "pdftron"])
+def test_a_cid_keyed_cff_is_scaled_by_its_font_dicts_matrix(upem, fd_matrix):
+    # 2048 units per em, the FontMatrix in the Font DICT and none in the top DICT (Reitam's, in
+    # text_clip_cff_cid.pdf); 1000 units, the identity in the Font DICT under the top DICT's 0.001
+    # (PDFTron's, in issue16500.pdf): the square is where the 1000-unit design draws it
+    from fontTools.cffLib import FDArrayIndex, FDSelect, FontDict
+
+    fb = FontBuilder(upem, isTTF=False)
+    fb.setupGlyphOrder([".notdef", "square"])
+    strings = {}
+    for name in (".notdef", "square"):
+        pen = T2CharStringPen(upem // 2, None)
+        if name != ".notdef":
+            _square(pen, upem)
+        strings[name] = pen.getCharString()
+    fb.setupCFF("ShapeTest", {}, strings, {})
+    font_set = fb.font["CFF "].cff
+    top = font_set[font_set.fontNames[0]]
+    top.ROS = ("Adobe", "Identity", 0)
+    fd = FontDict()
+    fd.Private, fd.FontMatrix = top.Private, [fd_matrix, 0, 0, fd_matrix, 0, 0]
+    top.FDArray = FDArrayIndex()
+    top.FDArray.append(fd)
+    top.FDSelect = FDSelect()
+    top.FDSelect.format, top.FDSelect.gidArray = 3, [0, 0]
+    top.CIDCount = 2
+    names = [".notdef", "cid00001"]
+    top.CharStrings.charStrings = {new: top.CharStrings.charStrings[old] for new, old in zip(names, (".notdef", "square"))}
+    top.charset = names
+    del top.Private
+    top.FontMatrix = [0.001, 0, 0, 0.001, 0, 0]
+
+    class _Font:
+        recalcBBoxes = False
+
+    out = io.BytesIO()
+    font_set.compile(out, _Font())
+    outlines = program_outlines(out.getvalue(), "FontFile3")
+    assert outlines["cid00001"].bounds() == pytest.approx((100, 0, 600, 700), abs=1)
+    assert outlines["cid00001"].fingerprint() == program_outlines(cff(["square"]), "FontFile3")["square"].fingerprint()

@@ -65,3 +65,12 @@ def test_blank_names_say_nothing():
     names = [bench_shapes.blank_name(i) for i in range(300)]
     assert len(set(names)) == 300 and not any(toUnicode(n) for n in names)
     assert judge_numeric_names(enumerate(names)) is None and not any(c.isdigit() for n in names for c in n)
+
+
+def test_the_shifted_copy_moves_every_destination_one_code_point_up():
+    cmap = (b"2 beginbfchar\n<0001> <D835DC4E>\n<0002> <00660069>\nendbfchar\n"
+            b"2 beginbfrange\n<0010> <0020> <0041>\n<0030> <0031> [<D7FF> <D83CDF34>]\nendbfrange")
+    shifted = bench_shapes.shift_cmap(cmap)
+    # 𝑎 → 𝑏 (a surrogate pair), fi → gj, A → B; U+D7FF stays (one up is a surrogate)
+    assert b"<0001> <D835DC4F>" in shifted and b"<0002> <0067006A>" in shifted
+    assert b"<0010> <0020> <0042>" in shifted and b"[<D7FF> <D83CDF35>]" in shifted

@@ -113,8 +113,15 @@ def letters_font(tounicode: dict[int, str], cmap: dict[int, int] | None = None, 
     text) and program cmaps; its report over the CIDs the ToUnicode maps."""
     pdf = pikepdf.new()
     font = identity_font(pdf, truetype(glyphs, cmap, mac))
-    font.ToUnicode = pdf.make_stream(cid_cmap(tounicode))
+    font.ToUnicode = pdf.make_stream(utf16_cmap(tounicode))
     return report(font, pdf, list(tounicode))
+
+
+def utf16_cmap(pairs: dict[int, str]) -> bytes:
+    """test_shapevote's ToUnicode, its destinations in UTF-16 (a surrogate pair beyond the BMP)."""
+    return cid_cmap({c: "\0" for c in pairs}).replace(
+        b" ".join(b"<%04X> <0000>" % c for c in pairs),
+        b" ".join(b"<%04X> <%s>" % (c, t.encode("utf-16-be").hex().upper().encode()) for c, t in pairs.items()))
 
 
 def by_letters(text: str, shift: int = 0) -> tuple[dict[int, str], dict[int, int]]:
@@ -282,3 +289,119 @@ def test_a_tounicode_is_shifted_where_its_marks_fall_on_the_glyphs_of_zero_width
     found = thai_font(1).reason("tounicode_shifted")
     assert found is not None and "(offset +1)" in found.detail and "6 glyphs of zero width" in found.detail
     assert thai_font(0).reason("tounicode_shifted") is None
+
+
+@pytest.mark.parametrize("given, evidence", [
+    (lambda c: chr(0x1D44E + ord(c) - ord("a") + 1), lambda c: c),  # 𝑞 given where the cmap has p
+    (lambda c: chr(ord(c.upper()) + 1), lambda c: c),  # capitals one above the cmap's small letters
+], ids=["math-italic", "case"])
+def test_a_shift_is_read_in_the_form_the_evidence_gives(given, evidence):
+    # the ToUnicode's letters moved back by one are the evidence's in another form (NFKC, case)
+    letters = "bcdefm"  # (not g: one above 𝑔 is a hole of the block, ℎ being U+210E)
+    tounicode = {i + 1: given(c) for i, c in enumerate(letters)}
+    cmap = {ord(evidence(c)): i + 1 for i, c in enumerate(letters)}
+    shifted = letters_font(tounicode, cmap).reason("tounicode_shifted")
+    assert shifted is not None and "(offset +1)" in shifted.detail and len(shifted.codes) == 6
+
+
+def test_three_moved_codes_suffice_when_they_are_every_code_with_evidence_and_half_the_font():
+    # five codes shown, the cmap knows three, each one letter below the ToUnicode's: shifted
+    letters = "bcdef"
+    tounicode = {i + 1: chr(ord(c) + 1) for i, c in enumerate(letters)}
+    known = {ord(c): i + 1 for i, c in enumerate(letters[:3])}
+    shifted = letters_font(tounicode, known, glyphs=5).reason("tounicode_shifted")
+    assert shifted is not None and len(shifted.codes) == 3
+    # three of seven: too few of the font to say
+    letters = "bcdefgh"
+    tounicode = {i + 1: chr(ord(c) + 1) for i, c in enumerate(letters)}
+    assert letters_font(tounicode, known, glyphs=7).reason("tounicode_shifted") is None
+    # three moved and one code the cmap gives as the ToUnicode does: no shift
+    tounicode = {i + 1: chr(ord(c) + 1) for i, c in enumerate("bcdef")}
+    tounicode[4] = "e"
+    known[ord("e")] = 4
+    assert letters_font(tounicode, known, glyphs=5).reason("tounicode_shifted") is None
+
+
+def test_one_font_drawing_the_outline_is_evidence_of_a_shift_though_too_few_to_contradict():
+    from test_shapevote import FIVE, program, simple_font
+
+    from pdfinspect.fonts.resolve import Resolver
+    from pdfinspect.fonts.shapevote import learn
+
+    order = list(FIVE)
+    pdf = pikepdf.new()
+    font = simple_font(pdf, program(order, FIVE))
+    font.LastChar, font.Widths = 69, [600] * 5
+    source = Document(document({"F0": font}, b"BT /F0 12 Tf 10 10 Td (ABCDE) Tj ET", pdf))
+    table = learn(source, Resolver(source))  # one font draws each outline
+    for shift, flagged in ((1, True), (0, False)):
+        pdf = pikepdf.new()
+        font = identity_font(pdf, truetype_of(order))
+        font.ToUnicode = pdf.make_stream(cid_cmap({i + 1: chr(ord(FIVE[d]) + shift) for i, d in enumerate(order)}))
+        doc = Document(document({"F2": font}, b"BT /F2 12 Tf 10 40 Td <00010002000300040005> Tj ET", pdf))
+        (rep,) = font_reports(doc, [1], Resolver(doc, shapes=table))
+        assert (rep.reason("tounicode_shifted") is not None) == flagged
+        assert rep.reason("mapping_contradicts_shape") is None  # one font: no contradiction flagged
+
+
+def truetype_of(order: list[str]) -> bytes:
+    """test_shapevote's program of these designs, nothing named."""
+    from test_shapevote import program
+
+    return program(order, None)
+
+
+def letters_in(text: str, shift: int, zero: str = "") -> object:
+    """The report of an Identity font of no glyph names showing ``text``'s distinct letters, its
+    ToUnicode ``shift`` code points above them, the glyphs of ``zero``'s letters of zero width."""
+    letters = [c for c in dict.fromkeys(text) if c != " "]
+    pdf = pikepdf.new()
+    font = identity_font(pdf, truetype(len(letters)))
+    font.DescendantFonts[0].W = [1, [0 if c in zero else 600 for c in letters]]
+    font.ToUnicode = pdf.make_stream(utf16_cmap({i + 1: chr(ord(c) + shift) for i, c in enumerate(letters)}))
+    return report(font, pdf, list(range(1, len(letters) + 1)))
+
+
+# moved up by one, ร ข ล become ฤ ฃ ฦ (rare and obsolete Thai letters); い ウ ヴ become ぃ ゥ ヵ
+THAI_WORDS = "เรียน ขล พ่ว"
+JAPANESE_KANA = "あのウーハトヴォすきとおった風"
+
+
+@pytest.mark.parametrize("text, zero", [(THAI_WORDS, "ี่"), (JAPANESE_KANA, "")], ids=["thai", "kana"])
+def test_a_tounicode_is_shifted_where_one_offset_alone_clears_its_rare_letters(text, zero):
+    found = letters_in(text, 1, zero).reason("tounicode_shifted")
+    assert found is not None and "(offset +1;" in found.detail and "a text without rare letters" in found.detail
+    assert letters_in(text, 0, zero).reason("tounicode_shifted") is None
+
+
+def test_rare_letters_of_a_real_text_are_no_shift():
+    # ฤ and ฌ in real words: every offset that clears them puts other letters on rare ones
+    assert letters_in("อังกฤษ ฌาน เรียน", 0, "ั").reason("tounicode_shifted") is None
+    assert letters_in("いすゞ ヽ ひらがな", 0).reason("tounicode_shifted") is None
+
+
+def test_a_loose_likeness_is_evidence_where_three_nearest_outlines_draw_one_letter():
+    # an A of thin strokes: 51-56 from the taught A's (a clear likeness reading asks 40 at most), and
+    # nearer no other letter; three fonts teaching it make a loose reading, two do not
+    from test_likeness import box, delta, hbar, program, simple_font
+
+    from pdfinspect.fonts.resolve import Resolver
+    from pdfinspect.fonts.shapevote import learn
+
+    def table(designs: tuple[tuple[int, int], ...]):
+        pdf = pikepdf.new()
+        fonts = {f"F{i}": simple_font(pdf, program([delta(w, s), box(w, s), hbar(w, s)], ["A", "B", "C"]))
+                 for i, (w, s) in enumerate(designs, 1)}
+        shown = b" ".join(b"/F%d 12 Tf (ABC) Tj" % i for i in range(1, len(designs) + 1))
+        source = Document(document(fonts, b"BT 10 10 Td " + shown + b" ET", pdf))
+        return learn(source, Resolver(source))
+
+    pdf = pikepdf.new()
+    font = identity_font(pdf, program([delta(700, 40)], None))
+    font.ToUnicode = pdf.make_stream(utf16_cmap({1: "B"}))
+    data = document({"F9": font}, b"BT /F9 12 Tf 10 40 Td <0001> Tj ET", pdf)
+    for designs, seen in ((((560, 80), (600, 95), (580, 88)), "A"), (((560, 80), (600, 95)), None)):
+        doc = Document(data)
+        resolver = Resolver(doc, shapes=table(designs))
+        (rep,) = font_reports(doc, [1], resolver)
+        assert resolver.looks_like(rep.font, rep.resolutions[0]) == seen

@@ -42,8 +42,9 @@ def cmd_extractors(args, out) -> int:
     result: dict = {"page": args.page, "extractors": {}, "pairwise": {}}
     reals: dict[str, str] = {}
     emulations = {}
+    shared: dict = {}
     for name in names:
-        emulated = emulations[name] = emulate(name, records, box)
+        emulated = emulations[name] = emulate(name, records, box, shared)
         real = oracle.run(name, args.file, args.page, args.timeout)
         entry: dict = {"available": real.text is not None, "error": real.error, "emulated": emulated.text,
                        "real": real.text}

@@ -11,7 +11,7 @@ from ..content.visibility import REASONS, hidden_runs
 from ..extractors import NAMES, emulate, page_frame
 from ..present.glyphs import page_glyph_facts
 from ..present.text import safe_line
-from .common import add_common_options, dump_json, open_document, page_numbers, pages_arg
+from .common import add_common_options, dump_json, open_document, page_numbers, pages_arg, progress
 
 
 def register(subparsers) -> None:
@@ -32,8 +32,19 @@ def register(subparsers) -> None:
 
 def cmd_hidden(args, out) -> int:
     doc = open_document(args)
+    if not args.json:  # the runs are printed page by page as they are found
+        return _hidden(doc, args, out, None)
+    with progress("reading pages") as tick:  # the records come at the end: a bar meanwhile
+        return _hidden(doc, args, out, tick)
+
+
+def _hidden(doc, args, out, tick) -> int:
     records = []
-    for n, ref in page_numbers(doc, args.page):
+    first, last = args.page or (1, None)
+    total = min(last or doc.page_count(), doc.page_count()) - first + 1 if tick is not None else None
+    for done, (n, ref) in enumerate(page_numbers(doc, args.page)):
+        if tick is not None:
+            tick(done, total)
         facts = page_glyph_facts(doc, ref, annots=args.annots)
         runs = hidden_runs(facts.records, facts.layouts, facts.visibility)
         kept = _kept(facts.records, page_frame(doc, ref)) if runs else {}
@@ -41,7 +52,8 @@ def cmd_hidden(args, out) -> int:
             rec = {"page": n, "text": run.text, "reasons": list(run.reasons),
                    "bbox": None if run.bbox is None else [round(v, 2) for v in run.bbox],
                    "glyphs": [run.first, run.last],
-                   "extractors": [name for name in NAMES if any(run.first <= i <= run.last for i in kept[name])]}
+                   "extractors": [name for name in NAMES
+                                  if not kept[name].isdisjoint(range(run.first, run.last + 1))]}
             if args.json:
                 records.append(rec)
                 continue
@@ -56,4 +68,6 @@ def cmd_hidden(args, out) -> int:
 
 def _kept(records, page) -> dict[str, set[int]]:
     """For each emulated extractor, the indexes of the glyphs it outputs."""
-    return {name: {d.record.index for d in emulate(name, records, page).decisions if d.kept} for name in NAMES}
+    shared: dict = {}
+    return {name: {d.record.index for d in emulate(name, records, page, shared).decisions if d.kept}
+            for name in NAMES}

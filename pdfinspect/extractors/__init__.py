@@ -34,13 +34,14 @@ def page_frame(doc, page_ref) -> Page:
     return Page(media, boxes.get("CropBox", media), turn)
 
 
-def emulate(name: str, records, page: Page | None = None) -> Emulation:
+def emulate(name: str, records, page: Page | None = None, shared: dict | None = None) -> Emulation:
     """Extractor ``name``'s emulated output for a page's glyph records (a list); ``page`` from
-    :func:`page_frame`."""
+    :func:`page_frame`. Emulations of one page may share a dict (``shared``): what they all read of
+    each glyph is then worked out once."""
     if name not in NAMES:
         raise ValueError(f"unknown extractor {name!r}: one of {', '.join(NAMES)}")
     module = importlib.import_module(f"{__name__}.{name}")
-    return module.emulate(records, page)
+    return module.emulate(records, page, shared)
 
 
 __all__ = ["NAMES", "Emulation", "Page", "emulate", "page_frame"]

@@ -74,6 +74,20 @@ class Item:
         return dx * ux + dy * uy, -dx * uy + dy * ux
 
 
+def items(recs: Iterable, shared: "dict[int, Item] | None" = None) -> list[Item]:
+    """:func:`make_item` of each record; with ``shared`` (a page's items so far, by the id of
+    their record), each made once for all the emulations of the page."""
+    if shared is None:
+        return [make_item(r) for r in recs]
+    out = []
+    for r in recs:
+        item = shared.get(id(r))
+        if item is None:
+            item = shared[id(r)] = make_item(r)
+        out.append(item)
+    return out
+
+
 def make_item(record) -> Item:
     step, glyph = record.step, record.glyph
     ts = step.gstate.text

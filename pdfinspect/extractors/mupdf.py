@@ -96,9 +96,9 @@ def _vertical_advance(item: base.Item) -> base.Item:
     return item
 
 
-def emulate(records, page: base.Page | None = None) -> base.Emulation:
+def emulate(records, page: base.Page | None = None, shared: dict | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=True)
-    items = [_vertical_advance(base.make_item(r)) for r in recs]
+    items = [_vertical_advance(i) for i in base.items(recs, shared)]
     texts = [text(r) for r in recs]
     drops: list[tuple[str, str]] = []
     pen = None

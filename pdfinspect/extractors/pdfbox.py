@@ -22,9 +22,9 @@ def text(record) -> tuple[str, str]:
     return (t, "") if t is not None else ("", "no-text")
 
 
-def emulate(records, page: base.Page | None = None) -> base.Emulation:
+def emulate(records, page: base.Page | None = None, shared: dict | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=False)
-    items = [base.make_item(r) for r in recs]
+    items = base.items(recs, shared)
     spaces = base.space_widths(recs)
 
     def decide(prev: base.Item, cur: base.Item, prev_text: str, t: str) -> tuple[str, str, str]:

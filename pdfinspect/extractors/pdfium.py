@@ -267,9 +267,9 @@ def _reading_order(objects: list[_Object]) -> list[_Object]:
     return out + line
 
 
-def emulate(records, page: base.Page | None = None) -> base.Emulation:
+def emulate(records, page: base.Page | None = None, shared: dict | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=False)
-    items = [base.make_item(r) for r in recs]
+    items = base.items(recs, shared)
     spaces = base.space_widths(recs)
     texts = [text(r) for r in recs]
     objects: list[_Object] = []

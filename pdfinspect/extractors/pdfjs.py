@@ -33,6 +33,6 @@ def decide(prev: base.Item, cur: base.Item, prev_text: str, t: str) -> tuple[str
     return base.NOTHING, "gap", f"gap {base.em(along, size)} ≤ {SPACE_IN_FLOW_MIN_FACTOR}"
 
 
-def emulate(records, page: base.Page | None = None) -> base.Emulation:
+def emulate(records, page: base.Page | None = None, shared: dict | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=False)
-    return base.flow("pdfjs", [base.make_item(r) for r in recs], [text(r) for r in recs], decide)
+    return base.flow("pdfjs", base.items(recs, shared), [text(r) for r in recs], decide)

@@ -93,9 +93,9 @@ def _box(item: base.Item, page: base.Page) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def emulate(records, page: base.Page | None = None) -> base.Emulation:
+def emulate(records, page: base.Page | None = None, shared: dict | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=False)
-    items = [base.make_item(r) for r in recs]
+    items = base.items(recs, shared)
     boxes = {id(i): _box(i, page or base.Page()) for i in items}
 
     def decide(prev: base.Item, cur: base.Item, prev_text: str, t: str) -> tuple[str, str, str]:

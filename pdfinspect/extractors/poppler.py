@@ -757,10 +757,10 @@ def _reorder(line: list[base.Decision], primary_lr: bool) -> list[base.Decision]
     return out
 
 
-def emulate(records, page: base.Page | None = None) -> base.Emulation:
+def emulate(records, page: base.Page | None = None, shared: dict | None = None) -> base.Emulation:
     # TextOutputDev::interpretType3Chars is false: a Type3 glyph is one character, its procedure never runs
     recs = [r for r in base.source_records(records, annots=True, type3_text=False) if r.step.charproc is None]
-    items = [base.make_item(r) for r in recs]
+    items = base.items(recs, shared)
     texts = [text(r) for r in recs]
     words, drops = _words(items, texts, page)
     pools = [_Pool() for _ in range(4)]

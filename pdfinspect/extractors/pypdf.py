@@ -93,9 +93,9 @@ def _page_axis(record) -> tuple[float, float]:
     return (1.0, 0.0) if abs(m[3]) > ORIENT_EPSILON else (0.0, 1.0)
 
 
-def emulate(records, page: base.Page | None = None) -> base.Emulation:
+def emulate(records, page: base.Page | None = None, shared: dict | None = None) -> base.Emulation:
     recs = base.source_records(records, annots=False)
-    items = [base.make_item(r) for r in recs]
+    items = base.items(recs, shared)
     spaces = _space_widths(recs)
 
     def decide(prev: base.Item, cur: base.Item, prev_text: str, t: str) -> tuple[str, str, str]:

@@ -102,6 +102,11 @@ class Neighbour(NamedTuple):
     texts: tuple[str, ...]  # of the label, most fonts first
     lean: str  # the label most of its fonts give (its label, where they agree)
 
+    @property
+    def text(self) -> str:
+        """The text most of its fonts give, "" where they disagree."""
+        return self.texts[0] if self.label and self.texts else ""
+
 
 class LikenessIndex:
     """The labelled looks of a table, by number of contours, sorted by top."""
@@ -126,15 +131,15 @@ class LikenessIndex:
         self._groups = {n: sorted(rows, key=lambda r: r[0]) for n, rows in groups.items()}
         self._tops = {n: [r[0] for r in rows] for n, rows in self._groups.items()}
 
-    def neighbours(self, key: str) -> list[Neighbour]:
-        """The labelled outlines near a look, nearest first, those too far to matter (past the
-        farthest a reading could stand) left out."""
+    def neighbours(self, key: str, limit: float | None = None, count: int | None = None) -> list[Neighbour]:
+        """The labelled outlines near a look, nearest first, within ``limit`` (by default, those too
+        far to matter — past the farthest a reading could stand — left out), the ``count`` nearest."""
         look = parse(key)
         rows = self._groups.get(look.contours) if look is not None else None
         if look is None or not rows:
             return []
         # an outline farther than this cannot matter: the nearest other character passes there
-        limit = max(MAX_DISTANCE * RATIO, MAX_DISTANCE + MARGIN)
+        limit = max(MAX_DISTANCE * RATIO, MAX_DISTANCE + MARGIN) if limit is None else limit
         tops = self._tops[look.contours]
         lo, hi = bisect.bisect_left(tops, look.top - limit / PLACE), bisect.bisect_right(tops, look.top + limit / PLACE)
         near = []
@@ -143,7 +148,7 @@ class LikenessIndex:
             if d <= limit and (d := d + (look.bits ^ r[1].bits).bit_count()) <= limit:
                 near.append(Neighbour(d, r[2], r[3], r[4], r[5], r[6]))
         near.sort(key=lambda n: n.distance)
-        return near
+        return near[:count]
 
     def nearest(self, key: str) -> Reading | None:
         """The reading of a look (see the module doc), ``None`` when its neighbours do not agree

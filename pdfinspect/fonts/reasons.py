@@ -27,7 +27,8 @@ from .heuristics import (BY_METHOD, CODE_AS_UNICODE, CONFIDENCES, GUESS, HEURIST
                          is_lead_byte, legacy_cjk_codec)
 from .resolve import (CID_COLLECTION, ENCODING, FONT_PROGRAM, HIT, MISS, NONE, TOUNICODE, Resolution, Resolver,
                       format_unicode, no_text, tounicode_cid_shift, tounicode_width_shift)
-from .shift import moved, tounicode_confirmed, tounicode_mark_shift, tounicode_rare_shift, tounicode_shift
+from .shift import (moved, tounicode_confirmed, tounicode_mark_shift, tounicode_rare_letter_shift, tounicode_rare_shift,
+                    tounicode_shift)
 
 NUMERIC_METHOD, CODE_AS_UNICODE_METHOD = NUMERIC_GLYPH_NAME.method, CODE_AS_UNICODE.method
 
@@ -62,7 +63,8 @@ REASON_DOCS: dict[str, str] = {
                          "another reading): kept as a guess, out of the text",
     "tounicode_shifted": "the ToUnicode's text for a run of codes is one constant offset away from what the font's "
                          "names, program (cmaps, a CFF's own collection), CID collection, widths or glyph outlines "
-                         "say, or from the common CJK characters it would give: a shifted table",
+                         "say, or from the common CJK characters or the text without rare letters it would give: a "
+                         "shifted table",
     "mapping_contradicts_shape": "a ToUnicode or glyph name gives text that fonts drawing the same outline clearly "
                                  "say is another character",
     "unresolved": "codes that resolve to nothing by any method or heuristic",
@@ -272,9 +274,11 @@ def _width_shifted(font: Font) -> Reason | None:
 def _rare_shifted(font: Font, resolutions: tuple[Resolution, ...]) -> Reason | None:
     """A CJK text whose characters are common only once moved by one offset
     (:func:`.shift.tounicode_rare_shift`), or combining marks that fall on the glyphs of zero width
-    only once moved (:func:`.shift.tounicode_mark_shift`): the signs where nothing in the font names
-    its glyphs."""
-    found = tounicode_rare_shift(resolutions) or tounicode_mark_shift(font, resolutions)
+    only once moved (:func:`.shift.tounicode_mark_shift`), or kana, Thai, ideographs and Hangul whose
+    rare letters all go at one offset alone (:func:`.shift.tounicode_rare_letter_shift`): the signs
+    where nothing in the font names its glyphs."""
+    found = tounicode_rare_shift(resolutions) or tounicode_mark_shift(font, resolutions) \
+        or tounicode_rare_letter_shift(font, resolutions)
     return Reason("tounicode_shifted", found.codes, found.describe()) if found is not None else None
 
 

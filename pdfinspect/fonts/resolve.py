@@ -351,10 +351,14 @@ class Resolver:
         return assign({**readings, look: reading}, claimed, len(sampled) + 1, full).get(look) if reading else None
 
     def looks_like(self, font: Font, res: Resolution) -> str | None:
-        """What the labelled outlines of other typefaces read the glyph of ``res`` as (its likeness
-        reading, without the font's constraint), where no font of the shape table draws its outline;
-        ``None`` without a table, an outline, or a clear reading. Evidence for a shifted ToUnicode
-        (:func:`.shift.tounicode_shift`), never text."""
+        """What other typefaces read the glyph of ``res`` as: a clear vote on its outline, even of one
+        font (too few to flag a contradiction, :meth:`_against_shape`), else, where no font of the
+        shape table draws the outline, its likeness reading without the font's constraint, else the
+        letter its :data:`LOOSE_COUNT` nearest outlines within :data:`LOOSE_DISTANCE` all draw (in
+        one case or another: Courier's capitals are nearest small letters of other typefaces as often
+        as capitals); ``None`` without a table, an outline, or such a reading. Evidence for a shifted
+        ToUnicode (:func:`.shift.tounicode_shift`, which asks four codes or more moved by one offset),
+        never text."""
         if font.program_ref is None or font.subtype == "Type3":
             return None
         table = self._table(learn=False)
@@ -363,11 +367,20 @@ class Resolver:
         shapes = self.glyph_shapes()
         gid = self._shape_gid(font, res)
         fp = shapes.fingerprint(font, gid, res.glyph_name, res.code)
-        if fp is None or fp == EMPTY or table.vote(fp) is not None:
+        if fp is None or fp == EMPTY:
             return None
+        if (vote := table.vote(fp)) is not None:
+            return vote.text if vote.clear else None
         look = shapes.fingerprint(font, gid, res.glyph_name, res.code, likeness=True)
-        reading = table.likeness().nearest(look) if look is not None else None
-        return reading.text if reading is not None else None
+        if look is None:
+            return None
+        reading = table.likeness().nearest(look)
+        if reading is not None:
+            return reading.text
+        # looser: the nearest few outlines, a little farther off, all of one letter in one case or another
+        near = table.likeness().neighbours(look, LOOSE_DISTANCE, LOOSE_COUNT)
+        texts = {unicodedata.normalize("NFKC", n.text).casefold() for n in near}
+        return near[0].text if len(near) == LOOSE_COUNT and len(texts) == 1 and near[0].text else None
 
     def _shape_gid(self, font: Font, res: Resolution) -> int | None:
         """The glyph id whose outline a code draws: the resolution's, else, for a simple TrueType
@@ -841,6 +854,8 @@ class Resolver:
 
 
 MAX_SAMPLE = 2048  # codes of one font resolved to judge a heuristic or the Macintosh order
+LOOSE_DISTANCE = 60.0  # likeness: how far the outlines of a loose reading may be (a clear reading: 40)
+LOOSE_COUNT = 3  # … the nearest outlines that must all draw one letter
 LOOK_ALIKE_SCRIPTS = frozenset(s for group in LOOK_ALIKES for c in group if (s := plaus.script(c)) is not None)
 # what a font's outlines say (Resolver._shape_evidence): the clear votes for and against each
 # heuristic reading codes as values, and the font's letters counted by script

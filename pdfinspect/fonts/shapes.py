@@ -264,10 +264,21 @@ def _cff_top(data: bytes) -> Any:
     return cff[cff.fontNames[0]]
 
 
+def _cff_scale(top: Any) -> float:
+    """EM over the units per em of a CFF: its top DICT's FontMatrix, or for a CID-keyed font whose
+    Font DICTs have one, the first of those times the top DICT's where it has one (PDFTron writes
+    0.001 in the top DICT and the identity in the Font DICT), else alone (Reitam's 1/2048 under a top
+    DICT without any); of these the first that gives an em of 16 to 16,384 units."""
+    matrix = top.rawDict.get("FontMatrix")
+    fds = getattr(top, "FDArray", None) if hasattr(top, "ROS") else None
+    sub = next((m for fd in fds if (m := getattr(fd, "rawDict", {}).get("FontMatrix"))), None) if fds else None
+    tried = ([sub[0] * matrix[0]] if sub and matrix else []) + ([sub[0]] if sub else []) + [(matrix or [0.001])[0]]
+    return EM * next((x for x in tried if 1 / 16384 <= abs(x) <= 1 / 16), 0.001)
+
+
 def _cff_outlines(data: bytes) -> dict[str, Outline]:
     top = _cff_top(data)
-    matrix = getattr(top, "FontMatrix", None) or [0.001]
-    scale = EM * (matrix[0] or 0.001)
+    scale = _cff_scale(top)
     strings = top.CharStrings
     out: dict[str, Outline] = {}
     for name in list(top.charset or ())[:MAX_GLYPHS]:

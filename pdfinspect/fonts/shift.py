@@ -19,14 +19,20 @@ GB 2312 and Big5, the Hangul syllables of KS X 1001, read from Python's own code
 neighbours of common ideographs are mostly rare ones. A ToUnicode whose ideographs or syllables
 are common only once moved by one offset is shifted (:func:`tounicode_rare_shift`). So is a table
 whose combining marks (Thai vowels and tones, Arabic harakat) fall on the glyphs of zero width only
-once moved (:func:`tounicode_mark_shift`): a mark has no advance, a letter has one.
+once moved (:func:`tounicode_mark_shift`): a mark has no advance, a letter has one. And a table of
+kana, Thai letters, ideographs or Hangul with two rare letters or more (obsolete Thai ฃ ฅ ฦ, small
+hiragana vowels, kana iteration marks, ideographs beyond the first levels, unassigned code points)
+that one offset alone, up to three each way, clears of them all, its marks staying on the glyphs of
+zero width (:func:`tounicode_rare_letter_shift`): moved by one, common kana and Thai letters land on
+rare ones (い on ぃ, ข on ฃ), and a real text's common letters put a rare one under every other offset.
 
 A shift is one offset ``k ≠ 0`` between the two for :data:`MIN_CODES` codes or more, four in five of
 the codes whose evidence differs and half of those with any evidence (the codes whose evidence
-gives the ToUnicode's own text count against it); three codes do when they are all the font shows
-and all are moved. What is not a shift: pairs that are one text under case folding or NFKC
-(fullwidth forms, mathematical alphanumerics, subscripts, lowercase text drawn by capitals), pairs
-whose evidence is no text (a cmap to private use, a control character) or whose ToUnicode side is a
+gives the ToUnicode's own text count against it); three codes do when they are every code with
+evidence, half the codes the font shows at least, and all are moved. The offset is read in the
+evidence's form: ``𝑞`` is one above the ``p`` an outline reads (:func:`offset`). What is not a shift:
+pairs that are one text under case folding or NFKC (fullwidth forms, mathematical alphanumerics,
+subscripts, lowercase text drawn by capitals), pairs whose evidence is no text (a cmap to private use, a control character) or whose ToUnicode side is a
 symbol font's U+F0xx, a single ToUnicode character against several, and a ToUnicode that reads
 better than its evidence (a program's 8-bit table giving a code page's bytes as Latin-1 letters
 where the ToUnicode has Cyrillic).
@@ -44,7 +50,7 @@ from .resolve import HIT, TOUNICODE, Resolution
 from .shapevote import letter_key
 
 MIN_CODES = 4  # codes moved by one offset, with other codes of the font shown
-MIN_ALONE = 3  # … when they are every code the font shows and every one is moved
+MIN_ALONE = 3  # … when every code with evidence is moved, and they are half the codes the font shows
 MAC_CMAP = "the program's (1,0) cmap"
 LOOKS = "the outlines of other typefaces it looks like"
 MIN_COMMON_TEST = 8  # distinct ideographs or Hangul syllables a text needs to be judged by how common they are
@@ -53,6 +59,8 @@ COMMON_GAIN = 0.3  # … that far above the share as given (real text: 0.95-1.0 
 MAX_COMMON_OFFSET = 3  # offsets tried each way (of both signs from the text alone)
 MIN_MARKS = 3  # glyphs of zero width a table needs to be judged by its marks
 MIN_MARK_MISSES = 2  # … codes whose width and mark-ness disagree as given, at least, and none once moved
+MIN_RARE = 2  # distinct rare letters a text needs as given to be judged by them
+RARE_SHARE = 6  # … one in this many of its distinct letters at least (a real text has almost none)
 # the first (common) level of each national standard, as its codec encodes it: (codec, low, high)
 _COMMON_LEVELS = (("shift_jis", 0x889F, 0x9872), ("gb2312", 0xB0A1, 0xD7F9), ("big5", 0xA440, 0xC67E))
 
@@ -93,29 +101,30 @@ def tounicode_shift(font: Font, resolutions: tuple[Resolution, ...], program: Fo
     typefaces (:meth:`.resolve.Resolver.looks_like`)."""
     hits = [r for r in resolutions if _tounicode_hit(r)]
     mac = _mac_cmap(program) if program is not None and font.is_type0 else {}
-    pairs: list[tuple[bytes, str, str, str]] = []  # (code, ToUnicode text, source, evidence text)
+    pairs: list[tuple[bytes, str, str, str, int]] = []  # (code, ToUnicode text, source, evidence text, offset)
     agree: set[bytes] = set()  # codes whose evidence gives the ToUnicode's text, in one form or another
     for r in hits:
         found = [(c.method, c.unicode) for c in r.conflicts] + program_evidence(font, program, r, mac)
         if not found and looks is not None and (seen := looks(r)):
             # look-alike letters of two scripts (Latin a, Cyrillic а) are one reading of an outline
             found = [(LOOKS, r.unicode if letter_key(seen) == letter_key(r.unicode) else seen)]
-        pairs.extend((r.code, r.unicode, source, text) for source, text in found if _comparable(r.unicode, text))
+        pairs.extend((r.code, r.unicode, source, text, d) for source, text in found
+                     if _comparable(r.unicode, text) and (d := offset(r.unicode, text)) is not None)
         if _confirmed(r, found):
             agree.add(r.code)
     by_code: dict[bytes, set[int]] = {}
-    for code, given, _, seen in pairs:
-        by_code.setdefault(code, set()).add(ord(given) - ord(seen))
+    for code, _, _, _, d in pairs:
+        by_code.setdefault(code, set()).add(d)
     if not by_code:
         return None
     votes = Counter(d for deltas in by_code.values() for d in deltas)
     k, count = votes.most_common(1)[0]
     if k == 0:
         return None
-    alone = count == len(by_code) == len(hits) >= MIN_ALONE
+    alone = count == len(by_code) >= MIN_ALONE and not agree and count * 2 >= len(hits)
     if not alone and (count < MIN_CODES or count * 5 < len(by_code) * 4 or count * 2 < len(agree | set(by_code))):
         return None
-    chosen = [p for p in pairs if ord(p[1]) - ord(p[3]) == k]
+    chosen = [p for p in pairs if p[4] == k]
     if sum(_readable(p[1]) for p in chosen) > sum(_readable(p[3]) for p in chosen):
         return None  # the ToUnicode is the better reading: the other table is a legacy code page's
     given_chars = sorted({p[1] for p in chosen})
@@ -200,18 +209,13 @@ class MarkShift:
 def tounicode_mark_shift(font: Font, resolutions: tuple[Resolution, ...]) -> MarkShift | None:
     """The offset that puts the ToUnicode's combining marks exactly on the font's glyphs of zero
     width where, as given, they miss (see the module doc), or ``None``."""
-    pairs = []  # (code, character, zero width?)
-    for r in resolutions:
-        if _tounicode_hit(r) and len(r.unicode) == 1:
-            width = font.glyph_width(r.code, r.cid if font.is_type0 else None)
-            pairs.append((r.code, ord(r.unicode), abs(width) < 0.001))
+    pairs = _widths(font, resolutions)
     marks = sum(zero for _, _, zero in pairs)
     if marks < MIN_MARKS or len(pairs) < MIN_COMMON_TEST:
         return None
 
     def misses(k: int) -> int:
-        return sum(zero != (0 <= c + k < 0x110000 and unicodedata.category(chr(c + k)) in ("Mn", "Me"))
-                   for _, c, zero in pairs)
+        return _mark_misses(pairs, k)
 
     given = misses(0)
     if given < MIN_MARK_MISSES:
@@ -220,6 +224,88 @@ def tounicode_mark_shift(font: Font, resolutions: tuple[Resolution, ...]) -> Mar
     if len(fits) != 1:
         return None
     return MarkShift(-fits[0], tuple(sorted(code for code, _, _ in pairs)), given, marks)
+
+
+def _widths(font: Font, resolutions: tuple[Resolution, ...]) -> list[tuple[bytes, int, bool]]:
+    """(code, ToUnicode character, of zero width?) for each code the ToUnicode gives one character."""
+    pairs = []
+    for r in resolutions:
+        if _tounicode_hit(r) and len(r.unicode) == 1:
+            width = font.glyph_width(r.code, r.cid if font.is_type0 else None)
+            pairs.append((r.code, ord(r.unicode), abs(width) < 0.001))
+    return pairs
+
+
+def _mark_misses(pairs: list[tuple[bytes, int, bool]], k: int) -> int:
+    """The codes whose zero width and whose character moved by ``k`` being a combining mark disagree."""
+    return sum(zero != (0 <= c + k < 0x110000 and unicodedata.category(chr(c + k)) in ("Mn", "Me"))
+               for _, c, zero in pairs)
+
+
+@dataclass(frozen=True)
+class RareLetterShift:
+    """A ToUnicode whose text has letters a text all but never uses only as given: ``offset`` is the
+    ToUnicode's text minus the moved text; ``rare`` the distinct such characters as given, of
+    ``judged`` distinct characters of ``codes``."""
+
+    offset: int
+    codes: tuple[bytes, ...]
+    rare: int
+    judged: int
+
+    def describe(self) -> str:
+        k = self.offset
+        return (f"{moved(k)} "
+                f"a text without rare letters: moved by {-k:+d}, none of its {self.judged} kana, Thai letters, "
+                f"ideographs and Hangul syllables is a letter texts all but never use (an obsolete Thai letter, a rare "
+                f"kana, an ideograph or syllable beyond the first levels, an unassigned code point) and its combining "
+                f"marks are its glyphs of zero width; as given {self.rare} are, and every other offset up to "
+                f"{MAX_COMMON_OFFSET} leaves some (offset {k:+d}; judged by how rare the letters are, a statistical sign)")
+
+
+def tounicode_rare_letter_shift(font: Font, resolutions: tuple[Resolution, ...]) -> RareLetterShift | None:
+    """The one offset (up to :data:`MAX_COMMON_OFFSET` each way) that leaves no rare letter in the
+    ToUnicode's kana, Thai, ideographs and Hangul (:func:`rare_letter`) and keeps its combining marks on
+    the glyphs of zero width, where as given :data:`MIN_RARE` distinct ones are rare, one in
+    :data:`RARE_SHARE` at least; ``None`` when no offset or several do, or the text has fewer than
+    :data:`MIN_COMMON_TEST` such characters."""
+    chars: dict[str, list[bytes]] = {}
+    for r in resolutions:
+        if _tounicode_hit(r) and len(r.unicode) == 1 and rare_letter(r.unicode) is not None:
+            chars.setdefault(r.unicode, []).append(r.code)
+    if len(chars) < MIN_COMMON_TEST:
+        return None
+    given = sum(bool(rare_letter(c)) for c in chars)
+    if given < MIN_RARE or given * RARE_SHARE < len(chars):
+        return None
+    pairs = _widths(font, resolutions)
+    fits = [k for k in range(-MAX_COMMON_OFFSET, MAX_COMMON_OFFSET + 1)
+            if k and all(0 <= ord(c) - k < 0x110000 and rare_letter(chr(ord(c) - k)) is False for c in chars)
+            and _mark_misses(pairs, -k) == 0]
+    if len(fits) != 1:
+        return None
+    codes = tuple(sorted(code for found in chars.values() for code in found))
+    return RareLetterShift(fits[0], codes, given, len(chars))
+
+
+# letters that texts of their script all but never use: Thai ฃ ฅ ฦ (obsolete) and ฤ ฌ (in few words);
+# the small hiragana vowels, ゎ ゐ ゑ ゔ ゕ ゖ, the kana iteration marks, ヮ ヰ ヱ ヷ–ヺ and the digraphs ゟ ヿ
+RARE_LETTERS = frozenset("ฃฅฦฤฌ" "ぁぃぅぇぉゎゐゑゔゕゖゝゞゟ" "ヮヰヱヷヸヹヺヽヾヿ")
+
+
+def rare_letter(ch: str) -> bool | None:
+    """Whether a kana, Thai letter, CJK unified ideograph or Hangul syllable is one texts all but never
+    use (:data:`RARE_LETTERS`; an ideograph or syllable that :func:`common_character` does not find
+    common; an unassigned code point of the Thai or kana blocks); ``None`` for any other character
+    (their digits, signs and punctuation too: ゛ ・ ๏ are no letters)."""
+    o = ord(ch)
+    if 0x0E00 <= o <= 0x0E7F or 0x3040 <= o <= 0x30FF:
+        category = unicodedata.category(ch)
+        if category == "Cn":
+            return True
+        return ch in RARE_LETTERS if category[0] in "LM" else None  # not the digits, signs and punctuation
+    common = common_character(ch)
+    return None if common is None else not common
 
 
 def common_character(ch: str) -> bool | None:
@@ -257,11 +343,29 @@ def _comparable(given: str, seen: str) -> bool:
     return _readable(seen) > 0 and not 0xF000 <= ord(given) <= 0xF0FF
 
 
+def offset(given: str, seen: str) -> int | None:
+    """The offset in code points that moves the ToUnicode character ``given`` back onto the evidence's
+    ``seen``, in the form the evidence reads it: a mathematical or fullwidth letter moved back by
+    ``k`` is ``seen`` under NFKC and case folding (``𝑞`` is one above the ``p`` an outline reads, ``Y``
+    one above a small ``x``); else the plain difference. ``None`` when they are one text."""
+    if _same_text(given, seen):
+        return None
+    g, s = _folded(given), _folded(seen)
+    if len(g) == len(s) == 1 and (k := ord(g) - ord(s)) and 0 <= ord(given) - k < 0x110000 \
+            and _folded(chr(ord(given) - k)) == s:
+        return k
+    return ord(given) - ord(seen)
+
+
+def _folded(ch: str) -> str:
+    return unicodedata.normalize("NFKC", ch).casefold()
+
+
 def _same_text(given: str, seen: str) -> bool:
     """One text, in one form or another: under case folding and NFKC (fullwidth forms, mathematical
     letters, ligatures, lowercase text drawn by capitals)."""
     return given == seen or \
-        unicodedata.normalize("NFKC", given).casefold() == unicodedata.normalize("NFKC", seen).casefold()
+        _folded(given) == _folded(seen)
 
 
 def _readable(ch: str) -> int:

@@ -89,8 +89,9 @@ class ExtractorsScreen(ReportsFailures, Screen):
         records = list(page_glyphs(doc, ref, budget=page_budget()))
         frame = page_frame(doc, ref)
         results = []
+        shared: dict = {}
         for name in oracle.REAL:
-            emulated = emulate(name, records, frame)
+            emulated = emulate(name, records, frame, shared)
             real = oracle.run(name, path, n) if path else oracle.Run(name, None, "no file path")
             diffs = oracle.align(emulated, real.text, 500) if real.text is not None else []
             results.append((name, emulated, real, diffs))
