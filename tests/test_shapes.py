@@ -219,3 +219,37 @@ def test_a_cid_keyed_cff_is_scaled_by_its_font_dicts_matrix(upem, fd_matrix):
     outlines = program_outlines(out.getvalue(), "FontFile3")
     assert outlines["cid00001"].bounds() == pytest.approx((100, 0, 600, 700), abs=1)
     assert outlines["cid00001"].fingerprint() == program_outlines(cff(["square"]), "FontFile3")["square"].fingerprint()
+
+
+@pytest.mark.parametrize("build,key", [(truetype, "FontFile2"), (cff, "FontFile3")])
+def test_a_glyph_is_drawn_when_first_asked_for_and_only_then(monkeypatch, build, key):
+    # a CJK program holds tens of thousands of glyphs and a page shows a few: drawing all of
+    # them made `fonts --shapes` of a four-glyph page take 13 s
+    from pdfinspect.fonts import shapes
+
+    drawn: list[int] = []
+    draw = shapes._draw
+    monkeypatch.setattr(shapes, "_draw", lambda glyph, *rest: drawn.append(1) or draw(glyph, *rest))
+    outlines = program_outlines(build(["square", "ring", "arch", "bar", "wedge"]), key)
+    assert drawn == []
+    assert len(outlines["ring"].contours) == 2 and outlines["ring"] is outlines["ring"]
+    assert len(drawn) == 1
+    assert "nothing" not in outlines and outlines.get("nothing") is None
+    assert list(outlines) == [".notdef", "square", "ring", "arch", "bar", "wedge"] and len(drawn) == 6
+
+
+def test_a_glyph_that_cannot_be_drawn_is_absent_and_the_others_are_read(monkeypatch):
+    from pdfinspect.fonts import shapes
+
+    draw = shapes._draw
+
+    def broken_arch(glyph, glyphset, *rest):
+        if glyph is glyphset["arch"]:
+            raise ValueError("a damaged charstring")
+        return draw(glyph, glyphset, *rest)
+
+    monkeypatch.setattr(shapes, "_draw", broken_arch)
+    outlines = program_outlines(cff(["square", "arch", "bar"]), "FontFile3")
+    assert "arch" not in outlines and list(outlines) == [".notdef", "square", "bar"]
+    with pytest.raises(KeyError):
+        outlines["arch"]

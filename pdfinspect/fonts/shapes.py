@@ -16,6 +16,8 @@ import hashlib
 import io
 import math
 from dataclasses import dataclass
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from fontTools.pens.basePen import BasePen
@@ -194,10 +196,51 @@ class ShapeError(ValueError):
     """The program's outlines cannot be read."""
 
 
-def program_outlines(data: bytes, key: str, kind: str | None = None) -> dict[str, Outline]:
+class Outlines(Mapping[str, Outline]):
+    """A program's outlines by glyph name, each drawn when first asked for: a CJK program holds tens
+    of thousands of glyphs and a page shows a few. A glyph that cannot be drawn is absent."""
+
+    def __init__(self, names: Iterable[str], draw: Callable[[str], Outline]):
+        self._names = tuple(dict.fromkeys(names))[:MAX_GLYPHS]
+        self._known = frozenset(self._names)
+        self._draw = draw
+        self._drawn: dict[str, Outline | None] = {}
+        self._lock = threading.Lock()  # the app's workers may ask for glyphs of one program at once
+
+    def __getitem__(self, name: str) -> Outline:
+        outline = self._drawn.get(name) if name in self._drawn else self._draw_once(name)
+        if outline is None:
+            raise KeyError(name)
+        return outline
+
+    def _draw_once(self, name: str) -> Outline | None:
+        if name not in self._known:
+            return None
+        with self._lock:
+            if name not in self._drawn:
+                try:
+                    with quiet_fonttools():
+                        self._drawn[name] = self._draw(name)
+                except Exception:  # fontTools raises many kinds on a damaged glyph: that glyph only is lost
+                    self._drawn[name] = None
+        return self._drawn[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name in self._names if name in self)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and (self._drawn.get(name) if name in self._drawn else self._draw_once(name)) \
+            is not None
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def program_outlines(data: bytes, key: str, kind: str | None = None) -> Outlines:
     """Every glyph of an embedded program by glyph name (``/FontFile`` Type 1, ``/FontFile2``
-    TrueType, ``/FontFile3`` CFF or OpenType). TrueType glyphs without ``post`` names are keyed
-    ``gid<N>`` (fontTools' names), so look them up with :func:`glyph_order`'s names."""
+    TrueType, ``/FontFile3`` CFF or OpenType), each drawn when first asked for. TrueType glyphs
+    without ``post`` names are keyed ``gid<N>`` (fontTools' names), so look them up with
+    :func:`glyph_order`'s names. :class:`ShapeError` when the program cannot be read at all."""
     try:
         with quiet_fonttools():
             return _outlines(data, key, kind)
@@ -215,7 +258,7 @@ def _is_cff(data: bytes, key: str) -> bool:
     return key == "FontFile3" or (len(data) > 4 and data[0] == 1 and data[2] == 4)
 
 
-def _outlines(data: bytes, key: str, kind: str | None) -> dict[str, Outline]:
+def _outlines(data: bytes, key: str, kind: str | None) -> Outlines:
     if _is_sfnt(data, key, kind):
         return _sfnt_outlines(data)
     if _is_cff(data, key):
@@ -238,7 +281,7 @@ def glyph_order(data: bytes, key: str, kind: str | None = None) -> tuple[str, ..
     return ()
 
 
-def _sfnt_outlines(data: bytes) -> dict[str, Outline]:
+def _sfnt_outlines(data: bytes) -> Outlines:
     from fontTools.ttLib import TTFont
 
     tt = TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0)
@@ -247,13 +290,7 @@ def _sfnt_outlines(data: bytes) -> dict[str, Outline]:
     glyf = tt["glyf"] if "glyf" in tt else None
     glyphset = glyf if glyf is not None else tt.getGlyphSet()
     scale = EM / (upem or 1000)
-    out: dict[str, Outline] = {}
-    for name in tt.getGlyphOrder()[:MAX_GLYPHS]:
-        try:
-            out[name] = _draw(glyphset[name], glyphset, scale, glyf)
-        except Exception:  # one broken glyph loses that glyph only
-            continue
-    return out
+    return Outlines(tt.getGlyphOrder(), lambda name: _draw(glyphset[name], glyphset, scale, glyf))
 
 
 def _cff_top(data: bytes) -> Any:
@@ -276,20 +313,14 @@ def _cff_scale(top: Any) -> float:
     return EM * next((x for x in tried if 1 / 16384 <= abs(x) <= 1 / 16), 0.001)
 
 
-def _cff_outlines(data: bytes) -> dict[str, Outline]:
+def _cff_outlines(data: bytes) -> Outlines:
     top = _cff_top(data)
     scale = _cff_scale(top)
     strings = top.CharStrings
-    out: dict[str, Outline] = {}
-    for name in list(top.charset or ())[:MAX_GLYPHS]:
-        try:
-            out[name] = _draw(strings[name], strings, scale)
-        except Exception:
-            continue
-    return out
+    return Outlines(top.charset or (), lambda name: _draw(strings[name], strings, scale))
 
 
-def _type1_outlines(data: bytes) -> dict[str, Outline]:
+def _type1_outlines(data: bytes) -> Outlines:
     from fontTools.t1Lib import T1Font
 
     from .type1 import _unwrap_pfb
@@ -301,13 +332,7 @@ def _type1_outlines(data: bytes) -> dict[str, Outline]:
     glyphset = font.getGlyphSet()
     matrix = font.font.get("FontMatrix") or [0.001]
     scale = EM * (matrix[0] or 0.001)
-    out: dict[str, Outline] = {}
-    for name in list(glyphset.keys())[:MAX_GLYPHS]:
-        try:
-            out[name] = _draw(glyphset[name], glyphset, scale)
-        except Exception:
-            continue
-    return out
+    return Outlines(glyphset.keys(), lambda name: _draw(glyphset[name], glyphset, scale))
 
 
 _PATH_OPS = frozenset((b"m", b"l", b"c", b"v", b"y", b"re", b"h", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*",

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import os
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -264,15 +264,44 @@ class ShapeTable:
         return table
 
 
+EXACT, COARSE, LIKENESS = range(3)  # the keys of an outline a vote reads: its fingerprint, coarse key, likeness key
+
+
+class _Program:
+    """One embedded program's glyphs: their names by GID, their outlines (each drawn when first
+    asked for) and each outline's keys, worked out once when first asked for."""
+
+    def __init__(self, outlines: Mapping[str, Outline], order: tuple[str, ...]):
+        self.outlines = outlines
+        self.order = order
+        self._keys: dict[tuple[str, int], str | None] = {}
+
+    def name(self, gid: int | None, glyph_name: str | None) -> str:
+        """The name of the glyph a code selects: by GID where the program numbers its glyphs, else by name."""
+        return self.order[gid] if gid is not None and 0 <= gid < len(self.order) else glyph_name or ""
+
+    def key(self, name: str, kind: int) -> str | None:
+        """The glyph's fingerprint (:data:`EMPTY` for a glyph that draws nothing), coarse key or
+        likeness key; ``None`` for a glyph the program does not draw."""
+        if (name, kind) not in self._keys:
+            outline = self.outlines.get(name)
+            if outline is None:
+                found = None
+            elif kind == EXACT:
+                found = outline.fingerprint() or EMPTY
+            else:
+                found = (outline.coarse_key() if kind == COARSE else outline.likeness_key()) or None
+            self._keys[name, kind] = found
+        return self._keys[name, kind]
+
+
 class GlyphShapes:
     """The fingerprints of one document's glyphs, read from each font's program once."""
 
     def __init__(self, doc):
         self.doc = doc
-        self._programs: dict[tuple[int, int], tuple[dict[str, str], dict[str, str], tuple[str, ...],
-                                                    dict[str, str]] | None] = {}
+        self._programs: dict[tuple[int, int], _Program | None] = {}
         self._procs: dict[tuple[int, int], str | None] = {}
-        self._last: tuple[tuple[int, int], dict[str, Outline], tuple[str, ...]] | None = None  # for pictures
 
     def fingerprint(self, font, gid: int | None, glyph_name: str | None, code: bytes = b"",
                     coarse: bool = False, likeness: bool = False) -> str | None:
@@ -289,33 +318,12 @@ class GlyphShapes:
         program = self._program(font)
         if program is None:
             return None
-        prints, coarse_keys, order, looks = program
-        table = looks if likeness else coarse_keys if coarse else prints
-        if gid is not None and 0 <= gid < len(order):
-            return table.get(order[gid])
-        return table.get(glyph_name or "")
+        return program.key(program.name(gid, glyph_name), LIKENESS if likeness else COARSE if coarse else EXACT)
 
     def outline(self, font, gid: int | None, glyph_name: str | None) -> Outline | None:
-        """The outline of the glyph (by GID, else by name) of an embedded program, or ``None``; the
-        outlines of the last program asked about are kept (a picture is asked for glyph by glyph)."""
-        from .shapes import ShapeError, glyph_order, program_outlines
-
-        if font.program_ref is None:
-            return None
-        key = (font.program_ref.num, font.program_ref.gen)
-        if self._last is None or self._last[0] != key:
-            obj = self.doc.get(*key)
-            if obj is None:
-                return None
-            data = self.doc.stream_data(obj).data
-            try:
-                self._last = (key, program_outlines(data, font.program_key or "", font.program_kind),
-                              glyph_order(data, font.program_key or "", font.program_kind))
-            except ShapeError:
-                return None
-        _, outlines, order = self._last
-        name = order[gid] if gid is not None and 0 <= gid < len(order) else glyph_name
-        return outlines.get(name or "")
+        """The outline of the glyph (by GID, else by name) of an embedded program, or ``None``."""
+        program = self._program(font) if font.program_ref is not None else None
+        return program.outlines.get(program.name(gid, glyph_name)) if program is not None else None
 
     def program_key(self, font) -> str | None:
         """A hash of the font program's bytes: one font design however often it is embedded
@@ -329,7 +337,7 @@ class GlyphShapes:
 
         return hashlib.sha1(self.doc.stream_data(obj).data).hexdigest()[:16]
 
-    def _program(self, font):
+    def _program(self, font) -> _Program | None:
         from .shapes import ShapeError, glyph_order, program_outlines
 
         key = (font.program_ref.num, font.program_ref.gen)
@@ -343,9 +351,7 @@ class GlyphShapes:
                     order = glyph_order(data, font.program_key or "", font.program_kind)
                 except ShapeError:
                     return None
-                self._programs[key] = ({n: o.fingerprint() or EMPTY for n, o in outlines.items()},
-                                       {n: c for n, o in outlines.items() if (c := o.coarse_key())}, order,
-                                       {n: c for n, o in outlines.items() if (c := o.likeness_key())})
+                self._programs[key] = _Program(outlines, order)
         return self._programs[key]
 
     def _proc(self, ref: Ref) -> str | None:
