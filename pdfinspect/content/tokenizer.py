@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Iterator, cast
 
 from ..core.diagnostics import Diagnostic, info, warning
-from ..core.lexer import (DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, WHITESPACE, Lexer, decode_name,
+from ..core.lexer import (DELIM, EOF, INT, KEYWORD, NAME, NUMBER, REAL, STRING, WHITESPACE, Lexer, decode_name,
                           skip_bracket_run)
 from ..core.numbers import INT_DIGITS, REAL_CHARS, read_int, read_real
 from ..core.objects import Array, Dict, Name, String
@@ -98,7 +98,7 @@ _FAST = re.compile(
 _WS = rb"[\x00\t\n\x0c\r ]*"
 _END = rb"(?=[" + _D + rb"]|\Z)"
 _BULK = re.compile(
-    _WS + rb"((?:(?=[+\-.0-9]{1,17}" + _END + rb")[+-]?(?:\d+(?:\.\d*)?|\.\d+)" + _END + _WS + rb"){0,32})"
+    _WS + rb"((?:(?=[+\-.0-9]{1,17}" + _END + rb")" + NUMBER + _END + _WS + rb"){0,32})"
     rb"(?!(?:true|false|null|BI)" + _END + rb")([^" + _D + rb"0-9+.\-][^" + _D + rb"]*)" + _END)
 _NUMBER = re.compile(rb"[+-]?\d+(\.\d*)?|[+-]?\.\d+()")
 # The interpreter's fast path (iter_quick): the operators of vector art whose operands are a
@@ -109,7 +109,7 @@ _NUMBER = re.compile(rb"[+-]?\d+(\.\d*)?|[+-]?\.\d+()")
 # (m l c v y h re; ``pe`` is empty, at its end), ``pp`` the same and the painting operator after
 # it (in ``pp``), ``o1``/``o3``/``o4`` an operator of 1, 3 or 4 numbers (``k``, ``K``),
 # ``cm``, ``phase`` a dash ``[numbers] phase d`` (the numbers in ``dash``).
-_N = rb"(?=[+\-.0-9]{1,17}" + _END + rb")[+-]?(?:\d+(?:\.\d*)?|\.\d+)" + _END
+_N = rb"(?=[+\-.0-9]{1,17}" + _END + rb")" + NUMBER + _END
 _W1 = rb"[\x00\t\n\x0c\r ]+"
 _N2 = _N + _W1 + _N + _W1
 _PATH_OP = rb"(?:h|" + _N2 + rb"(?:[ml]|" + _N2 + rb"(?:[vy]|re|" + _N2 + rb"c)))" + _END

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from ..core.budget import Budget
-from ..core.lexer import decode_hex, decode_literal, decode_name
+from ..core.lexer import NUMBER, decode_hex, decode_literal, decode_name
 from ..core.objects import Dict, Ref, Stream
 from ..fonts.font import Font, FontCache
 from .interpreter import MAX_FORM_DEPTH, MAX_SAVED_STATES
@@ -30,7 +30,7 @@ from .interpreter import MAX_FORM_DEPTH, MAX_SAVED_STATES
 _D = rb"\x00\t\n\x0c\r ()<>\[\]{}/%"
 _END = rb"(?=[" + _D + rb"]|\Z)"  # a name, number or operator ends at a delimiter
 _WS = rb"[\x00\t\n\x0c\r ]*"
-_NUM = rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)" + _END
+_NUM = NUMBER + _END
 _NAME = rb"/[^" + _D + rb"]*" + _END
 # a literal string with one level of balanced parentheses, written as an unrolled loop
 # (plain* (special plain*)*) so that a string that never closes fails in linear time

@@ -63,7 +63,10 @@ EOF = "eof"
 _WS_CLASS = rb"\x00\t\n\x0c\r "
 _REGULAR = rb"[^\x00\t\n\x0c\r ()<>\[\]{}/%]"
 _SKIP = re.compile(rb"(?:[\x00\t\n\x0c\r ]+|%[^\r\n]*)*")
-_NUMBER = re.compile(rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+# A number (7.3.3), matched one way only: in a repeated group that fails, no number is split
+# and tried again (``\d+\.?\d*`` could split ``4520`` at any digit: exponential).
+NUMBER = rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
+_NUMBER = re.compile(NUMBER)
 _REGULAR_RUN = re.compile(_REGULAR + rb"*")
 _NAME_BODY = re.compile(_REGULAR + rb"*")
 _HEX_BODY = re.compile(rb"[0-9A-Fa-f\x00\t\n\x0c\r ]*")
@@ -389,7 +392,7 @@ class Lexer:
             yield tok
 
 
-_LENIENT = re.compile(rb"[+-]*([+-]?(?:\d+(?:\.\d*)?|\.\d+))")
+_LENIENT = re.compile(rb"[+-]*(" + NUMBER + rb")")
 
 
 def _lenient_number(word: bytes):

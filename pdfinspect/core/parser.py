@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .diagnostics import Diagnostic, warning
-from .lexer import DELIM, EOF, INT, KEYWORD, NAME, REAL, STRING, Lexer, Token, possessive, skip_bracket_run
+from .lexer import (DELIM, EOF, INT, KEYWORD, NAME, NUMBER, REAL, STRING, Lexer, Token, possessive,
+                    skip_bracket_run)
 from .numbers import INT_DIGITS, REAL_CHARS, read_int
 from .objects import Array, Dict, Name, Ref, Stream, String
 
@@ -25,9 +26,8 @@ _OBJECT_ENDS = frozenset({b"endobj", b"stream", b"obj", b"endstream"})
 # engine the backtracking states where Python has possessive quantifiers (3.11+).
 _WS = rb"[\x00\t\n\x0c\r ]"
 _END = rb"(?=[\x00\t\n\x0c\r \]])"
-_NUMBER = rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
-_NUMBER_ARRAY = re.compile(possessive(rb"(?:" + _WS + rb"*" + _NUMBER + _END + rb")*" + _WS + rb"*\]"))
-_NUMBERS = re.compile(possessive(_NUMBER))
+_NUMBER_ARRAY = re.compile(possessive(rb"(?:" + _WS + rb"*" + NUMBER + _END + rb")*" + _WS + rb"*\]"))
+_NUMBERS = re.compile(possessive(NUMBER))
 _REF_ARRAY = re.compile(possessive(rb"(?:" + _WS + rb"*\d+" + _WS + rb"+\d+" + _WS + rb"+R" + _END + rb")*"
                         + _WS + rb"*\]"))
 _REFS = re.compile(possessive(rb"(\d+)" + _WS + rb"+(\d+)" + _WS + rb"+R"))
