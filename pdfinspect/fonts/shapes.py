@@ -15,9 +15,9 @@ from __future__ import annotations
 import hashlib
 import io
 import math
-from dataclasses import dataclass
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from fontTools.pens.basePen import BasePen
@@ -208,12 +208,16 @@ class Outlines(Mapping[str, Outline]):
         self._lock = threading.Lock()  # the app's workers may ask for glyphs of one program at once
 
     def __getitem__(self, name: str) -> Outline:
-        outline = self._drawn.get(name) if name in self._drawn else self._draw_once(name)
+        outline = self._outline(name)
         if outline is None:
             raise KeyError(name)
         return outline
 
-    def _draw_once(self, name: str) -> Outline | None:
+    def _outline(self, name: str) -> Outline | None:
+        """The glyph's outline, drawn the first time; ``None`` for a name the program lacks or a
+        glyph that cannot be drawn."""
+        if name in self._drawn:
+            return self._drawn[name]
         if name not in self._known:
             return None
         with self._lock:
@@ -229,8 +233,7 @@ class Outlines(Mapping[str, Outline]):
         return (name for name in self._names if name in self)
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and (self._drawn.get(name) if name in self._drawn else self._draw_once(name)) \
-            is not None
+        return isinstance(name, str) and self._outline(name) is not None
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
