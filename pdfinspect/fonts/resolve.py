@@ -39,8 +39,8 @@ from .embedded import FontProgram, load_program
 from .encodings import base_encoding
 from .font import PUBLIC_COLLECTIONS, CIDFont, Font
 from .heuristics import GUESS, HEURISTIC, NO_CONFIDENCE, SPEC, Heuristic
-from .shapevote import (ASCENDERS, CAPITALS, EMPTY, LOOK_ALIKES, GlyphShapes, ShapeTable, Vote, letter_key,
-                        look_alike_forms, looks_alike)
+from .shapevote import (ASCENDERS, CAPITALS, EMPTY, LOOK_ALIKES, GlyphShapes, ShapeTable, Vote, folded,
+                        letter_key, look_alike_forms, looks_alike)
 
 if TYPE_CHECKING:
     from .likeness import Reading  # imported where likeness reads: most runs never need it
@@ -379,7 +379,7 @@ class Resolver:
             return reading.text
         # looser: the nearest few outlines, a little farther off, all of one letter in one case or another
         near = table.likeness().neighbours(look, LOOSE_DISTANCE, LOOSE_COUNT)
-        texts = {unicodedata.normalize("NFKC", n.text).casefold() for n in near}
+        texts = {folded(n.text) for n in near}
         return near[0].text if len(near) == LOOSE_COUNT and len(texts) == 1 and near[0].text else None
 
     def _shape_gid(self, font: Font, res: Resolution) -> int | None:

@@ -159,6 +159,12 @@ def look_alike_forms(char: str) -> tuple[str, ...]:
     return tuple(f for f in forms if len(f) == 1)
 
 
+def folded(text: str) -> str:
+    """A text in the form that compares one text written in other forms: NFKC (fullwidth,
+    mathematical and ligature forms) and case folding."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
 def letter_key(text: str) -> str:
     """Texts that read alike: a ligature and its letters (ﬁ and fi, compared in NFKC), and letters
     that differ only by script ('LATIN CAPITAL LETTER A', 'GREEK CAPITAL LETTER ALPHA' and 'CYRILLIC

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from .embedded import FontProgram
 from .font import PUBLIC_COLLECTIONS, Font
 from .resolve import HIT, TOUNICODE, Resolution
-from .shapevote import letter_key
+from .shapevote import folded, letter_key
 
 MIN_CODES = 4  # codes moved by one offset, with other codes of the font shown
 MIN_ALONE = 3  # … when every code with evidence is moved, and they are half the codes the font shows
@@ -350,22 +350,17 @@ def offset(given: str, seen: str) -> int | None:
     one above a small ``x``); else the plain difference. ``None`` when they are one text."""
     if _same_text(given, seen):
         return None
-    g, s = _folded(given), _folded(seen)
+    g, s = folded(given), folded(seen)
     if len(g) == len(s) == 1 and (k := ord(g) - ord(s)) and 0 <= ord(given) - k < 0x110000 \
-            and _folded(chr(ord(given) - k)) == s:
+            and folded(chr(ord(given) - k)) == s:
         return k
     return ord(given) - ord(seen)
-
-
-def _folded(ch: str) -> str:
-    return unicodedata.normalize("NFKC", ch).casefold()
 
 
 def _same_text(given: str, seen: str) -> bool:
     """One text, in one form or another: under case folding and NFKC (fullwidth forms, mathematical
     letters, ligatures, lowercase text drawn by capitals)."""
-    return given == seen or \
-        _folded(given) == _folded(seen)
+    return given == seen or folded(given) == folded(seen)
 
 
 def _readable(ch: str) -> int:
