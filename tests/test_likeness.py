@@ -73,9 +73,10 @@ def taught() -> ShapeTable:
     return learn(doc, Resolver(doc))
 
 
-def read(designs: list, table: ShapeTable) -> list:
+def read(designs: list, table: ShapeTable, cap_height: float = 700) -> list:
     pdf = pikepdf.new()
     font = identity_font(pdf, program(designs, None))
+    font.DescendantFonts[0].FontDescriptor.CapHeight = cap_height
     font.DescendantFonts[0].W = [1, [600] * len(designs)]  # the codes the font has: its glyphs' rivals
     shown = b"".join(i.to_bytes(2, "big") for i in range(1, len(designs) + 1))
     data = document({"F9": font}, b"BT /F9 12 Tf 10 40 Td <" + shown.hex().encode() + b"> Tj ET", pdf)
@@ -216,8 +217,8 @@ def test_an_outline_whose_fonts_disagree_but_lean_to_the_letter_does_not_stand_a
     assert _index([*near, (delta(640, 100), {"Δ": 4, "A": 1})]).nearest(look) is None
 
 
-def bar(h: float) -> list[list[tuple[float, float]]]:
-    return [[(0, 0), (0, h), (90, h), (90, 0)]]
+def bar(h: float, bottom: float = 0) -> list[list[tuple[float, float]]]:
+    return [[(0, bottom), (0, h), (90, h), (90, bottom)]]
 
 
 def test_a_bar_some_fonts_call_l_and_others_i_reads_by_the_fonts_heights():
@@ -239,4 +240,47 @@ def test_a_bar_some_fonts_call_l_and_others_i_reads_by_the_fonts_heights():
     records = read([hbar(600, 80), box(500, 80, 750), bar(700)], table)
     assert [r.unicode for r in records] == ["H", "b", "I"]
     assert "the one as tall as the font's capitals" in records[2].path[-1].detail
-    assert [r.unicode for r in read([box(500, 80, 750), bar(700)], table)] == ["b", ""]  # no capital: no height
+    # no capital read: the descriptor's /CapHeight where it is believable, nothing where it is the ascent
+    assert [r.unicode for r in read([box(500, 80, 750), bar(700)], table)] == ["b", "I"]
+    assert [r.unicode for r in read([box(500, 80, 750), bar(700)], table, cap_height=800)] == ["b", ""]
+    assert [r.unicode for r in read([box(500, 80, 750), bar(700)], table, cap_height=1059)] == ["b", ""]
+
+
+def _bar_table(bars: list[tuple[str, float, float]]):
+    """A table taught by fonts that each draw H (700 high), b (750) and one bar (text, top, bottom)."""
+    pdf = pikepdf.new()
+    fonts, shown = {}, []
+    for i, (text, h, bottom) in enumerate(bars):
+        name = {"|": "bar", "l": "l", "I": "I"}[text]
+        designs = {"H": hbar(600, 80), "b": box(500, 80, 750), name: bar(h, bottom)}
+
+        def draw(pen, _i: int, glyph: str, designs=designs) -> None:
+            for contour in designs.get(glyph, []):
+                pen.moveTo(tuple(round(v) for v in contour[0]))
+                for p in contour[1:]:
+                    pen.lineTo(tuple(round(v) for v in p))
+                pen.closePath()
+
+        data = build_truetype([".notdef", "H", "b", name], draw, cmap={72: "H", 98: "b", ord(text): name})
+        font = simple_font(pdf, data)
+        font.FirstChar, font.LastChar = 72, 124
+        font.Widths = [600 if chr(c) in "Hb" + text else 0 for c in range(72, 125)]
+        fonts[f"F{i}"] = font
+        shown.append(b"/F%d 12 Tf (Hb%s) Tj" % (i, text.encode()))
+    doc = Document(document(fonts, b"BT 10 10 Td " + b" ".join(shown) + b" ET", pdf))
+    return learn(doc, Resolver(doc))
+
+
+def test_a_bar_on_the_baseline_is_no_vertical_line():
+    """A bar one font reads | and another l (Century Gothic's l) is no clear vote; one that sits on
+    the baseline is no | (most fonts' | reaches below it), and its height tells l from I — even where
+    no font read it I."""
+    table = _bar_table([("|", 750, 0), ("l", 750, 0), ("|", 700, 0), ("l", 700, 0), ("|", 750, -200),
+                        ("l", 750, -200)])
+    assert table.entries[outline(bar(750)).fingerprint() or ""] == {"|": [1, 1], "l": [1, 1]}
+    records = read([hbar(600, 80), box(500, 80, 750), bar(750)], table)
+    assert [r.unicode for r in records] == ["H", "b", "l"]
+    assert "the one as tall as the font's ascenders" in records[2].path[-1].detail
+    assert [r.unicode for r in read([hbar(600, 80), box(500, 80, 750), bar(700)], table)] == ["H", "b", "I"]
+    # a bar reaching below the baseline may be the |: the height does not decide
+    assert [r.unicode for r in read([hbar(600, 80), box(500, 80, 750), bar(750, -200)], table)] == ["H", "b", ""]

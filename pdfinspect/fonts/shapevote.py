@@ -102,29 +102,41 @@ CAPITALS = "BDEFHKLMNPRTUZ"  # capitals whose top is flat: the font's capital he
 ASCENDERS = "bdhk"  # small letters whose ascender's top is flat: the font's ascender height
 HEIGHT_NEAR = 8  # 1/1000 em: a glyph's top this near the font's capital (ascender) height is as tall
 HEIGHT_APART = 12  # … and this far from the other height, is not as tall as that
+BARS = frozenset("|❘∣│ǀ")  # vertical lines drawn as a plain bar, most of them reaching below the baseline
+ON_BASELINE = 10  # 1/1000 em: a glyph whose bottom is no lower than this below the baseline sits on it
+PAIR = ("I", "l")  # the capital and the small letter a plain bar is in most sans serifs
 
 
 def by_height(vote: Vote, texts: dict[str, list[int]], top: float, capitals: float | None,
-              ascenders: float | None) -> Vote | None:
+              ascenders: float | None, bottom: float | None = None) -> Vote | None:
     """An unclear vote between a capital and a small letter (``l`` and ``I`` of a sans serif, which
     many designs draw alike, save their height) decided by the glyph's top: the capital where it is
     as tall as the font's capitals (:data:`CAPITALS`, ``capitals`` their median top) and not as its
     ascenders (:data:`ASCENDERS`), the small letter the other way round. ``texts`` are the table's
-    entry for the outline's key; the two letters must hold :data:`CLEAR_SHARE` of its fonts. ``None``
-    when the heights do not tell."""
+    entry for the outline's key; the two letters must hold :data:`CLEAR_SHARE` of its fonts. A glyph
+    that sits on the baseline (its ``bottom``, :data:`ON_BASELINE`) is no vertical line (:data:`BARS`:
+    ``|`` reaches below it in most fonts), and a plain bar some fonts read as ``l`` or ``I`` alone is
+    either (:data:`PAIR`). ``None`` when the heights do not tell."""
     if capitals is None or ascenders is None:
         return None
+    on_baseline = bottom is not None and bottom >= -ON_BASELINE
     groups: dict[str, list] = {}  # letter key → [most fonts' text, fonts, files, texts]
     for text, (fonts, files) in sorted(texts.items(), key=lambda kv: -kv[1][0]):
+        if on_baseline and text in BARS:
+            continue
         entry = groups.setdefault(letter_key(text), [text, 0, 0, []])
         entry[1] += fonts
         entry[2] += files
         entry[3].append(text)
     total = sum(e[1] for e in groups.values())
     cases = {unicodedata.category(e[0]) if len(e[0]) == 1 else "": e for e in groups.values()}
+    for case, (letter, partner) in (("Lu", PAIR), ("Ll", PAIR[::-1])):
+        # the capital I and the small l of a plain bar: one read, the other drawn alike
+        if case not in cases and on_baseline and (other := groups.get(letter_key(partner))) is not None \
+                and other[0] == partner:
+            cases[case] = [letter, 0, 0, [letter]]
     upper, lower = cases.get("Lu"), cases.get("Ll")
-    if upper is None or lower is None or sum(1 for e in groups.values() if e in (upper, lower)) != 2 \
-            or upper[1] + lower[1] < CLEAR_SHARE * total:
+    if upper is None or lower is None or upper[1] + lower[1] < CLEAR_SHARE * total:
         return None
     for chosen, other, near, far, height in ((upper, lower, capitals, ascenders, "capitals"),
                                              (lower, upper, ascenders, capitals, "ascenders")):
