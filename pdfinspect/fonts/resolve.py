@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..core.objects import Dict, Ref, is_number
+from ..core.objects import Ref
 from . import codes
 from . import heuristics as h
 from . import pdfminerdata
@@ -236,7 +236,7 @@ class Resolver:
             return res
         vote, key = self._vote(font, res, likeness=res.confidence in (GUESS, NO_CONFIDENCE))
         if vote is not None and not vote.clear:
-            vote = self._by_height(font, res, vote, key) or vote
+            vote = self._by_height(font, res, vote, key) or self._by_script(font, vote, key) or vote
         if vote is None or not vote.clear:
             return self._refuted(font, res)
         if res.confidence == HEURISTIC and letter_key(vote.text) == letter_key(res.unicode):
@@ -307,22 +307,18 @@ class Resolver:
                     if glyph is not None and (b := glyph.bounds()) is not None:
                         tops[text in CAPITALS].append(b[3])
             median = [sorted(t)[len(t) // 2] if t else None for t in (tops[True], tops[False])]
-            self._heights[font] = (median[0] if median[0] is not None else self._cap_height(font), median[1])
+            self._heights[font] = (median[0], median[1])
         capitals, ascenders = self._heights[font]
         return by_height(vote, texts, box[3], capitals, ascenders, box[1])
 
-    def _cap_height(self, font: Font) -> float | None:
-        """The font descriptor's /CapHeight where it is believable (9.8, Table 122): within :data:`CAP_HEIGHTS`,
-        below /Ascent (many producers write the ascent there, or units of another em) and above a
-        nonzero /XHeight; ``None`` otherwise."""
-        desc = self.doc.resolve(font.descriptor_ref) if font.descriptor_ref is not None else None
-        if not isinstance(desc, Dict):
-            return None
-        cap, ascent, xheight = (self.doc.resolve(desc.get(k)) for k in ("CapHeight", "Ascent", "XHeight"))
-        if not is_number(cap) or not is_number(ascent) or not CAP_HEIGHTS[0] <= cap <= CAP_HEIGHTS[1] \
-                or cap >= ascent or (is_number(xheight) and xheight and xheight >= cap):
-            return None
-        return float(cap)
+    def _by_script(self, font: Font, vote: Vote, key: str | None) -> Vote | None:
+        """An unclear vote between letters of several scripts decided by the script of the font's other
+        letters (:func:`.shapevote.by_script`), ``None`` when it is not."""
+        from .shapevote import by_script
+
+        table = self._table(learn=False)
+        texts = table.entries.get(key or "") if table is not None else None
+        return by_script(vote, texts, self._shape_evidence(font)[1]) if texts else None
 
     def _likeness(self, font: Font, table: ShapeTable, look: str) -> Reading | None:
         """The likeness reading of an outline that no font of the table draws (:mod:`.likeness`),
@@ -866,7 +862,6 @@ class Resolver:
                      "no Unicode cmap entry and no glyph name for this GID"), gid, None
 
 
-CAP_HEIGHTS = (500, 850)  # 1/1000 em: the capital heights of real typefaces, and some room
 MAX_SAMPLE = 2048  # codes of one font resolved to judge a heuristic or the Macintosh order
 LOOSE_DISTANCE = 60.0  # likeness: how far the outlines of a loose reading may be (a clear reading: 40)
 LOOSE_COUNT = 3  # … the nearest outlines that must all draw one letter

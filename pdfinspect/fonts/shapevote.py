@@ -62,13 +62,14 @@ class Vote:
     distance: float | None = None  # a vote by likeness (fonts.likeness): the distance to the nearest outline
     runner_up_distance: float = 0.0  # … and to the nearest outline of another character (inf: none near)
     by_height: str = ""  # a capital and a small letter decided by the glyph's height: "capitals" or "ascenders"
+    by_script: str = ""  # letters of several scripts decided by the script of the font's other letters
 
     @property
     def clear(self) -> bool:
         """One text holds :data:`CLEAR_SHARE` of the fonts (a coarse vote: :data:`COARSE_SHARE`, two
         fonts at least): a fingerprint several characters vote for is no clear vote. A vote by
         likeness is clear by construction (:meth:`.likeness.LikenessIndex.nearest` gives no other)."""
-        if self.distance is not None or self.by_height:
+        if self.distance is not None or self.by_height or self.by_script:
             return True
         if self.coarse:
             return self.fonts >= 2 and self.fonts >= COARSE_SHARE * self.total_fonts
@@ -91,7 +92,9 @@ class Vote:
                 + (f" (runner-up {_name(self.runner_up)} in {self.runner_up_fonts}, "
                    f"{self.total_fonts - self.fonts} other in all)" if self.total_fonts > self.fonts else "")
                 + (f"; of the capital and the small letter it is drawn as, the one as tall as the font's "
-                   f"{self.by_height}" if self.by_height else ""))
+                   f"{self.by_height}" if self.by_height else "")
+                + (f"; of the letters of several scripts it is drawn as, the {self.by_script} one, the script of "
+                   f"the font's other letters" if self.by_script else ""))
 
 
 def _name(text: str) -> str:
@@ -144,6 +147,43 @@ def by_height(vote: Vote, texts: dict[str, list[int]], top: float, capitals: flo
             return Vote(chosen[0], chosen[1], chosen[2], total, other[0], other[1], vote.coarse, tuple(chosen[3]),
                         by_height=height)
     return None
+
+
+MIN_SCRIPT_LETTERS = 3  # letters of one script a font must have for its script to decide a vote
+
+
+def by_script(vote: Vote, texts: dict[str, list[int]], letters: Mapping[str, int]) -> Vote | None:
+    """An unclear vote between letters of different scripts (a Cyrillic ``з`` another font labels
+    Latin ``ɜ``) decided by the script of the font's other letters (``letters``: script → letters the
+    font reads by the spec or a clear vote): the one letter in a script the font has
+    :data:`MIN_SCRIPT_LETTERS` letters of, when the font has no letter of any other's script (counting
+    the look-alikes of each, :func:`look_alike_forms`). ``texts`` are the table's entry for the
+    outline's exact fingerprint (a coarse key also joins letters of one script drawn alike: ``l``,
+    ``I``, Cyrillic ``Ӏ``); every text in it must be a letter. ``None`` when the font's letters do not tell."""
+    if vote.coarse:
+        return None
+    groups: dict[str, list] = {}  # letter key → [most fonts' text, fonts, files, texts]
+    for text, (fonts, files) in sorted(texts.items(), key=lambda kv: -kv[1][0]):
+        entry = groups.setdefault(letter_key(text), [text, 0, 0, []])
+        entry[1] += fonts
+        entry[2] += files
+        entry[3].append(text)
+    if len(groups) < 2:
+        return None
+    scripts: dict[str, set[str]] = {}
+    for key, entry in groups.items():
+        forms = [f for t in entry[3] for f in (t, *look_alike_forms(t)) if len(f) == 1]
+        scripts[key] = {s for f in forms if (s := plaus.script(f)) is not None}
+        if not scripts[key]:  # no letter: a hyphen and a soft hyphen, a digit and a letter
+            return None
+    present = [key for key, found in scripts.items() if any(letters.get(s) for s in found)]
+    if len(present) != 1 or sum(letters.get(s, 0) for s in scripts[present[0]]) < MIN_SCRIPT_LETTERS:
+        return None
+    chosen = groups[present[0]]
+    other = max((e for k, e in groups.items() if k != present[0]), key=lambda e: e[1])
+    found = sorted(scripts[present[0]] & {s for s, n in letters.items() if n})
+    return Vote(chosen[0], chosen[1], chosen[2], sum(e[1] for e in groups.values()), other[0], other[1], vote.coarse,
+                tuple(chosen[3]), by_script="/".join(found))
 
 
 # Latin, Greek and Cyrillic letters that most fonts draw with one outline (a Greek capital Alpha is
