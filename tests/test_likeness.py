@@ -312,3 +312,14 @@ def test_letters_of_two_scripts_drawn_alike_read_as_the_one_in_the_fonts_script(
     assert "the Cyrillic one, the script of the font's other letters" in records[3].path[-1].detail
     assert [r.unicode for r in read([box(400, 60), *cyrillic, comb(600, 90)], table)] == ["G", "д", "ж", "л", ""]
     assert [r.unicode for r in read([comb(600, 90)], table)] == [""]  # no other letter: nothing tells
+
+
+def test_a_soft_hyphen_and_the_hyphen_it_is_drawn_as_are_one_vote():
+    """Three fonts label a bar - and one the soft hyphen (U+00AD) that a line break draws with it: one
+    vote, read as the hyphen most fonts give."""
+    dash = [[(0, 250), (0, 310), (300, 310), (300, 250)]]
+    table = _labelled([([dash], "-"), ([dash, box(640, 70)], "-B"), ([dash, hbar(640, 70)], "-H"),
+                       ([dash, delta(640, 70)], "\u00adA")])
+    assert table.entries[outline(dash).fingerprint() or ""] == {"-": [3, 1], "\u00ad": [1, 1]}
+    assert letter_key("\u00ad") == letter_key("-")
+    assert [r.unicode for r in read([dash], table)] == ["-"]

@@ -217,12 +217,15 @@ def folded(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
+SOFT_HYPHEN = "\u00ad"  # where a line is broken, drawn as a hyphen (a producer may map a hyphen's glyph to it)
+
+
 def letter_key(text: str) -> str:
     """Texts that read alike: a ligature and its letters (ﬁ and fi, compared in NFKC), and letters
     that differ only by script ('LATIN CAPITAL LETTER A', 'GREEK CAPITAL LETTER ALPHA' and 'CYRILLIC
     CAPITAL LETTER A' all give 'CAPITAL LETTER A': :data:`LOOK_ALIKES`, and letters whose names differ
-    by the script alone)."""
-    text = unicodedata.normalize("NFKC", text)
+    by the script alone), and a soft hyphen and the hyphen it is drawn as."""
+    text = unicodedata.normalize("NFKC", text).replace(SOFT_HYPHEN, "-")
     if len(text) != 1:
         return text
     # a look-alike letter with its marks (Greek ὸ and Latin ò) reads as the Latin letter with them
