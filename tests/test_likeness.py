@@ -323,3 +323,14 @@ def test_a_soft_hyphen_and_the_hyphen_it_is_drawn_as_are_one_vote():
     assert table.entries[outline(dash).fingerprint() or ""] == {"-": [3, 1], "\u00ad": [1, 1]}
     assert letter_key("\u00ad") == letter_key("-")
     assert [r.unicode for r in read([dash], table)] == ["-"]
+
+
+def test_a_character_the_font_draws_with_another_glyph_is_passed_over_among_the_neighbours():
+    """Two fonts' A and, within the margin, two fonts' ∆ (increment): no reading — unless the font
+    draws its ∆ with another glyph (read by an exact vote), when the A stands clear of the others."""
+    table = _labelled([([delta(600, 90)], "A"), ([delta(600, 90), box(640, 70)], "AB"),
+                       ([delta(620, 60)], "∆"), ([delta(620, 60), hbar(640, 70)], "∆H")])
+    assert [r.unicode for r in read([delta(640, 70), box(400, 60)], table)] == ["", ""]
+    records = read([delta(640, 70), delta(620, 60)], table)
+    assert [r.unicode for r in records] == ["A", "∆"]
+    assert records[0].path[-1].code == "shape_likeness" and records[1].path[-1].code == "shape_vote"

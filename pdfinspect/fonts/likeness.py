@@ -10,7 +10,9 @@ depth or aspect). It reads as its nearest neighbours' character when they agree 
 (:func:`nearest`): the nearest is close, two fonts or more agree before the first outline of another
 character, and that one is clearly farther — or, when one is not, one character holds most of
 the fonts within that margin (:func:`declined` names why a look reads as nothing). Within one font, two glyphs read as one character keep
-that reading only for the clearly nearer, and none that the font already has (:func:`assign`).
+that reading only for the clearly nearer, and none that the font already has (:func:`assign`); the
+neighbours of characters the font draws with another glyph are then passed over, and a look that
+lost its reading or had none is read again without them (:func:`second_readings`).
 
 Pure functions over keys and tables; the resolver (:mod:`.resolve`) applies the readings after every
 exact and coarse vote, which always win over likeness.
@@ -20,6 +22,7 @@ from __future__ import annotations
 import bisect
 import math
 from dataclasses import dataclass
+from collections.abc import Collection
 from typing import NamedTuple
 
 from . import plausibility as plaus
@@ -150,10 +153,11 @@ class LikenessIndex:
         near.sort(key=lambda n: n.distance)
         return near[:count]
 
-    def nearest(self, key: str) -> Reading | None:
+    def nearest(self, key: str, exclude: Collection[str] = ()) -> Reading | None:
         """The reading of a look (see the module doc), ``None`` when its neighbours do not agree
-        clearly enough (:func:`declined` says why)."""
-        near = self.neighbours(key)
+        clearly enough (:func:`declined` says why). Neighbours labelled with a letter key of
+        ``exclude`` (characters the font draws with another glyph) are passed over."""
+        near = [n for n in self.neighbours(key) if n.label not in exclude] if exclude else self.neighbours(key)
         why, run, other = _verdict(near)
         if why is not None:
             return None
@@ -222,6 +226,26 @@ def declined(near: list[Neighbour]) -> str | None:
     ``other_too_near`` (another character within :data:`MARGIN` or :data:`RATIO` of the nearest, and
     none holds :data:`WINDOW_SHARE` of the fonts there)."""
     return _verdict(near)[0]
+
+
+def second_readings(index: LikenessIndex, looks: Collection[str], readings: dict[str, Reading], claimed: set[str],
+                    standing: dict[str, Reading]) -> dict[str, Reading]:
+    """The readings of a font's ``looks`` once the neighbours of characters the font draws with another
+    glyph — one it has (``claimed``), or one a look clearly nearer to it reads (:func:`assign`'s
+    ``standing``) — are passed over: a look that lost its character so, or that no character held
+    clearly against one of them, is read again without them, where that reading is clear and of no
+    such character; the others as they were (a look read again to nothing keeps its reading, which
+    :func:`assign` again leaves out)."""
+    taken = claimed | {letter_key(r.text) for r in standing.values()}
+    out = dict(readings)
+    for key in looks:
+        r = readings.get(key)
+        if key in standing or (r is not None and letter_key(r.text) not in taken):
+            continue
+        again = index.nearest(key, taken)
+        if again is not None and letter_key(again.text) not in taken:
+            out[key] = again
+    return out
 
 
 def assign(readings: dict[str, Reading], claimed: set[str], looks: int = 0,

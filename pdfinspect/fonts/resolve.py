@@ -324,7 +324,7 @@ class Resolver:
         """The likeness reading of an outline that no font of the table draws (:mod:`.likeness`),
         with the font's constraint, over the outlines of the codes its widths name: no character the
         font already has (by the spec, or by a clear vote), one outline per character."""
-        from .likeness import FULL_WIDTH, assign
+        from .likeness import FULL_WIDTH, assign, second_readings
 
         if font not in self._looks:
             self._looks[font] = (set(), set(), {}, {})
@@ -349,6 +349,8 @@ class Resolver:
                     sampled.add(key)
                     if (r := index.nearest(key)) is not None:
                         readings[key] = r
+            standing = assign(readings, claimed, len(sampled))
+            readings = second_readings(index, sampled, readings, claimed, standing)
             self._looks[font] = (sampled, claimed, readings, assign(readings, claimed, len(sampled)))
         sampled, claimed, readings, standing = self._looks[font]
         if look in sampled:
