@@ -9,6 +9,7 @@ import pytest
 from conftest import build_truetype, sample
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.t2CharStringPen import T2CharStringPen
+from fontTools.ttLib import TTFont
 
 import pdfinspect
 from pdfinspect.fonts.shapes import ShapeError, glyph_order, program_outlines, raster, type3_fingerprint
@@ -253,3 +254,40 @@ def test_a_glyph_that_cannot_be_drawn_is_absent_and_the_others_are_read(monkeypa
     assert "arch" not in outlines and list(outlines) == [".notdef", "square", "bar"]
     with pytest.raises(KeyError):
         outlines["arch"]
+
+
+def glyf_past_end(data: bytes, end: int) -> bytes:
+    """The program with its last ``loca`` offset moved to ``end``: the last glyph then runs past the
+    ``glyf`` table (the bytes after it are the next table's, or its padding)."""
+    import struct
+
+    long = TTFont(io.BytesIO(data))["head"].indexToLocFormat
+    tables = {}
+    for i in range(struct.unpack(">H", data[4:6])[0]):
+        tag, _, offset, length = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
+        tables[tag] = (offset, length)
+    offset, length = tables[b"loca"]
+    size = 4 if long else 2
+    last = offset + length - size
+    value = end if long else end // 2
+    return data[:last] + value.to_bytes(size, "big") + data[last + size:]
+
+
+def test_a_last_glyph_padded_past_the_glyf_table_is_read_as_pdfjs_reads_it():
+    """Aspose pads each glyph to four bytes but not the table's length, so loca's last offset lies up
+    to three bytes past glyf's end: fontTools refuses the table, pdf.js reads the glyph to the end."""
+    data = truetype(["square", "ring"])
+    tt = TTFont(io.BytesIO(data))
+    size, end = len(tt.reader["glyf"]), int(tt["loca"].locations[-1])
+    assert end == size and size % 4  # the table's length is not a multiple of four
+    padded = glyf_past_end(data, (size + 3) & ~3)
+    outlines = program_outlines(padded, "FontFile2")
+    assert len(outlines["ring"].contours) == 2 and outlines["square"].bounds() == (100, 0, 600, 700)
+    assert outlines["ring"].fingerprint() == program_outlines(data, "FontFile2")["ring"].fingerprint()
+
+
+def test_a_glyph_far_past_the_glyf_table_is_left_empty_and_the_others_are_read():
+    data = glyf_past_end(truetype(["square", "ring"]), 400)
+    outlines = program_outlines(data, "FontFile2")
+    assert outlines["square"].bounds() == (100, 0, 600, 700)
+    assert outlines["ring"].fingerprint() is None  # left empty, as pdf.js leaves it

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 from conftest import ROOT, build_truetype
+from fontTools.ttLib import TTFont
 from test_shapes import DRAW
 
 from pdfinspect.content.fontreports import font_reports
@@ -101,6 +102,27 @@ def test_a_stripped_subset_reads_through_the_documents_own_shapes():
     assert {r.resolution.confidence for r in records} == {"heuristic"}
     step = records[0].path[-1]
     assert step.method == "GlyphShape" and "same outline as U+0043 C in 1 font of 1 file" in step.detail
+
+
+def test_a_program_whose_last_glyph_runs_past_glyf_still_votes_and_says_so():
+    """A subset whose loca points past its glyf table (Aspose's padding): its outlines are read as
+    pdf.js reads them, the stripped glyphs vote, and the font report names the damage."""
+    from test_shapes import glyf_past_end
+
+    size = int(TTFont(io.BytesIO(STRIPPED))["loca"].locations[-1])
+    assert size % 4  # so that padding it to four bytes runs past the table
+    pdf = pikepdf.new()
+    damaged = glyf_past_end(STRIPPED, (size + 3) & ~3)
+    data = document({"F1": simple_font(pdf, NAMED), "F2": identity_font(pdf, damaged)},
+                    b"BT /F1 12 Tf 10 10 Td (ABC) Tj ET " + SHOW_STRIPPED, pdf)
+    records = [r for r in glyphs(data) if r.step.gstate.text.font_name == "F2"]
+    assert "".join(r.unicode for r in records) == "CAB"
+    doc = Document(data)
+    resolver = Resolver(doc)
+    report = next(r for r in font_reports(doc, [1], resolver) if r.names == ("F2",))
+    (damage,) = resolver.program(report.font).diagnostics
+    assert damage.code == "font-glyf-past-end" and "glyph 3 ends 2 bytes past it (padding)" in damage.message
+    assert "font_program_unreadable" not in {r.id for r in report.reasons}
 
 
 def test_without_the_other_font_nothing_reads_it():

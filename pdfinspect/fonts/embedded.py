@@ -58,6 +58,12 @@ class FontProgram:
     def describe(self) -> str:
         return f"/{self.key} {self.kind}"
 
+    @property
+    def unreadable(self) -> tuple[Diagnostic, ...]:
+        """What of the program could not be read (``font-program-unreadable``); damage read past, as a
+        glyph beyond its table (``font-glyf-past-end``), is not among them."""
+        return tuple(d for d in self.diagnostics if d.code == "font-program-unreadable")
+
     def gid_of_name(self, name: str) -> int | None:
         return self._gids.get(name)
 
@@ -157,6 +163,15 @@ def _sfnt(font, kind, data: bytes, diags) -> FontProgram:
         except Exception as e:  # a broken post table should not lose the cmap
             diags.append(_bad(font, f"glyph names unreadable: {type(e).__name__}: {e}"))
         try:
+            mended = mend_glyf(tt)
+        except Exception as e:  # a loca fontTools cannot read: the outlines are lost, not the cmap
+            mended = []
+            diags.append(_bad(font, f"glyph locations unreadable: {type(e).__name__}: {e}"))
+        if mended:
+            diags.append(warning("font-glyf-past-end", f"glyf table of {len(tt.reader['glyf']):,} bytes: "
+                                 + "; ".join(mended[:3]) + (f"; {len(mended) - 3} more" if len(mended) > 3 else ""),
+                                 ref=_pair(font.program_ref), clause="9.9"))
+        try:
             blank = blank_cff(tt["CFF "].cff[0]) if "CFF " in tt else blank_sfnt(tt)
         except Exception:  # fontTools raises many kinds on damaged tables: then nothing is known blank
             blank = frozenset()
@@ -215,6 +230,42 @@ def _cff(font, kind, data: bytes, diags) -> FontProgram:
 MAX_BLANK_CHARSTRING = 12  # bytes of a Type 2 charstring read for blankness: a width and endchar fit
 # Type 2 operators that draw nothing (hints, and endchar without the four numbers of an accent)
 _QUIET_T2 = frozenset({"hstem", "vstem", "hstemhm", "vstemhm", "endchar"})
+
+
+def mend_glyf(tt) -> list[str]:
+    """Make a ``glyf`` table whose ``loca`` points past its end readable, as pdf.js reads it
+    (``sanitizeGlyphLocations``): a glyph that ends at the table's length rounded up to four bytes is
+    read to the table's end (the producer padded the glyphs but not the table's length), a glyph that
+    ends farther, or before it starts, is left empty; fontTools refuses the whole table. The table and
+    ``loca`` are rebuilt in place. One sentence per glyph mended; none, and nothing touched, for a sound
+    table or a program without ``glyf``."""
+    if "loca" not in tt or "glyf" not in tt:
+        return []
+    size = len(tt.reader["glyf"])
+    locations = [int(x) for x in tt["loca"].locations]
+    if all(a <= b <= size for a, b in zip(locations, locations[1:])):
+        return []
+    from fontTools.ttLib import newTable
+
+    data = tt.reader["glyf"]
+    pieces: list[bytes] = []
+    notes: list[str] = []
+    for gid, (start, end) in enumerate(zip(locations, locations[1:])):
+        if size < end == (size + 3) & ~3 and start <= size:
+            notes.append(f"glyph {gid} ends {end - size} bytes past it (padding), read to its end")
+            end = size
+        if end > size or start > end:
+            notes.append(f"glyph {gid} at {start:,}–{end:,} lies outside it, left empty")
+            end = start
+        pieces.append(data[start:end])
+    offsets = [0]
+    for piece in pieces:
+        offsets.append(offsets[-1] + len(piece))
+    tt["loca"].locations = offsets
+    glyf = newTable("glyf")
+    glyf.decompile(b"".join(pieces), tt)
+    tt.tables["glyf"] = glyf
+    return notes
 
 
 def blank_sfnt(tt) -> frozenset[int]:

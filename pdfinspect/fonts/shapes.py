@@ -22,7 +22,7 @@ from typing import Any
 
 from fontTools.pens.basePen import BasePen
 
-from .embedded import quiet_fonttools
+from .embedded import mend_glyf, quiet_fonttools
 
 EM = 1000  # outlines are scaled to this many units per em
 GRID = 4  # fingerprint coordinates are rounded to this many units (1/250 em)
@@ -288,6 +288,7 @@ def _sfnt_outlines(data: bytes) -> Outlines:
     from fontTools.ttLib import TTFont
 
     tt = TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0)
+    mend_glyf(tt)
     upem = tt["head"].unitsPerEm if "head" in tt else 1000
     # glyf outlines as stored: fontTools' glyph set would move each by hmtx's side bearing
     glyf = tt["glyf"] if "glyf" in tt else None
