@@ -256,21 +256,20 @@ def test_a_glyph_that_cannot_be_drawn_is_absent_and_the_others_are_read(monkeypa
         outlines["arch"]
 
 
-def glyf_past_end(data: bytes, end: int) -> bytes:
-    """The program with its last ``loca`` offset moved to ``end``: the last glyph then runs past the
-    ``glyf`` table (the bytes after it are the next table's, or its padding)."""
+def set_loca(data: bytes, index: int, offset: int) -> bytes:
+    """The program with its ``loca`` entry ``index`` (-1: the last, the end of the last glyph) set
+    to ``offset``: a glyph may then run past the ``glyf`` table, or be marked missing by a 0."""
     import struct
 
     long = TTFont(io.BytesIO(data))["head"].indexToLocFormat
     tables = {}
     for i in range(struct.unpack(">H", data[4:6])[0]):
-        tag, _, offset, length = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
-        tables[tag] = (offset, length)
-    offset, length = tables[b"loca"]
+        tag, _, start, length = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
+        tables[tag] = (start, length)
+    start, length = tables[b"loca"]
     size = 4 if long else 2
-    last = offset + length - size
-    value = end if long else end // 2
-    return data[:last] + value.to_bytes(size, "big") + data[last + size:]
+    at = start + (index % (length // size)) * size
+    return data[:at] + (offset if long else offset // 2).to_bytes(size, "big") + data[at + size:]
 
 
 def test_a_last_glyph_padded_past_the_glyf_table_is_read_as_pdfjs_reads_it():
@@ -280,14 +279,30 @@ def test_a_last_glyph_padded_past_the_glyf_table_is_read_as_pdfjs_reads_it():
     tt = TTFont(io.BytesIO(data))
     size, end = len(tt.reader["glyf"]), int(tt["loca"].locations[-1])
     assert end == size and size % 4  # the table's length is not a multiple of four
-    padded = glyf_past_end(data, (size + 3) & ~3)
+    padded = set_loca(data, -1, (size + 3) & ~3)
     outlines = program_outlines(padded, "FontFile2")
     assert len(outlines["ring"].contours) == 2 and outlines["square"].bounds() == (100, 0, 600, 700)
     assert outlines["ring"].fingerprint() == program_outlines(data, "FontFile2")["ring"].fingerprint()
 
 
 def test_a_glyph_far_past_the_glyf_table_is_left_empty_and_the_others_are_read():
-    data = glyf_past_end(truetype(["square", "ring"]), 400)
+    data = set_loca(truetype(["square", "ring"]), -1, 400)
     outlines = program_outlines(data, "FontFile2")
     assert outlines["square"].bounds() == (100, 0, 600, 700)
     assert outlines["ring"].fingerprint() is None  # left empty, as pdf.js leaves it
+
+
+def test_a_loca_offset_of_0_marks_a_missing_glyph_as_pdfjs_reads_it():
+    """Subsetters that keep glyph ids write 0 for the glyphs left out; the glyph after one starts
+    where the glyph before it ended (read from 0, it would draw the first glyph's outline)."""
+    def draw(pen, i: int, name: str) -> None:
+        if name in DRAW:  # .notdef and space draw nothing: no data
+            DRAW[name](pen, 1000)
+
+    data = build_truetype([".notdef", "square", "space", "bar"], draw)
+    locations = [int(x) for x in TTFont(io.BytesIO(data))["loca"].locations]
+    assert locations[2] == locations[3] > 0
+    outlines = program_outlines(set_loca(data, 3, 0), "FontFile2")
+    assert outlines["square"].bounds() == (100, 0, 600, 700)
+    assert outlines["space"].fingerprint() is None
+    assert outlines["bar"].bounds() == (100, 300, 500, 380)

@@ -107,12 +107,12 @@ def test_a_stripped_subset_reads_through_the_documents_own_shapes():
 def test_a_program_whose_last_glyph_runs_past_glyf_still_votes_and_says_so():
     """A subset whose loca points past its glyf table (Aspose's padding): its outlines are read as
     pdf.js reads them, the stripped glyphs vote, and the font report names the damage."""
-    from test_shapes import glyf_past_end
+    from test_shapes import set_loca
 
     size = int(TTFont(io.BytesIO(STRIPPED))["loca"].locations[-1])
     assert size % 4  # so that padding it to four bytes runs past the table
     pdf = pikepdf.new()
-    damaged = glyf_past_end(STRIPPED, (size + 3) & ~3)
+    damaged = set_loca(STRIPPED, -1, (size + 3) & ~3)
     data = document({"F1": simple_font(pdf, NAMED), "F2": identity_font(pdf, damaged)},
                     b"BT /F1 12 Tf 10 10 Td (ABC) Tj ET " + SHOW_STRIPPED, pdf)
     records = [r for r in glyphs(data) if r.step.gstate.text.font_name == "F2"]
@@ -121,7 +121,7 @@ def test_a_program_whose_last_glyph_runs_past_glyf_still_votes_and_says_so():
     resolver = Resolver(doc)
     report = next(r for r in font_reports(doc, [1], resolver) if r.names == ("F2",))
     (damage,) = resolver.program(report.font).diagnostics
-    assert damage.code == "font-glyf-past-end" and "glyph 3 ends 2 bytes past it (padding)" in damage.message
+    assert damage.code == "font-loca-damaged" and "glyph 3 ending 2 bytes past it (padding) read to its end" in damage.message
     assert "font_program_unreadable" not in {r.id for r in report.reasons}
 
 

@@ -61,7 +61,7 @@ class FontProgram:
     @property
     def unreadable(self) -> tuple[Diagnostic, ...]:
         """What of the program could not be read (``font-program-unreadable``); damage read past, as a
-        glyph beyond its table (``font-glyf-past-end``), is not among them."""
+        glyph beyond its table (``font-loca-damaged``), is not among them."""
         return tuple(d for d in self.diagnostics if d.code == "font-program-unreadable")
 
     def gid_of_name(self, name: str) -> int | None:
@@ -168,9 +168,8 @@ def _sfnt(font, kind, data: bytes, diags) -> FontProgram:
             mended = []
             diags.append(_bad(font, f"glyph locations unreadable: {type(e).__name__}: {e}"))
         if mended:
-            diags.append(warning("font-glyf-past-end", f"glyf table of {len(tt.reader['glyf']):,} bytes: "
-                                 + "; ".join(mended[:3]) + (f"; {len(mended) - 3} more" if len(mended) > 3 else ""),
-                                 ref=_pair(font.program_ref), clause="9.9"))
+            diags.append(warning("font-loca-damaged", f"glyf table of {len(tt.reader['glyf']):,} bytes: "
+                                 + "; ".join(mended), ref=_pair(font.program_ref), clause="9.9"))
         try:
             blank = blank_cff(tt["CFF "].cff[0]) if "CFF " in tt else blank_sfnt(tt)
         except Exception:  # fontTools raises many kinds on damaged tables: then nothing is known blank
@@ -233,12 +232,13 @@ _QUIET_T2 = frozenset({"hstem", "vstem", "hstemhm", "vstemhm", "endchar"})
 
 
 def mend_glyf(tt) -> list[str]:
-    """Make a ``glyf`` table whose ``loca`` points past its end readable, as pdf.js reads it
-    (``sanitizeGlyphLocations``): a glyph that ends at the table's length rounded up to four bytes is
-    read to the table's end (the producer padded the glyphs but not the table's length), a glyph that
-    ends farther, or before it starts, is left empty; fontTools refuses the whole table. The table and
-    ``loca`` are rebuilt in place. One sentence per glyph mended; none, and nothing touched, for a sound
-    table or a program without ``glyf``."""
+    """Make a ``glyf`` table whose ``loca`` fontTools refuses readable, as pdf.js reads it
+    (``sanitizeGlyphLocations``): an offset of 0 after the first marks a missing glyph (the glyph after
+    it starts where the one before ended); a glyph that ends within the four bytes of padding the
+    producer left out of the table's length (Aspose) is read to the table's end; a glyph that ends
+    farther, or before it starts, is left empty. The table and ``loca`` are rebuilt in place. One
+    sentence per way of mending, naming the first glyph so mended; none, and nothing touched, for a
+    sound table or a program without ``glyf``."""
     if "loca" not in tt or "glyf" not in tt:
         return []
     size = len(tt.reader["glyf"])
@@ -249,15 +249,24 @@ def mend_glyf(tt) -> list[str]:
 
     data = tt.reader["glyf"]
     pieces: list[bytes] = []
-    notes: list[str] = []
-    for gid, (start, end) in enumerate(zip(locations, locations[1:])):
+    mended: dict[str, list[str]] = {"marked missing by an offset of 0": [], "read to its end": [],
+                                    "outside it, left empty": []}  # how → the glyphs so mended
+    start = locations[0] if locations else 0
+    for gid, end in enumerate(locations[1:]):
+        if end == 0 and start:
+            mended["marked missing by an offset of 0"].append(f"glyph {gid}")
+            end = start
         if size < end == (size + 3) & ~3 and start <= size:
-            notes.append(f"glyph {gid} ends {end - size} bytes past it (padding), read to its end")
+            mended["read to its end"].append(f"glyph {gid} ending {end - size} bytes past it (padding)")
             end = size
         if end > size or start > end:
-            notes.append(f"glyph {gid} at {start:,}–{end:,} lies outside it, left empty")
-            end = start
-        pieces.append(data[start:end])
+            mended["outside it, left empty"].append(f"glyph {gid} at {start:,}–{end:,}")
+            pieces.append(b"")
+        else:
+            pieces.append(data[start:end])
+        start = end
+    notes = [f"{glyphs[0]}{f' and {len(glyphs) - 1:,} more' if len(glyphs) > 1 else ''} {how}"
+             for how, glyphs in mended.items() if glyphs]
     offsets = [0]
     for piece in pieces:
         offsets.append(offsets[-1] + len(piece))
