@@ -152,6 +152,23 @@ def test_type1_outlines_of_the_kappa_sample():
     assert outlines["kappa"].fingerprint() != outlines["flat"].fingerprint()
 
 
+def test_a_type1_program_fonttools_cannot_interpret_is_read_all_the_same():
+    """A Latin-1 byte in the clear text (a copyright sign in /Notice, as real programs have) stops
+    fontTools' PostScript interpreter; the charstrings are read without one."""
+    from fontTools.t1Lib import T1Font
+
+    with pdfinspect.open(sample("kappa.pdf")) as doc:
+        data = doc.stream_data(doc.get(8).value).data
+    latin1 = data.replace(b"/FamilyName (PDFInspect)", b"/FamilyName (PDFInspect \xa9)")
+    assert latin1 != data
+    font = T1Font.__new__(T1Font)
+    font.data, font.encoding = latin1, "ascii"
+    with pytest.raises(UnicodeDecodeError):
+        font.parse()
+    outlines, clean = program_outlines(latin1, "FontFile"), program_outlines(data, "FontFile")
+    assert outlines["kappa"].fingerprint() == clean["kappa"].fingerprint() is not None
+
+
 def test_an_unreadable_program_is_a_shape_error():
     with pytest.raises(ShapeError):
         program_outlines(b"\x00\x01\x00\x00" + b"\xff" * 40, "FontFile2")

@@ -333,6 +333,49 @@ def _cff_outlines(data: bytes) -> Outlines:
 
 
 def _type1_outlines(data: bytes) -> Outlines:
+    """A Type 1 program's outlines: its charstrings as :func:`.type1.read_charstrings` reads them,
+    each made a fontTools charstring (whose interpreter draws it) when first drawn; a program laid
+    out otherwise is read by fontTools' PostScript interpreter, which decrypts every glyph at once."""
+    from fontTools.misc.psCharStrings import T1CharString
+
+    from .type1 import Type1Error, read_charstrings
+
+    try:
+        program = read_charstrings(data)
+    except Type1Error:
+        return _type1_interpreted(data)
+    subrs = [T1CharString(b, subrs=None) if b is not None else None for b in program.subrs]
+    glyphset = _Charstrings(program.glyphs, subrs)
+    for s in subrs:
+        if s is not None:
+            s.subrs = subrs
+    scale = EM * (program.scale or 0.001)
+    return Outlines(program.glyphs, lambda name: _draw(glyphset[name], glyphset, scale))
+
+
+class _Charstrings(Mapping[str, Any]):
+    """A Type 1 program's glyphs by name as fontTools charstrings, each made when first asked for
+    (an accented glyph's ``seac`` asks for its parts by name)."""
+
+    def __init__(self, plain: dict[str, bytes], subrs: list):
+        self._plain, self._subrs = plain, subrs
+        self._made: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._made:
+            from fontTools.misc.psCharStrings import T1CharString
+
+            self._made[name] = T1CharString(self._plain[name], subrs=self._subrs)
+        return self._made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._plain)
+
+    def __len__(self) -> int:
+        return len(self._plain)
+
+
+def _type1_interpreted(data: bytes) -> Outlines:
     from fontTools.t1Lib import T1Font
 
     from .type1 import _unwrap_pfb
