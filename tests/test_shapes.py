@@ -273,17 +273,42 @@ def test_a_glyph_that_cannot_be_drawn_is_absent_and_the_others_are_read(monkeypa
         outlines["arch"]
 
 
+def _directory(data: bytes) -> dict[bytes, tuple[int, int, int]]:
+    """The table directory: tag → (offset of its record, offset of the table, length)."""
+    import struct
+
+    out = {}
+    for i in range(struct.unpack(">H", data[4:6])[0]):
+        tag, _, start, length = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
+        out[tag] = (12 + 16 * i, start, length)
+    return out
+
+
+def test_a_head_table_longer_than_its_54_bytes_is_read_as_pdfjs_reads_it():
+    """fontTools asserts that a longer head ends in two zero bytes, and refuses the font's outlines."""
+    data = truetype(["square"])
+    record, start, length = _directory(data)[b"head"]
+    assert length == 54 and data[start + 56:start + 58] != b"\0\0"  # hhea follows the padding
+    long_head = data[:record + 12] + (58).to_bytes(4, "big") + data[record + 16:]
+    with pytest.raises(AssertionError):
+        TTFont(io.BytesIO(long_head))["head"]
+    assert program_outlines(long_head, "FontFile2")["square"].bounds() == (100, 0, 600, 700)
+
+
+def test_a_post_table_of_an_unknown_format_still_gives_the_outlines_by_glyph_id():
+    data = truetype(["square", "ring"])
+    _, start, _ = _directory(data)[b"post"]
+    unknown = data[:start] + (0x03000000).to_bytes(4, "big") + data[start + 4:]  # format 768.0
+    outlines = program_outlines(unknown, "FontFile2")
+    assert glyph_order(unknown, "FontFile2") == (".notdef", "glyph00001", "glyph00002")
+    assert outlines["glyph00001"].bounds() == (100, 0, 600, 700) and len(outlines["glyph00002"].contours) == 2
+
+
 def set_loca(data: bytes, index: int, offset: int) -> bytes:
     """The program with its ``loca`` entry ``index`` (-1: the last, the end of the last glyph) set
     to ``offset``: a glyph may then run past the ``glyf`` table, or be marked missing by a 0."""
-    import struct
-
     long = TTFont(io.BytesIO(data))["head"].indexToLocFormat
-    tables = {}
-    for i in range(struct.unpack(">H", data[4:6])[0]):
-        tag, _, start, length = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
-        tables[tag] = (start, length)
-    start, length = tables[b"loca"]
+    _, start, length = _directory(data)[b"loca"]
     size = 4 if long else 2
     at = start + (index % (length // size)) * size
     return data[:at] + (offset if long else offset // 2).to_bytes(size, "big") + data[at + size:]

@@ -61,7 +61,7 @@ class FontProgram:
     @property
     def unreadable(self) -> tuple[Diagnostic, ...]:
         """What of the program could not be read (``font-program-unreadable``); damage read past, as a
-        glyph beyond its table (``font-loca-damaged``), is not among them."""
+        glyph beyond its table (``font-table-damaged``), is not among them."""
         return tuple(d for d in self.diagnostics if d.code == "font-program-unreadable")
 
     def gid_of_name(self, name: str) -> int | None:
@@ -163,13 +163,12 @@ def _sfnt(font, kind, data: bytes, diags) -> FontProgram:
         except Exception as e:  # a broken post table should not lose the cmap
             diags.append(_bad(font, f"glyph names unreadable: {type(e).__name__}: {e}"))
         try:
-            mended = mend_glyf(tt)
+            mended = mend_sfnt(tt)
         except Exception as e:  # a loca fontTools cannot read: the outlines are lost, not the cmap
             mended = []
-            diags.append(_bad(font, f"glyph locations unreadable: {type(e).__name__}: {e}"))
+            diags.append(_bad(font, f"head, loca or glyf unreadable: {type(e).__name__}: {e}"))
         if mended:
-            diags.append(warning("font-loca-damaged", f"glyf table of {len(tt.reader['glyf']):,} bytes: "
-                                 + "; ".join(mended), ref=_pair(font.program_ref), clause="9.9"))
+            diags.append(warning("font-table-damaged", "; ".join(mended), ref=_pair(font.program_ref), clause="9.9"))
         try:
             blank = blank_cff(tt["CFF "].cff[0]) if "CFF " in tt else blank_sfnt(tt)
         except Exception:  # fontTools raises many kinds on damaged tables: then nothing is known blank
@@ -231,7 +230,27 @@ MAX_BLANK_CHARSTRING = 12  # bytes of a Type 2 charstring read for blankness: a 
 _QUIET_T2 = frozenset({"hstem", "vstem", "hstemhm", "vstemhm", "endchar"})
 
 
-def mend_glyf(tt) -> list[str]:
+HEAD_SIZE = 54  # bytes of a head table (OpenType spec, head, version 1.0)
+
+
+def mend_sfnt(tt) -> list[str]:
+    """Make the tables outlines are drawn from readable where fontTools refuses them, as pdf.js
+    reads them: a ``head`` longer than its 54 bytes (fontTools allows two zero bytes more) is read
+    as its first 54, a damaged ``loca`` as :func:`_mend_glyf` reads it. A sentence per table mended."""
+    notes = []
+    if "head" in tt and len(raw := tt.reader["head"]) > HEAD_SIZE and raw[HEAD_SIZE:] != b"\0\0":
+        from fontTools.ttLib import newTable
+
+        head = newTable("head")
+        head.decompile(raw[:HEAD_SIZE], tt)
+        tt.tables["head"] = head
+        notes.append(f"head table of {len(raw)} bytes, read as its first {HEAD_SIZE}")
+    if glyphs := _mend_glyf(tt):
+        notes.append(f"glyf table of {len(tt.reader['glyf']):,} bytes: " + "; ".join(glyphs))
+    return notes
+
+
+def _mend_glyf(tt) -> list[str]:
     """Make a ``glyf`` table whose ``loca`` fontTools refuses readable, as pdf.js reads it
     (``sanitizeGlyphLocations``): an offset of 0 after the first marks a missing glyph (the glyph after
     it starts where the one before ended); a glyph that ends within the four bytes of padding the
