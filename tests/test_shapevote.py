@@ -125,6 +125,25 @@ def test_a_program_whose_last_glyph_runs_past_glyf_still_votes_and_says_so():
     assert "font_program_unreadable" not in {r.id for r in report.reasons}
 
 
+def test_a_cut_cmap_leaves_the_glyph_names_and_the_outlines():
+    """A cmap table cut after its subtable records: fontTools refuses it, which refused the whole
+    program; now only the cmap is left out, with a warning, and the program still names its glyphs."""
+    from test_shapes import _directory
+
+    record, _, _ = _directory(NAMED)[b"cmap"]
+    cut = NAMED[:record + 12] + (12).to_bytes(4, "big") + NAMED[record + 16:]
+    pdf = pikepdf.new()
+    data = document({"F1": simple_font(pdf, cut)}, b"BT /F1 12 Tf 10 10 Td (ABC) Tj ET", pdf)
+    doc = Document(data)
+    resolver = Resolver(doc)
+    (report,) = font_reports(doc, [1], resolver)
+    program = resolver.program(report.font)
+    assert program.glyph_names == (".notdef", "square", "ring", "arch") and program.cmaps == {}
+    assert [d.code for d in program.diagnostics] == ["font-table-damaged"]
+    assert "cmap table cannot be read" in program.diagnostics[0].message
+    assert "".join(r.unicode for r in glyphs(data)) == "ABC"
+
+
 def test_without_the_other_font_nothing_reads_it():
     assert "".join(r.unicode for r in glyphs(stripped_only())) == ""
 

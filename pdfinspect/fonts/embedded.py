@@ -162,6 +162,7 @@ def _sfnt(font, kind, data: bytes, diags) -> FontProgram:
                 names = tuple(tt["CFF "].cff[0].charset)
         except Exception as e:  # a broken post table should not lose the cmap
             diags.append(_bad(font, f"glyph names unreadable: {type(e).__name__}: {e}"))
+        order = sfnt_order(tt)
         try:
             mended = mend_sfnt(tt)
         except Exception as e:  # a loca fontTools cannot read: the outlines are lost, not the cmap
@@ -174,13 +175,23 @@ def _sfnt(font, kind, data: bytes, diags) -> FontProgram:
         except Exception:  # fontTools raises many kinds on damaged tables: then nothing is known blank
             blank = frozenset()
         tables: dict[tuple[int, int], dict[int, int]] = {}
-        if "cmap" in tt:
-            order = tt.getGlyphOrder()
-            index = {n: i for i, n in enumerate(order)}
-            for sub in tt["cmap"].tables:
-                key = (sub.platformID, sub.platEncID)
-                if key not in tables and sub.cmap:
-                    tables[key] = {c: index.get(g, 0) for c, g in sub.cmap.items()}
+        index = {n: i for i, n in enumerate(order)}
+        try:
+            subtables = tt["cmap"].tables if "cmap" in tt else []
+        except Exception as e:  # its header cut: the glyph names and outlines are still there
+            subtables = []
+            diags.append(warning("font-table-damaged", f"cmap table cannot be read, left out: {type(e).__name__}: {e}",
+                                 ref=_pair(font.program_ref), clause="9.9"))
+        for sub in subtables:
+            key = (sub.platformID, sub.platEncID)
+            try:
+                mapping = sub.cmap
+            except Exception as e:  # a cut subtable: the others still map
+                diags.append(warning("font-table-damaged", f"cmap subtable {key} cannot be read, left out: "
+                                     f"{type(e).__name__}: {e}", ref=_pair(font.program_ref), clause="9.9"))
+                continue
+            if key not in tables and mapping:
+                tables[key] = {c: index.get(g, 0) for c, g in mapping.items()}
         unicode_of_gid: dict[int, str] = {}
         for key in UNICODE_SUBTABLES:
             for code, gid in sorted(tables.get(key, {}).items()):
@@ -231,6 +242,20 @@ _QUIET_T2 = frozenset({"hstem", "vstem", "hstemhm", "vstemhm", "endchar"})
 
 
 HEAD_SIZE = 54  # bytes of a head table (OpenType spec, head, version 1.0)
+MAX_GLYPHS = 65536  # glyph ids a TrueType program can have
+
+
+def sfnt_order(tt) -> tuple[str, ...]:
+    """The program's glyph names by GID (``post``, else fontTools' names from the cmap); where those
+    tables cannot be read (a ``post`` of an unknown format, a cut cmap subtable) ``glyph00001``… by
+    GID, set as the font's order so that its other tables (``glyf``, the cmap) can be read by it."""
+    try:
+        return tuple(tt.getGlyphOrder())
+    except Exception:  # fontTools raises many kinds on a damaged post or cmap
+        count = tt["maxp"].numGlyphs if "maxp" in tt else 0
+        order = [".notdef", *(f"glyph{gid:05d}" for gid in range(1, min(count, MAX_GLYPHS)))]
+        tt.setGlyphOrder(order)
+        return tuple(order)
 
 
 def mend_sfnt(tt) -> list[str]:

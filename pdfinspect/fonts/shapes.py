@@ -22,7 +22,7 @@ from typing import Any
 
 from fontTools.pens.basePen import BasePen
 
-from .embedded import mend_sfnt, quiet_fonttools
+from .embedded import mend_sfnt, quiet_fonttools, sfnt_order
 
 EM = 1000  # outlines are scaled to this many units per em
 GRID = 4  # fingerprint coordinates are rounded to this many units (1/250 em)
@@ -284,7 +284,7 @@ def glyph_order(data: bytes, key: str, kind: str | None = None) -> tuple[str, ..
             if _is_sfnt(data, key, kind):
                 from fontTools.ttLib import TTFont
 
-                return _sfnt_order(TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0))
+                return sfnt_order(TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0))
             if _is_cff(data, key):
                 return tuple(_cff_top(data).charset or ())
     except Exception as e:
@@ -292,24 +292,11 @@ def glyph_order(data: bytes, key: str, kind: str | None = None) -> tuple[str, ..
     return ()
 
 
-def _sfnt_order(tt: Any) -> tuple[str, ...]:
-    """The program's glyph names by GID (``post``, else fontTools' names from the cmap); where those
-    tables cannot be read (a ``post`` of an unknown format, a cut cmap subtable) the outlines are
-    still there: ``glyph00001``… by GID, the order :func:`_sfnt_outlines` then keys them by."""
-    try:
-        return tuple(tt.getGlyphOrder())
-    except Exception:  # fontTools raises many kinds on a damaged post or cmap
-        count = tt["maxp"].numGlyphs if "maxp" in tt else 0
-        order = [".notdef", *(f"glyph{gid:05d}" for gid in range(1, min(count, MAX_GLYPHS)))]
-        tt.setGlyphOrder(order)
-        return tuple(order)
-
-
 def _sfnt_outlines(data: bytes) -> Outlines:
     from fontTools.ttLib import TTFont
 
     tt = TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0)
-    order = _sfnt_order(tt)
+    order = sfnt_order(tt)
     mend_sfnt(tt)
     upem = tt["head"].unitsPerEm if "head" in tt else 1000
     # glyf outlines as stored: fontTools' glyph set would move each by hmtx's side bearing
