@@ -295,7 +295,8 @@ def rename_type1(data: bytes, drawn: dict[int, str]) -> tuple[bytes, int, int, i
 def rename_cff(data: bytes, drawn: dict[int, str]) -> bytes:
     """A CFF program whose charset names (all but .notdef) are :func:`blank_name`'s and whose
     encoding names ``drawn``'s glyphs by their new names (glyphs a four-argument ``endchar`` takes
-    by StandardEncoding name are kept under that name too, as in :func:`rename_type1`)."""
+    by StandardEncoding name are kept under that name too, as in :func:`rename_type1`; a glyph that
+    several codes draw is copied, as the encoding gives each glyph one code)."""
     from fontTools.cffLib import CFFFontSet
 
     cff = CFFFontSet()
@@ -319,9 +320,18 @@ def rename_cff(data: bytes, drawn: dict[int, str]) -> bytes:
     strings.charStrings = index
     top.charset = charset
     encoding = [".notdef"] * 256
-    for code, name in drawn.items():
-        if name in renamed:
-            encoding[code] = renamed[name]
+    taken: set[str] = set()
+    for code, name in sorted(drawn.items()):
+        if name not in renamed:
+            continue
+        new = renamed[name]
+        if new in taken:  # a CFF encoding gives a glyph one code: another code draws a copy of it
+            strings.charStringsIndex.append(strings[new])
+            new = blank_name(len(charset))
+            index[new] = len(charset)
+            charset.append(new)
+        taken.add(new)
+        encoding[code] = new
     top.Encoding = encoding
     out = io.BytesIO()
     cff.compile(out, SimpleNamespace(recalcBBoxes=False))  # no TTFont around it: nothing to recompute

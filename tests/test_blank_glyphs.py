@@ -14,28 +14,12 @@ from fontTools.pens.boundsPen import ControlBoundsPen
 from fontTools.pens.t2CharStringPen import T2CharStringPen
 from fontTools.t1Lib import T1Font
 from fontTools.ttLib import TTFont
-from test_type1 import STANDARD, _program, _type1_programs
+from test_type1 import STANDARD, _charstring, _number, _program, _type1_programs
 
 from pdfinspect.fonts.embedded import blank_cff, blank_sfnt
 from pdfinspect.fonts.type1 import _unwrap_pfb, read_type1
 
 PDFJS = CORPUS.parent / "corpus-pdfjs"
-
-
-def _number(v: int) -> bytes:
-    """A Type 1 charstring number (6.2)."""
-    if -107 <= v <= 107:
-        return bytes([v + 139])
-    if 108 <= v <= 1131:
-        return bytes([247 + (v - 108) // 256, (v - 108) % 256])
-    return b"\xff" + v.to_bytes(4, "big", signed=True)
-
-
-def _charstring(*items) -> bytes:
-    """Numbers and operators (an int of the operator byte, or a pair for the escaped ones), encrypted."""
-    plain = b"".join(_number(x) if isinstance(x, int) else bytes(x) for x in items)
-    cipher, _ = eexec.encrypt(b"\x00\x00\x00\x00" + plain, 4330)
-    return cipher
 
 
 HSBW, ENDCHAR, RMOVETO, RLINETO, CLOSEPATH, CALLSUBR, HSTEM = (b"\x0d", b"\x0e", b"\x15", b"\x05", b"\x09",
@@ -108,7 +92,7 @@ def test_no_type1_glyph_of_the_corpora_called_blank_draws_anything_in_fonttools(
         pytest.skip("no corpus with Type 1 programs")
     checked = blank = 0
     for name, data in programs:
-        font = T1Font.__new__(T1Font)  # as fonts/shapes.py reads a program's outlines
+        font = T1Font.__new__(T1Font)  # fontTools' own reading, not ours
         font.data, font.encoding = _unwrap_pfb(bytes(data)), "ascii"
         try:
             font.parse()

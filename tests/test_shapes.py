@@ -9,6 +9,7 @@ import pytest
 from conftest import build_truetype, sample
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.t2CharStringPen import T2CharStringPen
+from fontTools.ttLib import TTFont
 
 import pdfinspect
 from pdfinspect.fonts.shapes import ShapeError, glyph_order, program_outlines, raster, type3_fingerprint
@@ -151,6 +152,23 @@ def test_type1_outlines_of_the_kappa_sample():
     assert outlines["kappa"].fingerprint() != outlines["flat"].fingerprint()
 
 
+def test_a_type1_program_fonttools_cannot_interpret_is_read_all_the_same():
+    """A Latin-1 byte in the clear text (a copyright sign in /Notice, as real programs have) stops
+    fontTools' PostScript interpreter; the charstrings are read without one."""
+    from fontTools.t1Lib import T1Font
+
+    with pdfinspect.open(sample("kappa.pdf")) as doc:
+        data = doc.stream_data(doc.get(8).value).data
+    latin1 = data.replace(b"/FamilyName (PDFInspect)", b"/FamilyName (PDFInspect \xa9)")
+    assert latin1 != data
+    font = T1Font.__new__(T1Font)
+    font.data, font.encoding = latin1, "ascii"
+    with pytest.raises(UnicodeDecodeError):
+        font.parse()
+    outlines, clean = program_outlines(latin1, "FontFile"), program_outlines(data, "FontFile")
+    assert outlines["kappa"].fingerprint() == clean["kappa"].fingerprint() is not None
+
+
 def test_an_unreadable_program_is_a_shape_error():
     with pytest.raises(ShapeError):
         program_outlines(b"\x00\x01\x00\x00" + b"\xff" * 40, "FontFile2")
@@ -253,3 +271,80 @@ def test_a_glyph_that_cannot_be_drawn_is_absent_and_the_others_are_read(monkeypa
     assert "arch" not in outlines and list(outlines) == [".notdef", "square", "bar"]
     with pytest.raises(KeyError):
         outlines["arch"]
+
+
+def _directory(data: bytes) -> dict[bytes, tuple[int, int, int]]:
+    """The table directory: tag → (offset of its record, offset of the table, length)."""
+    import struct
+
+    out = {}
+    for i in range(struct.unpack(">H", data[4:6])[0]):
+        tag, _, start, length = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
+        out[tag] = (12 + 16 * i, start, length)
+    return out
+
+
+def test_a_head_table_longer_than_its_54_bytes_is_read_as_pdfjs_reads_it():
+    """fontTools asserts that a longer head ends in two zero bytes, and refuses the font's outlines."""
+    data = truetype(["square"])
+    record, start, length = _directory(data)[b"head"]
+    assert length == 54 and data[start + 56:start + 58] != b"\0\0"  # hhea follows the padding
+    long_head = data[:record + 12] + (58).to_bytes(4, "big") + data[record + 16:]
+    with pytest.raises(AssertionError):
+        TTFont(io.BytesIO(long_head))["head"]
+    assert program_outlines(long_head, "FontFile2")["square"].bounds() == (100, 0, 600, 700)
+
+
+def test_a_post_table_of_an_unknown_format_still_gives_the_outlines_by_glyph_id():
+    data = truetype(["square", "ring"])
+    _, start, _ = _directory(data)[b"post"]
+    unknown = data[:start] + (0x03000000).to_bytes(4, "big") + data[start + 4:]  # format 768.0
+    outlines = program_outlines(unknown, "FontFile2")
+    assert glyph_order(unknown, "FontFile2") == (".notdef", "glyph00001", "glyph00002")
+    assert outlines["glyph00001"].bounds() == (100, 0, 600, 700) and len(outlines["glyph00002"].contours) == 2
+
+
+def set_loca(data: bytes, index: int, offset: int) -> bytes:
+    """The program with its ``loca`` entry ``index`` (-1: the last, the end of the last glyph) set
+    to ``offset``: a glyph may then run past the ``glyf`` table, or be marked missing by a 0."""
+    long = TTFont(io.BytesIO(data))["head"].indexToLocFormat
+    _, start, length = _directory(data)[b"loca"]
+    size = 4 if long else 2
+    at = start + (index % (length // size)) * size
+    return data[:at] + (offset if long else offset // 2).to_bytes(size, "big") + data[at + size:]
+
+
+def test_a_last_glyph_padded_past_the_glyf_table_is_read_as_pdfjs_reads_it():
+    """Aspose pads each glyph to four bytes but not the table's length, so loca's last offset lies up
+    to three bytes past glyf's end: fontTools refuses the table, pdf.js reads the glyph to the end."""
+    data = truetype(["square", "ring"])
+    tt = TTFont(io.BytesIO(data))
+    size, end = len(tt.reader["glyf"]), int(tt["loca"].locations[-1])
+    assert end == size and size % 4  # the table's length is not a multiple of four
+    padded = set_loca(data, -1, (size + 3) & ~3)
+    outlines = program_outlines(padded, "FontFile2")
+    assert len(outlines["ring"].contours) == 2 and outlines["square"].bounds() == (100, 0, 600, 700)
+    assert outlines["ring"].fingerprint() == program_outlines(data, "FontFile2")["ring"].fingerprint()
+
+
+def test_a_glyph_far_past_the_glyf_table_is_left_empty_and_the_others_are_read():
+    data = set_loca(truetype(["square", "ring"]), -1, 400)
+    outlines = program_outlines(data, "FontFile2")
+    assert outlines["square"].bounds() == (100, 0, 600, 700)
+    assert outlines["ring"].fingerprint() is None  # left empty, as pdf.js leaves it
+
+
+def test_a_loca_offset_of_0_marks_a_missing_glyph_as_pdfjs_reads_it():
+    """Subsetters that keep glyph ids write 0 for the glyphs left out; the glyph after one starts
+    where the glyph before it ended (read from 0, it would draw the first glyph's outline)."""
+    def draw(pen, i: int, name: str) -> None:
+        if name in DRAW:  # .notdef and space draw nothing: no data
+            DRAW[name](pen, 1000)
+
+    data = build_truetype([".notdef", "square", "space", "bar"], draw)
+    locations = [int(x) for x in TTFont(io.BytesIO(data))["loca"].locations]
+    assert locations[2] == locations[3] > 0
+    outlines = program_outlines(set_loca(data, 3, 0), "FontFile2")
+    assert outlines["square"].bounds() == (100, 0, 600, 700)
+    assert outlines["space"].fingerprint() is None
+    assert outlines["bar"].bounds() == (100, 300, 500, 380)

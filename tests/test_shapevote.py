@@ -10,6 +10,7 @@ import sys
 
 import pytest
 from conftest import ROOT, build_truetype
+from fontTools.ttLib import TTFont
 from test_shapes import DRAW
 
 from pdfinspect.content.fontreports import font_reports
@@ -101,6 +102,46 @@ def test_a_stripped_subset_reads_through_the_documents_own_shapes():
     assert {r.resolution.confidence for r in records} == {"heuristic"}
     step = records[0].path[-1]
     assert step.method == "GlyphShape" and "same outline as U+0043 C in 1 font of 1 file" in step.detail
+
+
+def test_a_program_whose_last_glyph_runs_past_glyf_still_votes_and_says_so():
+    """A subset whose loca points past its glyf table (Aspose's padding): its outlines are read as
+    pdf.js reads them, the stripped glyphs vote, and the font report names the damage."""
+    from test_shapes import set_loca
+
+    size = int(TTFont(io.BytesIO(STRIPPED))["loca"].locations[-1])
+    assert size % 4  # so that padding it to four bytes runs past the table
+    pdf = pikepdf.new()
+    damaged = set_loca(STRIPPED, -1, (size + 3) & ~3)
+    data = document({"F1": simple_font(pdf, NAMED), "F2": identity_font(pdf, damaged)},
+                    b"BT /F1 12 Tf 10 10 Td (ABC) Tj ET " + SHOW_STRIPPED, pdf)
+    records = [r for r in glyphs(data) if r.step.gstate.text.font_name == "F2"]
+    assert "".join(r.unicode for r in records) == "CAB"
+    doc = Document(data)
+    resolver = Resolver(doc)
+    report = next(r for r in font_reports(doc, [1], resolver) if r.names == ("F2",))
+    (damage,) = resolver.program(report.font).diagnostics
+    assert damage.code == "font-table-damaged" and "glyph 3 ending 2 bytes past it (padding) read to its end" in damage.message
+    assert "font_program_unreadable" not in {r.id for r in report.reasons}
+
+
+def test_a_cut_cmap_leaves_the_glyph_names_and_the_outlines():
+    """A cmap table cut after its subtable records: fontTools refuses it, which refused the whole
+    program; now only the cmap is left out, with a warning, and the program still names its glyphs."""
+    from test_shapes import _directory
+
+    record, _, _ = _directory(NAMED)[b"cmap"]
+    cut = NAMED[:record + 12] + (12).to_bytes(4, "big") + NAMED[record + 16:]
+    pdf = pikepdf.new()
+    data = document({"F1": simple_font(pdf, cut)}, b"BT /F1 12 Tf 10 10 Td (ABC) Tj ET", pdf)
+    doc = Document(data)
+    resolver = Resolver(doc)
+    (report,) = font_reports(doc, [1], resolver)
+    program = resolver.program(report.font)
+    assert program.glyph_names == (".notdef", "square", "ring", "arch") and program.cmaps == {}
+    assert [d.code for d in program.diagnostics] == ["font-table-damaged"]
+    assert "cmap table cannot be read" in program.diagnostics[0].message
+    assert "".join(r.unicode for r in glyphs(data)) == "ABC"
 
 
 def test_without_the_other_font_nothing_reads_it():

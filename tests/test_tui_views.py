@@ -29,7 +29,7 @@ async def test_fonts_screen_lists_every_font_and_opens_its_glyphs(size):
         screen = app.screen
         assert isinstance(screen, FontsScreen)
         assert [r.names for r in screen.records] == [("F1",), ("F2",)]
-        assert text_of(screen.query_one("#fonts-header")).startswith("2 fonts in 1 pages")
+        assert text_of(screen.query_one("#fonts-header")).startswith("2 fonts on 1 page;")
         lines = [line for line in drawn(screen.query_one("#font-list")) if line.strip()]
         assert len(lines) == 2 and "F1" in lines[0] and "Type0" in lines[0]
         report = text_of(screen.query_one("#font-report"))

@@ -28,10 +28,28 @@ def _fonttools(data: bytes):
     return encoding, tuple(font["CharStrings"].keys())
 
 
+def _number(v: int) -> bytes:
+    """A Type 1 charstring number (6.2)."""
+    if -107 <= v <= 107:
+        return bytes([v + 139])
+    if 108 <= v <= 1131:
+        return bytes([247 + (v - 108) // 256, (v - 108) % 256])
+    return b"\xff" + v.to_bytes(4, "big", signed=True)
+
+
+def _charstring(*items) -> bytes:
+    """Numbers and operators (an int of the operator byte, or a pair for the escaped ones), encrypted."""
+    plain = b"".join(_number(x) if isinstance(x, int) else bytes(x) for x in items)
+    cipher, _ = eexec.encrypt(b"\x00\x00\x00\x00" + plain, 4330)
+    return cipher
+
+
 def _program(encoding: bytes, names=("space", "kappa", "A"), rd=b"RD", nd=b"ND", hexed=False,
-             charstrings: dict[str, bytes] | None = None) -> bytes:
+             charstrings: dict[str, bytes] | None = None, subrs: tuple[bytes, ...] = (b"\x0b\x0b\x0b",),
+             np: bytes = b"NP") -> bytes:
     """A Type 1 program whose charstrings are placeholders (their keys are what is read), or
-    ``charstrings`` (name → encrypted charstring) where given."""
+    ``charstrings`` (name → encrypted charstring) where given; ``subrs`` its subroutines, each
+    ended by ``np``."""
     clear = (b"%!PS-AdobeFont-1.0: Test 001\n11 dict begin\n/FontName /Test def\n/PaintType 0 def\n"
              b"/FontMatrix [0.001 0 0 0.001 0 0] readonly def\n" + encoding +
              b"/FontBBox {0 0 1000 1000} readonly def\ncurrentdict end\ncurrentfile eexec\n")
@@ -46,8 +64,10 @@ def _program(encoding: bytes, names=("space", "kappa", "A"), rd=b"RD", nd=b"ND",
         b"dup /Private 8 dict dup begin", b"/RD {string currentfile exch readstring pop} executeonly def",
         b"/-| {string currentfile exch readstring pop} executeonly def",
         b"/ND {noaccess def} executeonly def", b"/|- {noaccess def} executeonly def",
-        b"/NP {noaccess put} executeonly def", b"/BlueValues [] ND", b"/password 5839 def",
-        b"/Subrs 1 array", b"dup 0 3 RD \x0b\x0b\x0b NP", b"ND",
+        b"/NP {noaccess put} executeonly def", b"/| {noaccess put} executeonly def",
+        b"/BlueValues [] ND", b"/password 5839 def",
+        b"/Subrs %d array" % len(subrs),
+        *(b"dup %d %d %s %s %s" % (i, len(body), rd, body, np) for i, body in enumerate(subrs)), b"ND",
         b"2 index /CharStrings %d dict dup begin" % len(names), *entries, b"end", b"end",
         b"readonly put", b"noaccess put", b"dup /FontName get exch definefont pop",
         b"mark currentfile closefile\n"])
@@ -160,3 +180,61 @@ def test_a_huge_encrypted_part_is_decrypted_only_up_to_the_limit(monkeypatch):
     with pytest.raises(Type1Error, match="only its first 1,000 bytes"):
         read_type1(program)
     assert len(type1.decrypt(bytes(5000), limit=1000)) == 996
+
+
+HSBW, RMOVETO, RLINETO, CLOSEPATH, CALLSUBR, RETURN, ENDCHAR = ((op,) for op in (13, 21, 5, 9, 10, 11, 14))
+
+
+@pytest.mark.parametrize("rd, nd, np", [(b"RD", b"ND", b"NP"), (b"-|", b"|-", b"|")])
+def test_charstrings_and_their_subroutines_draw_as_fonttools_draws_them(rd, nd, np):
+    """The outlines of a program whose glyphs call subroutines, read by ``read_charstrings`` (no
+    PostScript interpreter), are those fontTools' interpreter reads."""
+    from fontTools.t1Lib import T1Font
+
+    from pdfinspect.fonts.shapes import _draw, program_outlines
+
+    side = _charstring(400, 0, RLINETO, 0, 600, RLINETO, -400, 0, RLINETO, RETURN)
+    charstrings = {"square": _charstring(0, 500, HSBW, 50, 0, RMOVETO, 0, CALLSUBR, CLOSEPATH, ENDCHAR),
+                   "wedge": _charstring(0, 500, HSBW, 50, 0, RMOVETO, 1, CALLSUBR, CLOSEPATH, ENDCHAR)}
+    wedge = _charstring(400, 0, RLINETO, -400, 600, RLINETO, RETURN)
+    data = _program(STANDARD, rd=rd, nd=nd, np=np, charstrings=charstrings, subrs=(side, wedge))
+    ours = program_outlines(data, "FontFile")
+    font = T1Font.__new__(T1Font)
+    font.data, font.encoding = data, "ascii"
+    font.parse()
+    glyphs = font.getGlyphSet()
+    for name in charstrings:
+        assert ours[name] == _draw(glyphs[name], glyphs, 1.0)
+    assert ours["square"].bounds() == (50, 0, 450, 600) and len(ours["wedge"].contours[0]) == 3
+
+
+def test_type1_outlines_are_fonttools_own_on_every_program_of_the_corpora_it_reads():
+    """Against fontTools' interpreter on real programs (subroutines, flex, accents by seac, lenIV,
+    FontMatrix): the same outlines wherever fontTools reads the program."""
+    from fontTools.t1Lib import T1Font
+
+    from pdfinspect.fonts.shapes import _draw, program_outlines
+    from pdfinspect.fonts.type1 import _unwrap_pfb
+
+    paths = corpus_files() + (sorted(PDFJS.glob("*.pdf")) if PDFJS.is_dir() else [])
+    programs = [p for p in _type1_programs(paths) if len(p[1]) <= 40_000]
+    if not programs:
+        pytest.skip("no corpus with Type 1 programs")
+    compared = 0
+    for label, data in programs:
+        font = T1Font.__new__(T1Font)
+        font.data, font.encoding = _unwrap_pfb(data), "ascii"
+        try:
+            font.parse()
+        except Exception:  # fontTools cannot read it: nothing to compare with
+            continue
+        glyphs, scale = font.getGlyphSet(), 1000 * ((font.font.get("FontMatrix") or [0.001])[0] or 0.001)
+        ours = program_outlines(data, "FontFile")
+        for name in glyphs.keys():
+            try:
+                theirs = _draw(glyphs[name], glyphs, scale)
+            except Exception:  # a charstring fontTools cannot run
+                continue
+            assert ours[name] == theirs, (label, name)
+            compared += 1
+    assert compared > 500

@@ -58,6 +58,12 @@ class FontProgram:
     def describe(self) -> str:
         return f"/{self.key} {self.kind}"
 
+    @property
+    def unreadable(self) -> tuple[Diagnostic, ...]:
+        """What of the program could not be read (``font-program-unreadable``); damage read past, as a
+        glyph beyond its table (``font-table-damaged``), is not among them."""
+        return tuple(d for d in self.diagnostics if d.code == "font-program-unreadable")
+
     def gid_of_name(self, name: str) -> int | None:
         return self._gids.get(name)
 
@@ -156,18 +162,36 @@ def _sfnt(font, kind, data: bytes, diags) -> FontProgram:
                 names = tuple(tt["CFF "].cff[0].charset)
         except Exception as e:  # a broken post table should not lose the cmap
             diags.append(_bad(font, f"glyph names unreadable: {type(e).__name__}: {e}"))
+        order = sfnt_order(tt)
+        try:
+            mended = mend_sfnt(tt)
+        except Exception as e:  # a loca fontTools cannot read: the outlines are lost, not the cmap
+            mended = []
+            diags.append(_bad(font, f"head, loca or glyf unreadable: {type(e).__name__}: {e}"))
+        if mended:
+            diags.append(warning("font-table-damaged", "; ".join(mended), ref=_pair(font.program_ref), clause="9.9"))
         try:
             blank = blank_cff(tt["CFF "].cff[0]) if "CFF " in tt else blank_sfnt(tt)
         except Exception:  # fontTools raises many kinds on damaged tables: then nothing is known blank
             blank = frozenset()
         tables: dict[tuple[int, int], dict[int, int]] = {}
-        if "cmap" in tt:
-            order = tt.getGlyphOrder()
-            index = {n: i for i, n in enumerate(order)}
-            for sub in tt["cmap"].tables:
-                key = (sub.platformID, sub.platEncID)
-                if key not in tables and sub.cmap:
-                    tables[key] = {c: index.get(g, 0) for c, g in sub.cmap.items()}
+        index = {n: i for i, n in enumerate(order)}
+        try:
+            subtables = tt["cmap"].tables if "cmap" in tt else []
+        except Exception as e:  # its header cut: the glyph names and outlines are still there
+            subtables = []
+            diags.append(warning("font-table-damaged", f"cmap table cannot be read, left out: {type(e).__name__}: {e}",
+                                 ref=_pair(font.program_ref), clause="9.9"))
+        for sub in subtables:
+            key = (sub.platformID, sub.platEncID)
+            try:
+                mapping = sub.cmap
+            except Exception as e:  # a cut subtable: the others still map
+                diags.append(warning("font-table-damaged", f"cmap subtable {key} cannot be read, left out: "
+                                     f"{type(e).__name__}: {e}", ref=_pair(font.program_ref), clause="9.9"))
+                continue
+            if key not in tables and mapping:
+                tables[key] = {c: index.get(g, 0) for c, g in mapping.items()}
         unicode_of_gid: dict[int, str] = {}
         for key in UNICODE_SUBTABLES:
             for code, gid in sorted(tables.get(key, {}).items()):
@@ -215,6 +239,86 @@ def _cff(font, kind, data: bytes, diags) -> FontProgram:
 MAX_BLANK_CHARSTRING = 12  # bytes of a Type 2 charstring read for blankness: a width and endchar fit
 # Type 2 operators that draw nothing (hints, and endchar without the four numbers of an accent)
 _QUIET_T2 = frozenset({"hstem", "vstem", "hstemhm", "vstemhm", "endchar"})
+
+
+HEAD_SIZE = 54  # bytes of a head table (OpenType spec, head, version 1.0)
+MAX_GLYPHS = 65536  # glyph ids a TrueType program can have
+
+
+def sfnt_order(tt) -> tuple[str, ...]:
+    """The program's glyph names by GID (``post``, else fontTools' names from the cmap); where those
+    tables cannot be read (a ``post`` of an unknown format, a cut cmap subtable) ``glyph00001``… by
+    GID, set as the font's order so that its other tables (``glyf``, the cmap) can be read by it."""
+    try:
+        return tuple(tt.getGlyphOrder())
+    except Exception:  # fontTools raises many kinds on a damaged post or cmap
+        count = tt["maxp"].numGlyphs if "maxp" in tt else 0
+        order = [".notdef", *(f"glyph{gid:05d}" for gid in range(1, min(count, MAX_GLYPHS)))]
+        tt.setGlyphOrder(order)
+        return tuple(order)
+
+
+def mend_sfnt(tt) -> list[str]:
+    """Make the tables outlines are drawn from readable where fontTools refuses them, as pdf.js
+    reads them: a ``head`` longer than its 54 bytes (fontTools allows two zero bytes more) is read
+    as its first 54, a damaged ``loca`` as :func:`_mend_glyf` reads it. A sentence per table mended."""
+    notes = []
+    if "head" in tt and len(raw := tt.reader["head"]) > HEAD_SIZE and raw[HEAD_SIZE:] != b"\0\0":
+        from fontTools.ttLib import newTable
+
+        head = newTable("head")
+        head.decompile(raw[:HEAD_SIZE], tt)
+        tt.tables["head"] = head
+        notes.append(f"head table of {len(raw)} bytes, read as its first {HEAD_SIZE}")
+    if glyphs := _mend_glyf(tt):
+        notes.append(f"glyf table of {len(tt.reader['glyf']):,} bytes: " + "; ".join(glyphs))
+    return notes
+
+
+def _mend_glyf(tt) -> list[str]:
+    """Make a ``glyf`` table whose ``loca`` fontTools refuses readable, as pdf.js reads it
+    (``sanitizeGlyphLocations``): an offset of 0 after the first marks a missing glyph (the glyph after
+    it starts where the one before ended); a glyph that ends within the four bytes of padding the
+    producer left out of the table's length (Aspose) is read to the table's end; a glyph that ends
+    farther, or before it starts, is left empty. The table and ``loca`` are rebuilt in place. One
+    sentence per way of mending, naming the first glyph so mended; none, and nothing touched, for a
+    sound table or a program without ``glyf``."""
+    if "loca" not in tt or "glyf" not in tt:
+        return []
+    size = len(tt.reader["glyf"])
+    locations = [int(x) for x in tt["loca"].locations]
+    if all(a <= b <= size for a, b in zip(locations, locations[1:])):
+        return []
+    from fontTools.ttLib import newTable
+
+    data = tt.reader["glyf"]
+    pieces: list[bytes] = []
+    mended: dict[str, list[str]] = {"marked missing by an offset of 0": [], "read to its end": [],
+                                    "outside it, left empty": []}  # how → the glyphs so mended
+    start = locations[0] if locations else 0
+    for gid, end in enumerate(locations[1:]):
+        if end == 0 and start:
+            mended["marked missing by an offset of 0"].append(f"glyph {gid}")
+            end = start
+        if size < end == (size + 3) & ~3 and start <= size:
+            mended["read to its end"].append(f"glyph {gid} ending {end - size} bytes past it (padding)")
+            end = size
+        if end > size or start > end:
+            mended["outside it, left empty"].append(f"glyph {gid} at {start:,}–{end:,}")
+            pieces.append(b"")
+        else:
+            pieces.append(data[start:end])
+        start = end
+    notes = [f"{glyphs[0]}{f' and {len(glyphs) - 1:,} more' if len(glyphs) > 1 else ''} {how}"
+             for how, glyphs in mended.items() if glyphs]
+    offsets = [0]
+    for piece in pieces:
+        offsets.append(offsets[-1] + len(piece))
+    tt["loca"].locations = offsets
+    glyf = newTable("glyf")
+    glyf.decompile(b"".join(pieces), tt)
+    tt.tables["glyf"] = glyf
+    return notes
 
 
 def blank_sfnt(tt) -> frozenset[int]:

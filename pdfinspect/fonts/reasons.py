@@ -201,9 +201,9 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program, resolver:
     found.append(out("symbolic_truetype_no_mapping",
                      _codes(resolutions, lambda r: not font.is_type0 and _step(r, CODE_AS_UNICODE_METHOD) is not None),
                      "symbolic TrueType: no glyph names, no Unicode cmap; the codes are output as characters"))
-    if program is not None and any(d.code == "font-program-unreadable" for d in program.diagnostics) \
+    if program is not None and program.unreadable \
             and not (program.glyph_names or program.cmaps or program.builtin_encoding):
-        found.append(out("font_program_unreadable", every, program.diagnostics[0].message))
+        found.append(out("font_program_unreadable", every, program.unreadable[0].message))
     found.append(out("pua_output", _codes(resolutions, lambda r: r.has_flag(PRIVATE_USE)),
                      "text in a Private Use Area"))
     found.append(out("control_or_fffd_output",

@@ -400,7 +400,7 @@ class Resolver:
             return res.gid
         if font.subtype == "TrueType" and res.code:
             prog = self.program(font)
-            if prog is not None and not prog.cmaps and not prog.diagnostics:
+            if prog is not None and not prog.cmaps and not prog.unreadable:
                 return res.code[0]
         return None
 
@@ -787,9 +787,9 @@ class Resolver:
         prog = self.program(font)
         assert prog is not None  # embedded: load_program reads it
         desc = f"FontDescriptor {font.descriptor_ref} → {prog.describe}" if font.descriptor_ref else prog.describe
-        if prog.diagnostics and not prog.glyph_names and not prog.cmaps:
+        if prog.unreadable and not prog.glyph_names and not prog.cmaps:
             return _step(FONT_PROGRAM, prog.ref, desc, "font program", MISS, codes.PROGRAM_UNREADABLE,
-                         prog.diagnostics[0].message), None, None
+                         prog.unreadable[0].message), None, None
         if font.is_type0:
             return self._cid_program(font, prog, desc, cid, flags)
         kind = prog.kind

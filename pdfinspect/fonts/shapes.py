@@ -22,7 +22,7 @@ from typing import Any
 
 from fontTools.pens.basePen import BasePen
 
-from .embedded import quiet_fonttools
+from .embedded import mend_sfnt, quiet_fonttools, sfnt_order
 
 EM = 1000  # outlines are scaled to this many units per em
 GRID = 4  # fingerprint coordinates are rounded to this many units (1/250 em)
@@ -34,6 +34,9 @@ LIKENESS = 16  # cells a side of the grid of Outline.likeness_key
 MAX_COMPONENT_DEPTH = 8  # composite glyphs nested deeper are cut there
 
 Point = tuple[float, float]
+# the cubic Bézier's weights at t = i / CURVE_STEPS, i = 1 … CURVE_STEPS: (1-t)³, 3(1-t)²t, 3(1-t)t², t³
+_BERNSTEIN = tuple((u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
+                   for t, u in ((i / CURVE_STEPS, 1 - i / CURVE_STEPS) for i in range(1, CURVE_STEPS + 1)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +68,7 @@ class Outline:
                           for c in self.contours)
         h = hashlib.blake2b(digest_size=12)
         for pts in contours:
-            h.update(b"C" + ",".join(f"{x} {y}" for x, y in pts).encode())
+            h.update(b"C" + ",".join(["%d %d" % p for p in pts]).encode())
         return h.hexdigest()
 
 
@@ -169,12 +172,17 @@ class _FlatPen(BasePen):
         self._add(pt)
 
     def _curveToOne(self, p1: Point, p2: Point, p3: Point) -> None:
-        p0 = self._getCurrentPoint() or (0, 0)
-        for i in range(1, CURVE_STEPS + 1):
-            t = i / CURVE_STEPS
-            u = 1 - t
-            self._lineTo((u * u * u * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t * t * t * p3[0],
-                          u * u * u * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t * t * t * p3[1]))
+        if not self.contours:
+            self._moveTo(self._getCurrentPoint() or (0, 0))
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = self._getCurrentPoint() or (0, 0), p1, p2, p3
+        room = MAX_POINTS - self.points
+        if room <= 0:
+            return
+        scale, out = self.scale, self.contours[-1]
+        steps = _BERNSTEIN if room >= CURVE_STEPS else _BERNSTEIN[:room]
+        out.extend(((a * x0 + b * x1 + c * x2 + d * x3) * scale, (a * y0 + b * y1 + c * y2 + d * y3) * scale)
+                   for a, b, c, d in steps)
+        self.points += len(steps)
 
     def _closePath(self) -> None:
         pass
@@ -276,7 +284,7 @@ def glyph_order(data: bytes, key: str, kind: str | None = None) -> tuple[str, ..
             if _is_sfnt(data, key, kind):
                 from fontTools.ttLib import TTFont
 
-                return tuple(TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0).getGlyphOrder())
+                return sfnt_order(TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0))
             if _is_cff(data, key):
                 return tuple(_cff_top(data).charset or ())
     except Exception as e:
@@ -288,12 +296,14 @@ def _sfnt_outlines(data: bytes) -> Outlines:
     from fontTools.ttLib import TTFont
 
     tt = TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0)
+    order = sfnt_order(tt)
+    mend_sfnt(tt)
     upem = tt["head"].unitsPerEm if "head" in tt else 1000
     # glyf outlines as stored: fontTools' glyph set would move each by hmtx's side bearing
     glyf = tt["glyf"] if "glyf" in tt else None
     glyphset = glyf if glyf is not None else tt.getGlyphSet()
     scale = EM / (upem or 1000)
-    return Outlines(tt.getGlyphOrder(), lambda name: _draw(glyphset[name], glyphset, scale, glyf))
+    return Outlines(order, lambda name: _draw(glyphset[name], glyphset, scale, glyf))
 
 
 def _cff_top(data: bytes) -> Any:
@@ -324,6 +334,49 @@ def _cff_outlines(data: bytes) -> Outlines:
 
 
 def _type1_outlines(data: bytes) -> Outlines:
+    """A Type 1 program's outlines: its charstrings as :func:`.type1.read_charstrings` reads them,
+    each made a fontTools charstring (whose interpreter draws it) when first drawn; a program laid
+    out otherwise is read by fontTools' PostScript interpreter, which decrypts every glyph at once."""
+    from fontTools.misc.psCharStrings import T1CharString
+
+    from .type1 import Type1Error, read_charstrings
+
+    try:
+        program = read_charstrings(data)
+    except Type1Error:
+        return _type1_interpreted(data)
+    subrs = [T1CharString(b, subrs=None) if b is not None else None for b in program.subrs]
+    glyphset = _Charstrings(program.glyphs, subrs)
+    for s in subrs:
+        if s is not None:
+            s.subrs = subrs
+    scale = EM * (program.scale or 0.001)
+    return Outlines(program.glyphs, lambda name: _draw(glyphset[name], glyphset, scale))
+
+
+class _Charstrings(Mapping[str, Any]):
+    """A Type 1 program's glyphs by name as fontTools charstrings, each made when first asked for
+    (an accented glyph's ``seac`` asks for its parts by name)."""
+
+    def __init__(self, plain: dict[str, bytes], subrs: list):
+        self._plain, self._subrs = plain, subrs
+        self._made: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._made:
+            from fontTools.misc.psCharStrings import T1CharString
+
+            self._made[name] = T1CharString(self._plain[name], subrs=self._subrs)
+        return self._made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._plain)
+
+    def __len__(self) -> int:
+        return len(self._plain)
+
+
+def _type1_interpreted(data: bytes) -> Outlines:
     from fontTools.t1Lib import T1Font
 
     from .type1 import _unwrap_pfb
@@ -399,22 +452,27 @@ def raster(outline: Outline, width: int, height: int, keep_aspect: bool = True) 
     ox = (width - (x1 - x0) * sx) / 2
     oy = (height - (y1 - y0) * sy) / 2
     rows: list[list[tuple[float, int]]] = [[] for _ in range(height)]  # each row's crossings at its centre
+    ceil = math.ceil
     for c in outline.contours:
         pts = [((x - x0) * sx + ox, (y1 - y) * sy + oy) for x, y in c]
         for (ax, ay), (bx, by) in zip(pts, pts[1:] + pts[:1]):
-            if ay == by:
+            # the rows whose centre (row + 0.5) lies in [lo, hi): most flattened segments cross none
+            first, end = (ceil(ay - 0.5), ceil(by - 0.5)) if ay < by else (ceil(by - 0.5), ceil(ay - 0.5))
+            if first >= end or end <= 0 or first >= height:
                 continue
-            lo, hi = (ay, by) if ay < by else (by, ay)
-            # the rows whose centre (row + 0.5) lies in [lo, hi)
-            for row in range(max(0, math.ceil(lo - 0.5)), min(height, math.ceil(hi - 0.5))):
-                yc = row + 0.5
-                rows[row].append((ax + (yc - ay) * (bx - ax) / (by - ay), 1 if by > ay else -1))
+            d = 1 if by > ay else -1
+            for row in range(max(0, first), min(height, end)):
+                rows[row].append((ax + (row + 0.5 - ay) * (bx - ax) / (by - ay), d))
     for row, crossings in enumerate(rows):
+        if not crossings:
+            continue
         crossings.sort()
         winding = 0
+        cells = grid[row]
         for (xa, d), nxt in zip(crossings, crossings[1:] + [(float(width), 0)]):
             winding += d
             if winding:
-                for col in range(max(0, int(xa + 0.5)), min(width, int(nxt[0] + 0.5))):
-                    grid[row][col] = True
+                start, stop = max(0, int(xa + 0.5)), min(width, int(nxt[0] + 0.5))
+                if start < stop:
+                    cells[start:stop] = [True] * (stop - start)
     return grid

@@ -1,4 +1,4 @@
-"""The two things glyph resolution needs from a Type 1 font program, read without a
+"""What glyph resolution and glyph shapes need from a Type 1 font program, read without a
 PostScript interpreter (Adobe Type 1 Font Format, ch. 2 and 7; ISO 32000-1 9.9).
 
 - The built-in ``/Encoding`` is in the clear-text part: either ``/Encoding StandardEncoding
@@ -9,6 +9,8 @@ PostScript interpreter (Adobe Type 1 Font Format, ch. 2 and 7; ISO 32000-1 9.9).
 - Which glyphs draw nothing: a charstring short enough to hold no more than a width
   (:data:`MAX_BLANK_CHARSTRING`) is decrypted in turn (r = 4330, ``/lenIV`` bytes first, 6.2)
   and read: only a width, hints and ``endchar`` (:func:`_draws_nothing`).
+- What draws the outlines: every charstring and ``/Subrs`` entry decrypted, and the
+  ``/FontMatrix`` (:func:`read_charstrings`; fontTools' charstring interpreter runs them).
 
 A program embedded in a PDF (``/FontFile``) is the clear text (``/Length1``), the encrypted
 part (``/Length2``) and the zeros of ``cleartomark`` (``/Length3``); a PFB wrapper (segments
@@ -40,7 +42,12 @@ _ENCODING_END = re.compile(rb"\b(?:readonly\s+)?def\b")
 _CHARSTRINGS = re.compile(rb"/CharStrings\s+\d+\s+dict\b[^/]*?\bbegin\b")
 # one CharStrings entry up to its binary data: /name length RD-or-alias one space
 _ENTRY = re.compile(rb"\s*/([^\s/\[\]{}()<>%]*)\s+(\d+)\s+\S+\s")
-_LEN_IV = re.compile(rb"/lenIV\s+(\d{1,2})\b")
+_LEN_IV = re.compile(rb"/lenIV\s+(-?\d{1,2})\b")  # -1: the charstrings are not encrypted
+_SUBRS = re.compile(rb"/Subrs\s+(\d+)\s+array\b")
+# one Subrs entry up to its binary data, after the NP (or its alias) that ends the one before
+_SUBR = re.compile(rb"\s*(?:(?:NP|\||noaccess\s+put|put)\s+)?dup\s+(\d+)\s+(\d+)\s+\S+\s")
+_FONT_MATRIX = re.compile(rb"/FontMatrix\s*[\[{]\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)")
+MAX_SUBRS = 65536  # subroutines kept at most
 _ENTRY_END = re.compile(rb"\s*(?:ND\b|\|-|noaccess\s+def\b|def\b)")
 
 
@@ -137,9 +144,9 @@ def _encoding(text: bytes) -> dict[int, str] | None:
     return out
 
 
-def _charstrings(private: bytes) -> list[tuple[str, bytes | None]]:
+def _charstrings(private: bytes, keep: int | None = MAX_BLANK_CHARSTRING) -> list[tuple[str, bytes | None]]:
     """The CharStrings entries in program order: each name, with its (still encrypted) charstring
-    when it is no longer than :data:`MAX_BLANK_CHARSTRING` bytes."""
+    when it is no longer than ``keep`` bytes (``None``: every one)."""
     m = _CHARSTRINGS.search(private)
     if m is None:
         return []
@@ -153,17 +160,63 @@ def _charstrings(private: bytes) -> list[tuple[str, bytes | None]]:
         pos = e.end() + n
         if pos > size:
             break
-        entries.append((e.group(1).decode("latin-1"), private[e.end():pos] if n <= MAX_BLANK_CHARSTRING else None))
+        entries.append((e.group(1).decode("latin-1"), private[e.end():pos] if keep is None or n <= keep else None))
         end = _ENTRY_END.match(private, pos)
         if end is not None:
             pos = end.end()
     return entries
 
 
+@dataclass(frozen=True, slots=True)
+class Charstrings:
+    """What drawing a Type 1 program's glyphs takes: each glyph's charstring and each subroutine
+    (``/Subrs``, by index; ``None`` where the array has no entry) as decrypted bytes (6.2), and the
+    first number of its ``/FontMatrix`` (``None`` without one)."""
+
+    glyphs: dict[str, bytes]
+    subrs: tuple[bytes | None, ...]
+    scale: float | None
+
+
+def read_charstrings(data: bytes) -> Charstrings:
+    """The charstrings and subroutines of a Type 1 program (PFB, or as a /FontFile holds it),
+    decrypted, read without a PostScript interpreter: ``/Subrs`` entries are ``dup <i> <length> RD
+    <bytes> NP`` and ``/CharStrings`` entries ``/<name> <length> RD <bytes> ND`` whatever the
+    aliases of RD, NP and ND are called (2.3, 2.4). :class:`Type1Error` where there is no eexec
+    part or no CharStrings in it."""
+    data = _unwrap_pfb(bytes(data))
+    m = _EEXEC.search(data)
+    if m is None:
+        raise Type1Error("no 'currentfile eexec': not a Type 1 program")
+    clear, private = data[:m.start()], decrypt(data[m.end():], limit=MAX_EEXEC)
+    iv = _LEN_IV.search(private)
+    skip = int(iv.group(1)) if iv else 4
+
+    def plain(charstring: bytes) -> bytes:
+        return charstring if skip < 0 else _decrypt_binary(charstring, CHARSTRING_KEY, skip)
+
+    glyphs = {name: plain(cs) for name, cs in _charstrings(private, keep=None) if cs is not None}
+    if not glyphs:
+        raise Type1Error("no /CharStrings in the encrypted part")
+    subrs: list[bytes | None] = []
+    if (a := _SUBRS.search(private)) is not None:
+        subrs = [None] * min(int(a.group(1)), MAX_SUBRS)
+        pos = a.end()
+        while (e := _SUBR.match(private, pos)) is not None:
+            index, n = int(e.group(1)), int(e.group(2))
+            pos = e.end() + n
+            if pos > len(private):
+                break
+            if index < len(subrs):
+                subrs[index] = plain(private[e.end():pos])
+    matrix = _FONT_MATRIX.search(clear) or _FONT_MATRIX.search(private)
+    return Charstrings(glyphs, tuple(subrs), float(matrix.group(1)) if matrix else None)
+
+
 def _draws_nothing(charstring: bytes, skip: int) -> bool:
     """Whether an encrypted Type 1 charstring holds only numbers, hints, its width and ``endchar``
     (a space's): no path, no subroutine, no accent (Type 1 spec 6.2, 6.4)."""
-    plain = _decrypt_binary(charstring, CHARSTRING_KEY, skip)  # binary: no hex form, unlike eexec's
+    plain = charstring if skip < 0 else _decrypt_binary(charstring, CHARSTRING_KEY, skip)  # binary, unlike eexec
     i, size, ended = 0, len(plain), False
     while i < size:
         v = plain[i]

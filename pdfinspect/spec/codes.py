@@ -237,6 +237,9 @@ _d("font-subtype", "a font /Subtype that is not a known font type; read as Type1
 _d("font-file-missing", "/FontFile, /FontFile2 or /FontFile3 is not a stream", "9.9")
 _d("font-program-kind", "/FontFile holds another kind of program than its key says; read as what it is", "9.9")
 _d("font-program-unreadable", "the embedded font program cannot be parsed", "9.9")
+_d("font-table-damaged", "a TrueType table fontTools refuses: read as pdf.js reads it (a head with bytes past its "
+   "end; a loca with a glyph past the end of glyf, an offset of 0 for a missing glyph, offsets out of order), "
+   "or left out (a cmap subtable)", "9.9")
 _d("widths-missing", "a simple font without /Widths: advances use /MissingWidth", "9.6.2.1")
 _d("w-malformed", "a CIDFont's /W entry is malformed; the rest is ignored", "9.7.4.3")
 _d("w2-malformed", "a CIDFont's /W2 entry is malformed; the rest is ignored", "9.7.4.3")

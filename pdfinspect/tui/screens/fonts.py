@@ -87,9 +87,10 @@ class FontsScreen(ReportsFailures, Screen):
     def loaded(self, records: list[FontFacts], refs: list[Ref | None]) -> None:
         self.records, self.refs = records, refs
         flagged = sum(1 for r in records if r.reasons)
+        pages = self.app.doc.page_count()
         self.query_one("#fonts-header", Static).update(
-            f"{len(records)} fonts in {self.app.doc.page_count()} pages; {flagged} with a reason their text "
-            "extracts badly (!)")
+            f"{len(records)} font{'s' if len(records) != 1 else ''} on {pages} page{'s' if pages != 1 else ''}; "
+            f"{flagged} with a reason their text extracts badly (!)")
         items = [(Content.assemble(("! " if r.reasons else "  ", "$text-warning"), report_title(r)), ref, None)
                  for r, ref in zip(records, refs)] or [note("no page selects a font")]
         view = self.query_one("#font-list", PickList)
