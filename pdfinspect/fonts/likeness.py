@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import bisect
 import math
-from dataclasses import dataclass
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from . import plausibility as plaus

@@ -110,6 +110,20 @@ ON_BASELINE = 10  # 1/1000 em: a glyph whose bottom is no lower than this below 
 PAIR = ("I", "l")  # the capital and the small letter a plain bar is in most sans serifs
 
 
+def _by_letter(texts: Mapping[str, list[int]], skip: frozenset[str] = frozenset()) -> dict[str, list]:
+    """A table entry's texts (text → fonts, files) by :func:`letter_key`, each group ``[text, fonts,
+    files, texts]``: the text most fonts give (it speaks for the group), the fonts and files of the
+    group, its texts most fonts first; texts in ``skip`` left out."""
+    groups: dict[str, list] = {}
+    for text, (fonts, files) in sorted(texts.items(), key=lambda kv: -kv[1][0]):
+        if text not in skip:
+            entry = groups.setdefault(letter_key(text), [text, 0, 0, []])
+            entry[1] += fonts
+            entry[2] += files
+            entry[3].append(text)
+    return groups
+
+
 def by_height(vote: Vote, texts: dict[str, list[int]], top: float, capitals: float | None,
               ascenders: float | None, bottom: float | None = None) -> Vote | None:
     """An unclear vote between a capital and a small letter (``l`` and ``I`` of a sans serif, which
@@ -123,14 +137,7 @@ def by_height(vote: Vote, texts: dict[str, list[int]], top: float, capitals: flo
     if capitals is None or ascenders is None:
         return None
     on_baseline = bottom is not None and bottom >= -ON_BASELINE
-    groups: dict[str, list] = {}  # letter key → [most fonts' text, fonts, files, texts]
-    for text, (fonts, files) in sorted(texts.items(), key=lambda kv: -kv[1][0]):
-        if on_baseline and text in BARS:
-            continue
-        entry = groups.setdefault(letter_key(text), [text, 0, 0, []])
-        entry[1] += fonts
-        entry[2] += files
-        entry[3].append(text)
+    groups = _by_letter(texts, BARS if on_baseline else frozenset())
     total = sum(e[1] for e in groups.values())
     cases = {unicodedata.category(e[0]) if len(e[0]) == 1 else "": e for e in groups.values()}
     for case, (letter, partner) in (("Lu", PAIR), ("Ll", PAIR[::-1])):
@@ -162,12 +169,7 @@ def by_script(vote: Vote, texts: dict[str, list[int]], letters: Mapping[str, int
     ``I``, Cyrillic ``Ӏ``); every text in it must be a letter. ``None`` when the font's letters do not tell."""
     if vote.coarse:
         return None
-    groups: dict[str, list] = {}  # letter key → [most fonts' text, fonts, files, texts]
-    for text, (fonts, files) in sorted(texts.items(), key=lambda kv: -kv[1][0]):
-        entry = groups.setdefault(letter_key(text), [text, 0, 0, []])
-        entry[1] += fonts
-        entry[2] += files
-        entry[3].append(text)
+    groups = _by_letter(texts)
     if len(groups) < 2:
         return None
     scripts: dict[str, set[str]] = {}
@@ -273,13 +275,7 @@ class ShapeTable:
         texts = self.entries.get(fingerprint or "")
         if not texts:
             return None
-        by_key: dict[str, list] = {}
-        for text, (fonts, files) in sorted(texts.items(), key=lambda kv: -kv[1][0]):
-            entry = by_key.setdefault(letter_key(text), [text, 0, 0, []])
-            entry[1] += fonts
-            entry[2] += files
-            entry[3].append(text)  # the text most fonts give speaks for its group
-        ranked = sorted(by_key.values(), key=lambda e: (e[1], e[2]), reverse=True)
+        ranked = sorted(_by_letter(texts).values(), key=lambda e: (e[1], e[2]), reverse=True)
         text, fonts, files, alike = ranked[0]
         runner_up, runner_up_fonts = (str(ranked[1][0]), int(ranked[1][1])) if len(ranked) > 1 else ("", 0)
         return Vote(text, fonts, files, sum(f for f, _ in texts.values()), runner_up, runner_up_fonts,
