@@ -634,8 +634,8 @@ def main() -> None:
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     # a table learned by other code (another fingerprint, another judgement) is not reused
-    code = hashlib.sha1(b"".join((HERE.parent / "pdfinspect" / "fonts" / f).read_bytes() for f in
-                                 ("shapes.py", "shapevote.py", "resolve.py", "plausibility.py"))).hexdigest()[:8]
+    code = hashlib.sha1(b"".join(p.read_bytes() for p in sorted((HERE.parent / "pdfinspect" / "fonts").glob("*.py"))))\
+        .hexdigest()[:8]
     for i, path in enumerate(learn_files, 1):
         key = cache / (hashlib.sha1(path.read_bytes()).hexdigest()[:16] + f"-{code}.json")
         try:
