@@ -334,3 +334,51 @@ def test_a_character_the_font_draws_with_another_glyph_is_passed_over_among_the_
     records = read([delta(640, 70), delta(620, 60)], table)
     assert [r.unicode for r in records] == ["A", "∆"]
     assert records[0].path[-1].code == "shape_likeness" and records[1].path[-1].code == "shape_vote"
+
+
+def test_a_neighbour_that_is_a_letter_of_a_script_the_font_has_none_of_is_passed_over():
+    """Two fonts' A and, within the margin, two fonts' Greek Λ: no reading in a font that shows too few
+    letters to tell its script; in a font whose other letters are all Latin the Λ is passed over and
+    the glyph reads A; in a font that has a Greek letter too, the Λ stands against it."""
+    latin = [box(640, 70), hbar(640, 70), box(400, 60), comb(600, 90), box(500, 120)]  # letters only Latin draws
+    table = _labelled([([delta(600, 90)], "A"), ([delta(600, 90), *latin], "ADRGFL"),
+                       ([delta(620, 60), *latin], "ΛDRGFL"), ([delta(620, 60), box(300, 50)], "ΛΩ"),
+                       ([box(300, 50)], "Ω")])
+    assert [r.unicode for r in read([delta(640, 70), box(400, 60)], table)] == ["", "G"]
+    records = read([delta(640, 70), *latin], table)
+    assert [r.unicode for r in records] == list("ADRGFL")
+    assert records[0].path[-1].code == "shape_likeness"
+    assert [r.unicode for r in read([delta(640, 70), *latin, box(300, 50)], table)] == ["", *"DRGFLΩ"]
+
+
+def test_a_code_read_as_a_value_that_the_outlines_refute_is_read_by_likeness():
+    """A symbolic TrueType whose codes 0x21–0x24 (read as themselves: !"#$) draw A, B and C as other
+    fonts do, and a D of a design no font draws: the votes on the three refute the codes as text, and
+    the fourth glyph, its code's reading a guess now, reads by likeness."""
+    from test_shapes_simple import simple
+
+    table = _labelled([([delta(560, 80), box(560, 80), hbar(560, 80), comb(560, 80)], "ABCD"),
+                       ([delta(600, 95), box(600, 95), hbar(600, 95), comb(600, 95)], "ABCD")])
+    designs = [delta(560, 80), box(560, 80), hbar(560, 80), comb(640, 70)]
+    order = [".notdef", "g1", "g2", "g3", "g4"]
+
+    def draw(pen, i: int, name: str) -> None:
+        for contour in designs[i - 1] if i else []:
+            pen.moveTo(tuple(round(v) for v in contour[0]))
+            for p in contour[1:]:
+                pen.lineTo(tuple(round(v) for v in p))
+            pen.closePath()
+
+    def symbolic(font) -> None:  # a (3,0) subtable alone, the codes at F000 + code
+        sub = font["cmap"].tables[0]
+        sub.platformID, sub.platEncID = 3, 0
+        font["cmap"].tables = [sub]
+
+    data = build_truetype(order, draw, cmap={0xF021 + i: order[i + 1] for i in range(4)}, names=False,
+                          family="Like", edit=symbolic)
+    pdf = pikepdf.new()
+    font = simple(pdf, "FontFile2", data, 0x21, 4)
+    records = glyphs(document({"F1": font}, b'BT /F1 12 Tf 10 10 Td (!"#$) Tj ET', pdf),
+                     lambda doc: Resolver(doc, shapes=table))
+    assert [r.unicode for r in records] == list("ABCD")
+    assert records[3].path[-1].code == "shape_likeness" and records[3].resolution.conflicts[-1].unicode == "$"

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -40,6 +40,7 @@ FONT_RATIO = 1.3  # two glyphs of one font read as one character: the nearer mus
 MIN_FONT_SHARE = 0.5  # of a font's outlines that no exact or coarse vote reads, the share likeness must read
 CJK_READINGS = 3  # readings of Han or Hangul letters that make a font a CJK font
 FULL_WIDTH = 900  # a CIDFont's default width (1/1000 em) from which its glyphs are a CJK font's full width
+SCRIPT_LETTERS = 5  # letters a font has (by the spec, a clear vote or likeness) before other scripts' neighbours are passed over
 CJK_START = 0x2E80  # the first code point of the CJK blocks (radicals, punctuation, kana, ideographs, forms)
 
 
@@ -153,11 +154,14 @@ class LikenessIndex:
         near.sort(key=lambda n: n.distance)
         return near[:count]
 
-    def nearest(self, key: str, exclude: Collection[str] = ()) -> Reading | None:
+    def nearest(self, key: str, exclude: Collection[str] = (), scripts: Collection[str] | None = None) -> Reading | None:
         """The reading of a look (see the module doc), ``None`` when its neighbours do not agree
         clearly enough (:func:`declined` says why). Neighbours labelled with a letter key of
-        ``exclude`` (characters the font draws with another glyph) are passed over."""
-        near = [n for n in self.neighbours(key) if n.label not in exclude] if exclude else self.neighbours(key)
+        ``exclude`` (characters the font draws with another glyph), and with ``scripts`` (those the
+        font has letters of) neighbours that are letters of other scripts only, are passed over."""
+        near = self.neighbours(key)
+        if exclude or scripts is not None:
+            near = [n for n in near if n.label not in exclude and not (scripts is not None and _foreign(n, scripts))]
         why, run, other = _verdict(near)
         if why is not None:
             return None
@@ -169,6 +173,13 @@ class LikenessIndex:
         return Reading(texts[0], texts, run[0].distance, sum(n.fonts for n in run), max(n.files for n in run),
                        (other.texts[0] if other.texts else "?") if other else "",
                        other.distance if other else math.inf)
+
+
+def _foreign(n: Neighbour, scripts: Collection[str]) -> bool:
+    """Whether a labelled neighbour's texts are all letters of scripts not among ``scripts`` (a Greek
+    ``υ`` or a Thai ``น`` near a Latin font's ``u``)."""
+    found = {plaus.script(t[:1]) if len(t) == 1 else None for t in n.texts}
+    return bool(n.label) and bool(found) and None not in found and not found & set(scripts)
 
 
 def _against(n: Neighbour, label: str) -> bool:
@@ -228,8 +239,20 @@ def declined(near: list[Neighbour]) -> str | None:
     return _verdict(near)[0]
 
 
+def font_scripts(letters: Mapping[str, int], readings: Iterable[Reading]) -> set[str] | None:
+    """The scripts a font has letters of — ``letters`` counted by script (the spec's text and clear
+    votes), and its likeness readings of one script — ``None`` when it has fewer than
+    :data:`SCRIPT_LETTERS` letters (too few to say a script is not the font's)."""
+    counts = dict(letters)
+    for r in readings:
+        found = {plaus.script(t) if len(t) == 1 else None for t in r.texts}
+        if len(found) == 1 and (s := found.pop()) is not None:
+            counts[s] = counts.get(s, 0) + 1
+    return {s for s, c in counts.items() if c > 0} if sum(counts.values()) >= SCRIPT_LETTERS else None
+
+
 def second_readings(index: LikenessIndex, looks: Collection[str], readings: dict[str, Reading], claimed: set[str],
-                    standing: dict[str, Reading]) -> dict[str, Reading]:
+                    standing: dict[str, Reading], scripts: Collection[str] | None = None) -> dict[str, Reading]:
     """The readings of a font's ``looks`` once the neighbours of characters the font draws with another
     glyph — one it has (``claimed``), or one a look clearly nearer to it reads (:func:`assign`'s
     ``standing``) — are passed over: a look that lost its character so, or that no character held
@@ -242,7 +265,7 @@ def second_readings(index: LikenessIndex, looks: Collection[str], readings: dict
         r = readings.get(key)
         if key in standing or (r is not None and letter_key(r.text) not in taken):
             continue
-        again = index.nearest(key, taken)
+        again = index.nearest(key, taken, scripts)
         if again is not None and letter_key(again.text) not in taken:
             out[key] = again
     return out

@@ -238,7 +238,14 @@ class Resolver:
         if vote is not None and not vote.clear:
             vote = self._by_height(font, res, vote, key) or self._by_script(font, vote, key) or vote
         if vote is None or not vote.clear:
-            return self._refuted(font, res)
+            refuted = self._refuted(font, res)
+            if refuted is res:
+                return res
+            # a value reading the outlines refute is read by likeness as a glyph no method reads
+            vote, key = self._vote(font, refuted, likeness=True)
+            if vote is None or not vote.clear:
+                return refuted
+            res = refuted
         if res.confidence == HEURISTIC and letter_key(vote.text) == letter_key(res.unicode):
             return res
         text = self._in_font_script(font, vote)
@@ -324,7 +331,7 @@ class Resolver:
         """The likeness reading of an outline that no font of the table draws (:mod:`.likeness`),
         with the font's constraint, over the outlines of the codes its widths name: no character the
         font already has (by the spec, or by a clear vote), one outline per character."""
-        from .likeness import FULL_WIDTH, assign, second_readings
+        from .likeness import FULL_WIDTH, assign, font_scripts, second_readings
 
         if font not in self._looks:
             self._looks[font] = (set(), set(), {}, {})
@@ -350,7 +357,8 @@ class Resolver:
                     if (r := index.nearest(key)) is not None:
                         readings[key] = r
             standing = assign(readings, claimed, len(sampled))
-            readings = second_readings(index, sampled, readings, claimed, standing)
+            scripts = font_scripts(self._shape_evidence(font)[1], readings.values())
+            readings = second_readings(index, sampled, readings, claimed, standing, scripts)
             self._looks[font] = (sampled, claimed, readings, assign(readings, claimed, len(sampled)))
         sampled, claimed, readings, standing = self._looks[font]
         if look in sampled:
