@@ -12,7 +12,7 @@ from conftest import build_truetype
 from test_shapevote import document, glyphs, identity_font, simple_font
 
 from pdfinspect.core.document import Document
-from pdfinspect.fonts.likeness import assign, distance, parse
+from pdfinspect.fonts.likeness import ALPHABET, assign, distance, parse
 from pdfinspect.fonts.resolve import Resolver
 from pdfinspect.fonts.shapes import Outline
 from pdfinspect.fonts.shapevote import ShapeTable, learn, letter_key
@@ -382,3 +382,21 @@ def test_a_code_read_as_a_value_that_the_outlines_refute_is_read_by_likeness():
                      lambda doc: Resolver(doc, shapes=table))
     assert [r.unicode for r in records] == list("ABCD")
     assert records[3].path[-1].code == "shape_likeness" and records[3].resolution.conflicts[-1].unicode == "$"
+
+
+def test_in_a_font_whose_letters_tell_its_script_the_nearest_needs_a_smaller_share_of_the_window():
+    """Two fonts' A nearest and, within the margin, one font's ∆ (increment, no letter): A holds 2 of
+    the 3 fonts there, under four fifths — no reading in a font of too few letters; in one whose five
+    other letters tell its script, three fifths suffice for the nearest's own character."""
+    latin = [box(640, 70), hbar(640, 70), box(400, 60), comb(600, 90), box(500, 120)]  # letters only Latin draws
+    table = _labelled([([delta(600, 90)], "A"), ([delta(600, 90), *latin], "ADRGFL"),
+                       ([delta(620, 60), *latin], "∆DRGFL")])
+    assert [r.unicode for r in read([delta(640, 70), box(400, 60)], table)] == ["", "G"]
+    assert [r.unicode for r in read([delta(640, 70), *latin], table)] == list("ADRGFL")
+
+
+def test_a_font_whose_likeness_readings_name_an_alphabet_keeps_them_though_under_half_read():
+    readings = {f"={i}": _reading(chr(0x41 + i), 5.0) for i in range(ALPHABET)}
+    assert len(assign(readings, set(), 3 * ALPHABET)) == ALPHABET  # a large font, a third of it read
+    del readings["=0"]
+    assert assign(readings, set(), 3 * ALPHABET) == {}  # too few characters: under half reads none

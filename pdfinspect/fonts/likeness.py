@@ -12,7 +12,9 @@ character, and that one is clearly farther — or, when one is not, one characte
 the fonts within that margin (:func:`declined` names why a look reads as nothing). Within one font, two glyphs read as one character keep
 that reading only for the clearly nearer, and none that the font already has (:func:`assign`); the
 neighbours of characters the font draws with another glyph are then passed over, and a look that
-lost its reading or had none is read again without them (:func:`second_readings`).
+lost its reading or had none is read again without them — and, where the font's letters tell its
+scripts, without neighbours that are letters of other scripts, the nearest's character needing a
+smaller share of the fonts within the margin (:func:`second_readings`).
 
 Pure functions over keys and tables; the resolver (:mod:`.resolve`) applies the readings after every
 exact and coarse vote, which always win over likeness.
@@ -35,9 +37,11 @@ MARGIN = 10.0  # the nearest outline of another character must be this much fart
 RATIO = 1.3  # … and this many times as far
 MIN_FONTS = 2  # fonts whose outlines agree before the first outline of another character
 WINDOW_SHARE = 0.8  # … or share of the fonts one character holds within MARGIN and RATIO of the nearest
+FONT_WINDOW_SHARE = 0.6  # … the nearest's own character, in a font whose letters tell its scripts (SCRIPT_LETTERS)
 CLEAR_SHARE = 0.9  # share of one table entry's fonts its text must hold to count for it
 FONT_RATIO = 1.3  # two glyphs of one font read as one character: the nearer must be this much nearer
 MIN_FONT_SHARE = 0.5  # of a font's outlines that no exact or coarse vote reads, the share likeness must read
+ALPHABET = 30  # distinct characters a font's likeness readings name that stand though under MIN_FONT_SHARE read
 CJK_READINGS = 3  # readings of Han or Hangul letters that make a font a CJK font
 FULL_WIDTH = 900  # a CIDFont's default width (1/1000 em) from which its glyphs are a CJK font's full width
 SCRIPT_LETTERS = 5  # letters a font has (by the spec, a clear vote or likeness) before other scripts' neighbours are passed over
@@ -154,7 +158,8 @@ class LikenessIndex:
         near.sort(key=lambda n: n.distance)
         return near[:count]
 
-    def nearest(self, key: str, exclude: Collection[str] = (), scripts: Collection[str] | None = None) -> Reading | None:
+    def nearest(self, key: str, exclude: Collection[str] = (), scripts: Collection[str] | None = None,
+                share: float = WINDOW_SHARE) -> Reading | None:
         """The reading of a look (see the module doc), ``None`` when its neighbours do not agree
         clearly enough (:func:`declined` says why). Neighbours labelled with a letter key of
         ``exclude`` (characters the font draws with another glyph), and with ``scripts`` (those the
@@ -162,7 +167,7 @@ class LikenessIndex:
         near = self.neighbours(key)
         if exclude or scripts is not None:
             near = [n for n in near if n.label not in exclude and not (scripts is not None and _foreign(n, scripts))]
-        why, run, other = _verdict(near)
+        why, run, other = _verdict(near, share)
         if why is not None:
             return None
         alike: dict[str, int] = {}
@@ -188,7 +193,7 @@ def _against(n: Neighbour, label: str) -> bool:
     return n.label != label and (bool(n.label) or n.lean != label)
 
 
-def _verdict(near: list[Neighbour]) -> tuple[str | None, list[Neighbour], Neighbour | None]:
+def _verdict(near: list[Neighbour], share: float = WINDOW_SHARE) -> tuple[str | None, list[Neighbour], Neighbour | None]:
     """Why the neighbours read as nothing (:func:`declined`'s reasons), else ``None``, the neighbours
     that read as the reading's character and the nearest of another (``None`` when none is near).
 
@@ -196,7 +201,8 @@ def _verdict(near: list[Neighbour]) -> tuple[str | None, list[Neighbour], Neighb
     :data:`MARGIN` and :data:`RATIO` of the nearest, and :data:`MIN_FONTS` fonts agree before the
     first that does; else, within that window, when one character holds :data:`WINDOW_SHARE` of the
     fonts and :data:`MIN_FONTS` at least (one font's odd outline — a Thai zero among the ``o`` of
-    twelve fonts — does not hide the others)."""
+    twelve fonts — does not hide the others); ``share`` below that (a font's second reading,
+    :func:`second_readings`) for the nearest's own character alone."""
     if not near:
         return "none_near", [], None
     best = near[0].distance
@@ -224,7 +230,9 @@ def _verdict(near: list[Neighbour]) -> tuple[str | None, list[Neighbour], Neighb
         return "nearest_disputed", [], None
     label = max(votes, key=lambda k: votes[k])
     against = sum(n.fonts for n in inside if _against(n, label))
-    if votes[label] < MIN_FONTS or votes[label] < WINDOW_SHARE * (votes[label] + against):
+    # a looser share (a font's second reading) only for the nearest's own character
+    need = min(share, WINDOW_SHARE) if label == near[0].label else WINDOW_SHARE
+    if votes[label] < MIN_FONTS or votes[label] < need * (votes[label] + against):
         return ("nearest_disputed" if not near[0].label else "other_too_near"), [], None
     return None, [n for n in inside if n.label == label], next((n for n in near if _against(n, label)), None)
 
@@ -258,14 +266,16 @@ def second_readings(index: LikenessIndex, looks: Collection[str], readings: dict
     ``standing``) — are passed over: a look that lost its character so, or that no character held
     clearly against one of them, is read again without them, where that reading is clear and of no
     such character; the others as they were (a look read again to nothing keeps its reading, which
-    :func:`assign` again leaves out)."""
+    :func:`assign` again leaves out). Where the font's letters tell its ``scripts``
+    (:func:`font_scripts`), neighbours that are letters of other scripts are passed over too, and the
+    nearest's own character needs only :data:`FONT_WINDOW_SHARE` of the fonts within the margin."""
     taken = claimed | {letter_key(r.text) for r in standing.values()}
     out = dict(readings)
     for key in looks:
         r = readings.get(key)
         if key in standing or (r is not None and letter_key(r.text) not in taken):
             continue
-        again = index.nearest(key, taken, scripts)
+        again = index.nearest(key, taken, scripts, WINDOW_SHARE if scripts is None else FONT_WINDOW_SHARE)
         if again is not None and letter_key(again.text) not in taken:
             out[key] = again
     return out
@@ -275,12 +285,13 @@ def assign(readings: dict[str, Reading], claimed: set[str], looks: int = 0,
            cjk: bool = False) -> dict[str, Reading]:
     """The readings of one font's looks (key → reading) that stand: none when fewer than
     :data:`MIN_FONT_SHARE` of the font's ``looks`` (those no exact or coarse vote reads) find one (a
-    Thai or CJK font whose few glyphs that look like Latin letters are not Latin letters); none of a
+    Thai or CJK font whose few glyphs that look like Latin letters are not Latin letters), unless they
+    name :data:`ALPHABET` characters or more (a large font whose many other glyphs no font draws); none of a
     character the font already has (``claimed``: letter keys of its glyphs read by the spec or an
     exact vote); in a CJK font (``cjk``, or :data:`CJK_READINGS` readings), none of a character
     outside ASCII and the CJK blocks; and of several looks read as one character only the nearest, when it is
     :data:`FONT_RATIO` times nearer than the next (else none of them)."""
-    if len(readings) < MIN_FONT_SHARE * looks:
+    if len(readings) < MIN_FONT_SHARE * looks and len({letter_key(r.text) for r in readings.values()}) < ALPHABET:
         return {}
     # a CJK font draws many symbols alike with Greek letters and European punctuation (三 Ξ, ・ •):
     # of characters outside the CJK blocks it reads by likeness only ASCII (the Latin such fonts hold)
