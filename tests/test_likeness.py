@@ -400,3 +400,14 @@ def test_a_font_whose_likeness_readings_name_an_alphabet_keeps_them_though_under
     assert len(assign(readings, set(), 3 * ALPHABET)) == ALPHABET  # a large font, a third of it read
     del readings["=0"]
     assert assign(readings, set(), 3 * ALPHABET) == {}  # too few characters: under half reads none
+
+
+def test_letters_other_scripts_draw_alike_tell_no_script_of_a_font():
+    """A font's likeness readings tell its scripts only by letters no other script draws alike: a
+    Cyrillic font whose а, е, о, р, с read as the Latin letters other fonts label them is not a Latin
+    font (its Cyrillic neighbours must not be passed over), while G, R, D, F, L are Latin."""
+    from pdfinspect.fonts.likeness import font_scripts
+
+    assert font_scripts({}, [_reading(c, 5.0) for c in "aeopc"]) is None
+    assert font_scripts({}, [_reading(c, 5.0) for c in "GRDFL"]) == {"Latin"}
+    assert font_scripts({"Cyrillic": 4}, [_reading("G", 5.0)]) == {"Cyrillic", "Latin"}

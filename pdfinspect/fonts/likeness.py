@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from . import plausibility as plaus
-from .shapevote import ShapeTable, letter_key
+from .shapevote import ShapeTable, letter_key, looks_alike
 
 PLACE = 2.0  # distance per 1/100 em of another bottom or top
 ASPECT = 24.0  # distance per unit of the log of the width-to-height ratio
@@ -249,11 +249,13 @@ def declined(near: list[Neighbour]) -> str | None:
 
 def font_scripts(letters: Mapping[str, int], readings: Iterable[Reading]) -> set[str] | None:
     """The scripts a font has letters of — ``letters`` counted by script (the spec's text and clear
-    votes), and its likeness readings of one script — ``None`` when it has fewer than
-    :data:`SCRIPT_LETTERS` letters (too few to say a script is not the font's)."""
+    votes), and its likeness readings of one letter of one script that no other script draws alike (a
+    Cyrillic font's ``е`` and ``о`` read by likeness as the Latin letters other fonts label them:
+    they tell no script) — ``None`` when it has fewer than :data:`SCRIPT_LETTERS` letters (too few to
+    say a script is not the font's)."""
     counts = dict(letters)
     for r in readings:
-        found = {plaus.script(t) if len(t) == 1 else None for t in r.texts}
+        found = {plaus.script(t) if len(t) == 1 and not looks_alike(t) else None for t in r.texts}
         if len(found) == 1 and (s := found.pop()) is not None:
             counts[s] = counts.get(s, 0) + 1
     return {s for s, c in counts.items() if c > 0} if sum(counts.values()) >= SCRIPT_LETTERS else None
