@@ -123,3 +123,13 @@ def test_pages_are_one_based_and_optional():
     assert {p for r in everything for p in r.pages} == {1, 2}
     assert {p for r in first for p in r.pages} == {1}
     assert sum(r.codes for r in first) < sum(r.codes for r in everything)
+
+
+def test_a_count_of_one_is_in_the_singular():
+    """CMSY8 of issue7014.pdf: one code, whose ToUnicode (⇤) and name (asteriskmath) disagree."""
+    path = PDFJS / "issue7014.pdf"
+    if not path.exists():
+        pytest.skip("issue7014.pdf not in corpus-pdfjs")
+    (report,) = [r for r in font_reports(Document.open(path), pages=[1]) if r.base_font.endswith("CMSY8")]
+    assert report.reason("tounicode_conflict").detail.endswith("disagree on 1 code")
+    assert "1 codes" not in report.diagnosis

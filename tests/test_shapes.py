@@ -169,6 +169,43 @@ def test_a_type1_program_fonttools_cannot_interpret_is_read_all_the_same():
     assert outlines["kappa"].fingerprint() == clean["kappa"].fingerprint() is not None
 
 
+def without_charset(data: bytes) -> bytes:
+    """A bare CFF whose top DICT names no charset (its default, ISOAdobe, offset 0): the charset
+    operator (15) is made UniqueID (13), its operand kept, so no offset moves."""
+    count, off_size = int.from_bytes(data[data[2]:data[2] + 2], "big"), data[data[2] + 2]  # Name INDEX
+    names_end = data[2] + 3 + (count + 1) * off_size - 1 + int.from_bytes(
+        data[data[2] + 3 + count * off_size:data[2] + 3 + (count + 1) * off_size], "big")
+    off_size = data[names_end + 2]  # the Top DICT INDEX, one DICT
+    start = names_end + 3 + 2 * off_size - 1 + int.from_bytes(data[names_end + 3:names_end + 3 + off_size], "big")
+    end = names_end + 3 + 2 * off_size - 1 + int.from_bytes(data[names_end + 3 + off_size:names_end + 3 + 2 * off_size], "big")
+    i = start
+    while i < end:
+        b = data[i]
+        if b == 15:
+            return data[:i] + b"\x0d" + data[i + 1:]
+        if b == 30:  # a real: nibbles up to the one 0xf ends it with
+            i += 1
+            while data[i] >> 4 != 0xF and data[i] & 0xF != 0xF:
+                i += 1
+        i += 2 if b == 12 or 247 <= b <= 254 else 3 if b == 28 else 5 if b == 29 else 1
+    raise AssertionError("no charset operator")
+
+
+def test_a_cff_without_a_charset_has_the_isoadobe_one():
+    """The top DICT's charset defaults to ISOAdobe (CFF spec, table 10); fontTools leaves it unset
+    and refused the program."""
+    from fontTools.cffLib import CFFFontSet
+
+    data = without_charset(cff(["square"]))
+    font = CFFFontSet()
+    font.decompile(io.BytesIO(data), None)
+    with pytest.raises(AttributeError):
+        font[font.fontNames[0]].charset
+    outlines = program_outlines(data, "FontFile3")
+    assert glyph_order(data, "FontFile3")[:2] == (".notdef", "space")
+    assert outlines["space"].bounds() == (100, 0, 600, 700)  # the ISOAdobe name of the second glyph
+
+
 def test_an_unreadable_program_is_a_shape_error():
     with pytest.raises(ShapeError):
         program_outlines(b"\x00\x01\x00\x00" + b"\xff" * 40, "FontFile2")

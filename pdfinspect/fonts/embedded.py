@@ -201,13 +201,22 @@ def _sfnt(font, kind, data: bytes, diags) -> FontProgram:
                            diagnostics=tuple(diags), blank=blank)
 
 
-def _cff(font, kind, data: bytes, diags) -> FontProgram:
+def cff_top(data: bytes):
+    """The top DICT of a bare CFF program (its first font), as fontTools reads it; a top DICT
+    without a ``charset`` has the ISOAdobe charset, offset 0 (CFF spec, table 10: its default),
+    which fontTools leaves unset."""
     from fontTools.cffLib import CFFFontSet
 
+    cff = CFFFontSet()
+    cff.decompile(io.BytesIO(bytes(data)), None)
+    top = cff[cff.fontNames[0]]
+    top.rawDict.setdefault("charset", 0)
+    return top
+
+
+def _cff(font, kind, data: bytes, diags) -> FontProgram:
     with quiet_fonttools():
-        cff = CFFFontSet()
-        cff.decompile(io.BytesIO(bytes(data)), None)
-        top = cff[cff.fontNames[0]]
+        top = cff_top(data)
         charset = tuple(top.charset or ())
         builtin: dict[int, str] = {}
         cid_to_gid: dict[int, int] = {}

@@ -171,7 +171,7 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program, resolver:
                              for c in r.conflicts) for r in conflicts)
             found.append(out("tounicode_conflict", _codes(conflicts, lambda r: True),
                              f"ToUnicode and {', '.join(sorted({c.method for r in conflicts for c in r.conflicts}))} "
-                             f"disagree on {len(conflicts)} codes"
+                             f"disagree on {_count(len(conflicts), 'code')}"
                              + (f" ({compat} only as ligature or compatibility forms, e.g. ffi vs ﬃ)" if compat else "")))
         found.append(_degenerate(resolutions))
         found.append(_shifted(font, resolutions, program, resolver)
@@ -185,7 +185,8 @@ def _reasons(font: Font, resolutions: tuple[Resolution, ...], program, resolver:
     if numeric:
         read = _codes(resolutions, lambda r: r.method == NUMERIC_METHOD)
         found.append(out("numeric_glyph_names", numeric,
-                         f"{len(numeric)} codes have numeric glyph names (/{_first_name(resolutions, numeric)}…); "
+                         f"{_count(len(numeric), 'code')} {_verb(len(numeric), 'has', 'have')} numeric glyph names "
+                         f"(/{_first_name(resolutions, numeric)}…); "
                          + (f"{len(read)} read as codes by the NumericGlyphName heuristic" if read else
                             "none read as codes (the numbers are glyph indices, not codes)")))
     unknown = _codes(resolutions, lambda r: r.code not in numeric and any(
@@ -344,8 +345,8 @@ def diagnosis(reasons: tuple[Reason, ...], total: int) -> str:
         parts.append(f"{ids['tounicode_shifted'].detail}: a shifted table, and every extractor that trusts it "
                      "outputs the wrong letters")
     if "mapping_contradicts_shape" in ids:
-        parts.append(f"{len(ids['mapping_contradicts_shape'].codes)} codes are mapped to text their glyph outlines "
-                     "contradict")
+        n = len(ids["mapping_contradicts_shape"].codes)
+        parts.append(f"{_count(n, 'code')} {_verb(n, 'is', 'are')} mapped to text their glyph outlines contradict")
     if "identity_cid_no_tounicode" in ids and ("heuristic_only" in ids or "unresolved" in ids):
         parts.append(ids["identity_cid_no_tounicode"].detail)
     if "legacy_cjk_bytes_in_simple_font" in ids:
@@ -370,6 +371,16 @@ def diagnosis(reasons: tuple[Reason, ...], total: int) -> str:
         parts.append(f"{ids['tounicode_conflict'].detail}: check which one the glyphs show")
     for rid, what in (("pua_output", "private-use"), ("control_or_fffd_output", "control or U+FFFD")):
         if rid in ids:
-            parts.append(f"{len(ids[rid].codes)} codes give {what} text")
+            n = len(ids[rid].codes)
+            parts.append(f"{_count(n, 'code')} {_verb(n, 'gives', 'give')} {what} text")
     text = "; ".join(parts)
     return text[:1].upper() + text[1:] if text else ""
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 code``, ``2 codes``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _verb(n: int, one: str, many: str) -> str:
+    return one if n == 1 else many

@@ -22,7 +22,7 @@ from typing import Any
 
 from fontTools.pens.basePen import BasePen
 
-from .embedded import mend_sfnt, quiet_fonttools, sfnt_order
+from .embedded import cff_top, mend_sfnt, quiet_fonttools, sfnt_order
 
 EM = 1000  # outlines are scaled to this many units per em
 GRID = 4  # fingerprint coordinates are rounded to this many units (1/250 em)
@@ -286,7 +286,7 @@ def glyph_order(data: bytes, key: str, kind: str | None = None) -> tuple[str, ..
 
                 return sfnt_order(TTFont(io.BytesIO(bytes(data)), lazy=True, checkChecksums=0))
             if _is_cff(data, key):
-                return tuple(_cff_top(data).charset or ())
+                return tuple(cff_top(data).charset or ())
     except Exception as e:
         raise ShapeError(f"{type(e).__name__}: {e}") from None
     return ()
@@ -306,14 +306,6 @@ def _sfnt_outlines(data: bytes) -> Outlines:
     return Outlines(order, lambda name: _draw(glyphset[name], glyphset, scale, glyf))
 
 
-def _cff_top(data: bytes) -> Any:
-    from fontTools.cffLib import CFFFontSet
-
-    cff = CFFFontSet()
-    cff.decompile(io.BytesIO(bytes(data)), None)
-    return cff[cff.fontNames[0]]
-
-
 def _cff_scale(top: Any) -> float:
     """EM over the units per em of a CFF: its top DICT's FontMatrix, or for a CID-keyed font whose
     Font DICTs have one, the first of those times the top DICT's where it has one (PDFTron writes
@@ -327,7 +319,7 @@ def _cff_scale(top: Any) -> float:
 
 
 def _cff_outlines(data: bytes) -> Outlines:
-    top = _cff_top(data)
+    top = cff_top(data)
     scale = _cff_scale(top)
     strings = top.CharStrings
     return Outlines(top.charset or (), lambda name: _draw(strings[name], strings, scale))
