@@ -183,7 +183,7 @@ class LikenessIndex:
 def _foreign(n: Neighbour, scripts: Collection[str]) -> bool:
     """Whether a labelled neighbour's texts are all letters of scripts not among ``scripts`` (a Greek
     ``υ`` or a Thai ``น`` near a Latin font's ``u``)."""
-    found = {plaus.script(t[:1]) if len(t) == 1 else None for t in n.texts}
+    found = {plaus.script(t) if len(t) == 1 else None for t in n.texts}
     return bool(n.label) and bool(found) and None not in found and not found & set(scripts)
 
 

@@ -231,7 +231,7 @@ class Resolver:
         """A glyph no method resolves, or only a guess or a code read as a value does, read by what
         its outline is elsewhere; the value reading stays as a conflict where it differs. Without a
         clear vote, a value reading the outlines of the font's other glyphs contradict drops to a
-        guess (``outlines_disagree``)."""
+        guess (``outlines_disagree``), and the glyph is read by likeness as one no method resolves."""
         if font.program_ref is None and font.subtype != "Type3":
             return res
         vote, key = self._vote(font, res, likeness=res.confidence in (GUESS, NO_CONFIDENCE))
