@@ -278,7 +278,6 @@ REAL = [
     ("Type3WordSpacing.pdf", "TeXGlyphList"),
     ("issue11915.pdf", "CIDAsUnicode"),  # Identity-H, Unicode values as CIDs
     ("bug1650302_reduced.pdf", "CIDAsUnicode"),
-    ("endchar.pdf", "StandardEncodingFallback"),  # a CFF fontTools cannot read
     ("bug864847.pdf", "StandardEncodingFallback"),
     ("issue4402_reduced.pdf", "CodeAsUnicode"),  # Type0, private CMap, no ToUnicode
     ("issue9655_reduced.pdf", "NumericGlyphName"),

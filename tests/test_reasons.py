@@ -25,7 +25,7 @@ REQUIRED = ("no_tounicode", "tounicode_incomplete", "tounicode_conflict", "touni
 PDFJS = CORPUS.parent / "corpus-pdfjs"
 # a sample of pdf.js's files: Type3 with unknown names, Identity-H without ToUnicode, an
 # unreadable CFF, a private CMap, numeric names, GBK bytes, ZapfDingbats; skipped when absent
-PDFJS_SAMPLE = ("issue14999_reduced.pdf", "issue11915.pdf", "endchar.pdf", "issue4402_reduced.pdf",
+PDFJS_SAMPLE = ("issue14999_reduced.pdf", "issue11915.pdf", "bug866395.pdf", "issue4402_reduced.pdf",
                 "issue9655_reduced.pdf", "issue20489.pdf", "ZapfDingbats.pdf")
 
 
