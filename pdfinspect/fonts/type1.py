@@ -68,24 +68,40 @@ class Type1Program:
 
 def read_type1(data: bytes) -> Type1Program:
     """Read the built-in encoding and the glyph names of a Type 1 program."""
-    data = _unwrap_pfb(bytes(data))
-    m = _EEXEC.search(data)
-    if m is None:
-        raise Type1Error("no 'currentfile eexec': not a Type 1 program")
-    clear, private = data[:m.start()], decrypt(data[m.end():], limit=MAX_EEXEC)
+    clear, private, skip = _parts(data)
     entries = _charstrings(private)
     names = tuple(name for name, _ in entries)
     if not names:
-        cut = f" (only its first {MAX_EEXEC:,} bytes are decrypted)" if len(private) >= MAX_EEXEC - 4 else ""
-        raise Type1Error(f"no /CharStrings in the encrypted part{cut}")
+        raise _no_charstrings(private)
     encoding = _encoding(clear)
     if encoding is None:  # rare: the encoding defined after eexec
         encoding = _encoding(private) or {}
     name = re.search(rb"/FontName\s*/([^\s/\[\]{}()<>%]*)", clear)
-    iv = _LEN_IV.search(private)
-    skip = int(iv.group(1)) if iv else 4
     blank = frozenset(n for n, short in entries if short is not None and _draws_nothing(short, skip))
     return Type1Program(name.group(1).decode("latin-1") if name else None, encoding, names, blank)
+
+
+def _parts(data: bytes) -> tuple[bytes, bytes, int]:
+    """A program's clear text, its eexec part decrypted (at most :data:`MAX_EEXEC` bytes), and the
+    bytes each charstring starts with (``/lenIV``, 4 by default; -1: charstrings not encrypted)."""
+    data = _unwrap_pfb(bytes(data))
+    m = _EEXEC.search(data)
+    if m is None:
+        raise Type1Error("no 'currentfile eexec': not a Type 1 program")
+    private = decrypt(data[m.end():], limit=MAX_EEXEC)
+    iv = _LEN_IV.search(private)
+    return data[:m.start()], private, int(iv.group(1)) if iv else 4
+
+
+def _no_charstrings(private: bytes) -> Type1Error:
+    cut = f" (only its first {MAX_EEXEC:,} bytes are decrypted)" if len(private) >= MAX_EEXEC - 4 else ""
+    return Type1Error(f"no /CharStrings in the encrypted part{cut}")
+
+
+def _plain(charstring: bytes, skip: int) -> bytes:
+    """A charstring decrypted (r = 4330, binary: no hex form, unlike eexec's), its first ``skip``
+    bytes dropped; as it is where ``skip`` is -1 (not encrypted)."""
+    return charstring if skip < 0 else _decrypt_binary(charstring, CHARSTRING_KEY, skip)
 
 
 def _unwrap_pfb(data: bytes) -> bytes:
@@ -184,20 +200,10 @@ def read_charstrings(data: bytes) -> Charstrings:
     <bytes> NP`` and ``/CharStrings`` entries ``/<name> <length> RD <bytes> ND`` whatever the
     aliases of RD, NP and ND are called (2.3, 2.4). :class:`Type1Error` where there is no eexec
     part or no CharStrings in it."""
-    data = _unwrap_pfb(bytes(data))
-    m = _EEXEC.search(data)
-    if m is None:
-        raise Type1Error("no 'currentfile eexec': not a Type 1 program")
-    clear, private = data[:m.start()], decrypt(data[m.end():], limit=MAX_EEXEC)
-    iv = _LEN_IV.search(private)
-    skip = int(iv.group(1)) if iv else 4
-
-    def plain(charstring: bytes) -> bytes:
-        return charstring if skip < 0 else _decrypt_binary(charstring, CHARSTRING_KEY, skip)
-
-    glyphs = {name: plain(cs) for name, cs in _charstrings(private, keep=None) if cs is not None}
+    clear, private, skip = _parts(data)
+    glyphs = {name: _plain(cs, skip) for name, cs in _charstrings(private, keep=None) if cs is not None}
     if not glyphs:
-        raise Type1Error("no /CharStrings in the encrypted part")
+        raise _no_charstrings(private)
     subrs: list[bytes | None] = []
     if (a := _SUBRS.search(private)) is not None:
         subrs = [None] * min(int(a.group(1)), MAX_SUBRS)
@@ -208,7 +214,7 @@ def read_charstrings(data: bytes) -> Charstrings:
             if pos > len(private):
                 break
             if index < len(subrs):
-                subrs[index] = plain(private[e.end():pos])
+                subrs[index] = _plain(private[e.end():pos], skip)
     matrix = _FONT_MATRIX.search(clear) or _FONT_MATRIX.search(private)
     return Charstrings(glyphs, tuple(subrs), float(matrix.group(1)) if matrix else None)
 
@@ -216,7 +222,7 @@ def read_charstrings(data: bytes) -> Charstrings:
 def _draws_nothing(charstring: bytes, skip: int) -> bool:
     """Whether an encrypted Type 1 charstring holds only numbers, hints, its width and ``endchar``
     (a space's): no path, no subroutine, no accent (Type 1 spec 6.2, 6.4)."""
-    plain = charstring if skip < 0 else _decrypt_binary(charstring, CHARSTRING_KEY, skip)  # binary, unlike eexec
+    plain = _plain(charstring, skip)
     i, size, ended = 0, len(plain), False
     while i < size:
         v = plain[i]
