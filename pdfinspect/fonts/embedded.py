@@ -140,6 +140,10 @@ def _bad(font, message: str) -> Diagnostic:
     return warning("font-program-unreadable", message, ref=_pair(font.program_ref), clause="9.9")
 
 
+def _damaged(font, message: str) -> Diagnostic:
+    return warning("font-table-damaged", message, ref=_pair(font.program_ref), clause="9.9")
+
+
 def _type1(font, kind, data: bytes, diags) -> FontProgram:
     from .type1 import read_type1
 
@@ -169,7 +173,7 @@ def _sfnt(font, kind, data: bytes, diags) -> FontProgram:
             mended = []
             diags.append(_bad(font, f"head, loca or glyf unreadable: {type(e).__name__}: {e}"))
         if mended:
-            diags.append(warning("font-table-damaged", "; ".join(mended), ref=_pair(font.program_ref), clause="9.9"))
+            diags.append(_damaged(font, "; ".join(mended)))
         try:
             blank = blank_cff(tt["CFF "].cff[0]) if "CFF " in tt else blank_sfnt(tt)
         except Exception:  # fontTools raises many kinds on damaged tables: then nothing is known blank
@@ -180,15 +184,13 @@ def _sfnt(font, kind, data: bytes, diags) -> FontProgram:
             subtables = tt["cmap"].tables if "cmap" in tt else []
         except Exception as e:  # its header cut: the glyph names and outlines are still there
             subtables = []
-            diags.append(warning("font-table-damaged", f"cmap table cannot be read, left out: {type(e).__name__}: {e}",
-                                 ref=_pair(font.program_ref), clause="9.9"))
+            diags.append(_damaged(font, f"cmap table cannot be read, left out: {type(e).__name__}: {e}"))
         for sub in subtables:
             key = (sub.platformID, sub.platEncID)
             try:
                 mapping = sub.cmap
             except Exception as e:  # a cut subtable: the others still map
-                diags.append(warning("font-table-damaged", f"cmap subtable {key} cannot be read, left out: "
-                                     f"{type(e).__name__}: {e}", ref=_pair(font.program_ref), clause="9.9"))
+                diags.append(_damaged(font, f"cmap subtable {key} cannot be read, left out: {type(e).__name__}: {e}"))
                 continue
             if key not in tables and mapping:
                 tables[key] = {c: index.get(g, 0) for c, g in mapping.items()}
@@ -294,13 +296,13 @@ def _mend_glyf(tt) -> list[str]:
     sound table or a program without ``glyf``."""
     if "loca" not in tt or "glyf" not in tt:
         return []
-    size = len(tt.reader["glyf"])
+    data = tt.reader["glyf"]
+    size = len(data)
     locations = [int(x) for x in tt["loca"].locations]
     if all(a <= b <= size for a, b in zip(locations, locations[1:])):
         return []
     from fontTools.ttLib import newTable
 
-    data = tt.reader["glyf"]
     pieces: list[bytes] = []
     mended: dict[str, list[str]] = {"marked missing by an offset of 0": [], "read to its end": [],
                                     "outside it, left empty": []}  # how → the glyphs so mended
