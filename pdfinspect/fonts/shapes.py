@@ -172,9 +172,10 @@ class _FlatPen(BasePen):
         self._add(pt)
 
     def _curveToOne(self, p1: Point, p2: Point, p3: Point) -> None:
+        p0 = self._getCurrentPoint() or (0, 0)
         if not self.contours:
-            self._moveTo(self._getCurrentPoint() or (0, 0))
-        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = self._getCurrentPoint() or (0, 0), p1, p2, p3
+            self._moveTo(p0)
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = p0, p1, p2, p3
         room = MAX_POINTS - self.points
         if room <= 0:
             return
@@ -337,11 +338,9 @@ def _type1_outlines(data: bytes) -> Outlines:
         program = read_charstrings(data)
     except Type1Error:
         return _type1_interpreted(data)
-    subrs = [T1CharString(b, subrs=None) if b is not None else None for b in program.subrs]
+    subrs: list = []  # a subroutine may call the others
+    subrs.extend(T1CharString(b, subrs=subrs) if b is not None else None for b in program.subrs)
     glyphset = _Charstrings(program.glyphs, subrs)
-    for s in subrs:
-        if s is not None:
-            s.subrs = subrs
     scale = EM * (program.scale or 0.001)
     return Outlines(program.glyphs, lambda name: _draw(glyphset[name], glyphset, scale))
 
