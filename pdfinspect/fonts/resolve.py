@@ -236,7 +236,10 @@ class Resolver:
             return res
         vote, key = self._vote(font, res, likeness=res.confidence in (GUESS, NO_CONFIDENCE))
         if vote is not None and not vote.clear:
-            vote = self._by_height(font, res, vote, key) or self._by_script(font, vote, key) or vote
+            table = self._table(learn=False)
+            texts = table.entries.get(key or "") if table is not None else None
+            if texts:  # the table's entry for the key voted on
+                vote = self._by_height(font, res, vote, texts) or self._by_script(font, vote, texts) or vote
         if vote is None or not vote.clear:
             refuted = self._refuted(font, res)
             if refuted is res:
@@ -289,16 +292,15 @@ class Resolver:
             return vote, key
         return vote, fp
 
-    def _by_height(self, font: Font, res: Resolution, vote: Vote, key: str | None) -> Vote | None:
+    def _by_height(self, font: Font, res: Resolution, vote: Vote, texts: dict[str, list[int]]) -> Vote | None:
         """An unclear vote between a capital and a small letter decided by the glyph's height against
-        the font's capitals and ascenders (:func:`.shapevote.by_height`), ``None`` when it is not."""
+        the font's capitals and ascenders (:func:`.shapevote.by_height`; ``texts`` the table's entry
+        voted on), ``None`` when it is not."""
         from .shapevote import by_height
 
-        table = self._table(learn=False)
-        texts = table.entries.get(key or "") if table is not None else None
-        outline = self.glyph_shapes().outline(font, self._shape_gid(font, res), res.glyph_name) if texts else None
+        outline = self.glyph_shapes().outline(font, self._shape_gid(font, res), res.glyph_name)
         box = outline.bounds() if outline is not None else None
-        if texts is None or box is None:
+        if box is None:
             return None
         if font not in self._heights:
             self._heights[font] = (None, None)  # the votes below must not ask again
@@ -318,14 +320,13 @@ class Resolver:
         capitals, ascenders = self._heights[font]
         return by_height(vote, texts, box[3], capitals, ascenders, box[1])
 
-    def _by_script(self, font: Font, vote: Vote, key: str | None) -> Vote | None:
+    def _by_script(self, font: Font, vote: Vote, texts: dict[str, list[int]]) -> Vote | None:
         """An unclear vote between letters of several scripts decided by the script of the font's other
-        letters (:func:`.shapevote.by_script`), ``None`` when it is not."""
+        letters (:func:`.shapevote.by_script`; ``texts`` the table's entry voted on), ``None`` when it
+        is not."""
         from .shapevote import by_script
 
-        table = self._table(learn=False)
-        texts = table.entries.get(key or "") if table is not None else None
-        return by_script(vote, texts, self._shape_evidence(font)[1]) if texts else None
+        return by_script(vote, texts, self._shape_evidence(font)[1])
 
     def _likeness(self, font: Font, table: ShapeTable, look: str) -> Reading | None:
         """The likeness reading of an outline that no font of the table draws (:mod:`.likeness`),
